@@ -1,0 +1,229 @@
+//! Rust emitters: one module per concern, all reading the same model.
+//!
+//! - `types`: params, results and named schemas as serde structs and enums;
+//! - `client`: one client trait per interface and its implementation over a transport;
+//! - `server`: one server trait per interface, its dispatcher and axum router;
+//! - `catalog`: method descriptors (wire name, deprecation, normalization rules, examples);
+//! - `mock`: the spec-example test double implementing every server trait.
+//!
+//! Generated code leans on the hand-written runtime (`crate::rpc`, `crate::wire`) so that each
+//! method costs a few lines.
+
+pub mod catalog;
+pub mod client;
+pub mod mock;
+pub mod server;
+pub mod types;
+
+use crate::model::*;
+use crate::naming;
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+
+/// Generates the whole Rust file for `spec`, formatted.
+pub fn rust(spec: &Spec) -> String {
+    let shared = types::schemas(spec, &spec.schemas);
+    let modules = spec.interfaces.iter().map(|i| interface_module(spec, i));
+    let accessors = client::node_accessors(spec);
+    let all = catalog::all_methods(spec);
+    let file: TokenStream = quote! {
+        /// Schemas shared by several interfaces (`spec/schemas/`).
+        pub mod types {
+            #![allow(unused_imports, rustdoc::broken_intra_doc_links, rustdoc::bare_urls, rustdoc::invalid_html_tags)]
+            use crate::wire::*;
+            use std::collections::BTreeMap;
+            #shared
+        }
+        #(#modules)*
+        #accessors
+        #all
+    };
+    format(file)
+}
+
+fn interface_module(spec: &Spec, i: &Interface) -> TokenStream {
+    let module = ident(&naming::snake(&i.name));
+    let doc = doc(&interface_doc(i));
+    let path = &i.path;
+    let local = types::schemas(spec, &i.schemas);
+    let methods = i.methods.iter().map(|m| types::method_types(spec, m));
+    let client = client::interface(i);
+    let server = server::interface(i);
+    let catalog = catalog::interface(spec, i);
+    let mock = mock::interface(i);
+    quote! {
+        #doc
+        pub mod #module {
+            #![allow(unused_imports, rustdoc::broken_intra_doc_links, rustdoc::bare_urls, rustdoc::invalid_html_tags)]
+            use crate::rpc::{BoxFuture, ClientError, Dispatch, Endpoint, NoParams, Params, Reply, RpcError, Transport};
+            use crate::types::*;
+            use crate::wire::*;
+            use std::collections::BTreeMap;
+            use std::future::Future;
+
+            /// The path this interface is served at; `{variables}` are filled per instance.
+            pub const PATH: &str = #path;
+
+            #local
+            #(#methods)*
+            #client
+            #server
+            #catalog
+            #mock
+        }
+    }
+}
+
+fn interface_doc(i: &Interface) -> String {
+    let mut s = format!(
+        "{}: `{}` at `{}`.\n\n{}",
+        i.title, i.namespace, i.path, i.summary
+    );
+    if let Some(d) = &i.description {
+        s.push_str("\n\n");
+        s.push_str(d);
+    }
+    if !i.path_params.is_empty() {
+        s.push_str("\n\nPath variables:");
+        for p in &i.path_params {
+            s.push_str(&format!("\n- `{}`: {}", p.name, p.summary));
+            if let Some(d) = &p.default {
+                s.push_str(&format!(" (usually `{d}`)"));
+            }
+        }
+    }
+    if !i.also_served_at.is_empty() {
+        s.push_str(&format!(
+            "\n\nThe node also serves it at {}.",
+            i.also_served_at
+                .iter()
+                .map(|p| format!("`{p}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    s
+}
+
+/// The rustdoc of a method, from the spec.
+pub fn method_doc(m: &Method) -> String {
+    let mut s = format!("`{}`: {}", m.wire_name, m.summary);
+    if let Some(d) = &m.description {
+        s.push_str("\n\n");
+        s.push_str(d.trim_end());
+    }
+    if let Some(d) = &m.deprecated {
+        s.push_str(&format!("\n\nDeprecated since {}", d.since));
+        if let Some(r) = &d.removed {
+            s.push_str(&format!(", removed from the node in {r}"));
+        }
+        s.push('.');
+        if let Some(n) = &d.note {
+            s.push(' ');
+            s.push_str(n.trim_end());
+        }
+    }
+    if m.source.as_deref() == Some("node") {
+        s.push_str("\n\nServed by the node but absent from the API description.");
+    }
+    if !m.errors.is_empty() {
+        s.push_str("\n\nErrors the node returns:");
+        for e in &m.errors {
+            match &e.when {
+                Some(w) => s.push_str(&format!("\n- `{}`: {}", e.message, w.trim_end())),
+                None => s.push_str(&format!("\n- `{}`", e.message)),
+            }
+        }
+    }
+    s
+}
+
+/// `#[doc]` attributes, one per line.
+pub fn doc(text: &str) -> TokenStream {
+    let lines = text.trim_end().lines().map(|l| {
+        let l = if l.is_empty() {
+            String::new()
+        } else {
+            format!(" {l}")
+        };
+        quote!(#[doc = #l])
+    });
+    quote!(#(#lines)*)
+}
+
+/// An identifier, raw when it is a keyword (`r#type`).
+pub fn ident(s: &str) -> syn::Ident {
+    match s.strip_prefix("r#") {
+        Some(raw) => syn::Ident::new_raw(raw, Span::call_site()),
+        None => syn::Ident::new(s, Span::call_site()),
+    }
+}
+
+/// The Rust type of a type expression.
+pub fn rust_type(spec: &Spec, t: &TypeRef) -> TokenStream {
+    match t {
+        TypeRef::Wire(name) => {
+            let rust = spec.wire(name).map(|w| w.rust.as_str()).unwrap_or("Value");
+            let id = ident(rust);
+            quote!(#id)
+        }
+        TypeRef::Schema { name, .. } => {
+            let id = ident(name);
+            quote!(#id)
+        }
+        TypeRef::List(inner) => {
+            let inner = rust_type(spec, inner);
+            quote!(Vec<#inner>)
+        }
+        TypeRef::Map(k, v) => {
+            let (k, v) = (rust_type(spec, k), rust_type(spec, v));
+            quote!(BTreeMap<#k, #v>)
+        }
+    }
+}
+
+/// Formats tokens with prettyplease, with a blank line between items.
+pub fn format(tokens: TokenStream) -> String {
+    let file: syn::File = match syn::parse2(tokens) {
+        Ok(f) => f,
+        // Generated tokens always parse; if they do not, show them rather than panic.
+        Err(e) => return format!("compile_error!({:?});\n", e.to_string()),
+    };
+    let text = prettyplease::unparse(&file);
+    let mut out = String::from(
+        "// @generated by avalanche-rpc-codegen from spec/. Do not edit: change the spec and rebuild.\n\n",
+    );
+    out.push_str(&space_out(&text));
+    out
+}
+
+/// Puts a blank line between consecutive items, as a person would (prettyplease does not).
+fn space_out(text: &str) -> String {
+    const ITEM_STARTS: [&str; 12] = [
+        "///", "#[", "pub ", "impl", "fn ", "const ", "type ", "struct ", "enum ", "trait ",
+        "mod ", "async ",
+    ];
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = String::with_capacity(text.len() + text.len() / 16);
+    for (i, line) in lines.iter().enumerate() {
+        out.push_str(line);
+        out.push('\n');
+        let Some(next) = lines.get(i + 1) else {
+            continue;
+        };
+        let (this, following) = (line.trim_start(), next.trim_start());
+        let same_indent = line.len() - this.len() == next.len() - following.len();
+        let ends_use_block = this.starts_with("use ") && !following.starts_with("use ");
+        let is_code = !this.starts_with("//");
+        let ends_item = this == "}"
+            || this == "};"
+            || (is_code && this.ends_with(';') && !this.starts_with("use "));
+        if same_indent
+            && (ends_item || ends_use_block)
+            && ITEM_STARTS.iter().any(|s| following.starts_with(s))
+        {
+            out.push('\n');
+        }
+    }
+    out
+}

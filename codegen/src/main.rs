@@ -1,0 +1,75 @@
+//! `avalanche-rpc-codegen`: a thin command line over the codegen library.
+
+use avalanche_rpc_codegen::{Spec, emit, load_dir, report};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: avalanche-rpc-codegen <command> [--spec DIR] [--out PATH]
+
+commands:
+  check           validate the spec and list every method with its fields and a total
+  rust            write the generated Rust (to --out FILE, or standard output)
+  help            show this text
+
+--spec DIR defaults to the repository's spec/ folder.";
+
+fn main() -> ExitCode {
+    match run(std::env::args().skip(1).collect()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(args: Vec<String>) -> Result<(), String> {
+    let mut command = None;
+    let mut spec_dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../spec"));
+    let mut out: Option<PathBuf> = None;
+    let mut it = args.into_iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--spec" => spec_dir = it.next().ok_or("--spec needs a folder")?.into(),
+            "--out" => out = Some(it.next().ok_or("--out needs a path")?.into()),
+            "-h" | "--help" | "help" => {
+                return {
+                    println!("{USAGE}");
+                    Ok(())
+                };
+            }
+            c if command.is_none() && !c.starts_with('-') => command = Some(c.to_string()),
+            other => return Err(format!("unexpected argument `{other}`\n\n{USAGE}")),
+        }
+    }
+    let load = || -> Result<Spec, String> { load_dir(&spec_dir).map_err(|e| e.to_string()) };
+    match command.as_deref() {
+        Some("check") => {
+            let spec = load()?;
+            print!("{}", report::listing(&spec));
+            Ok(())
+        }
+        Some("rust") => {
+            let code = emit::rust(&load()?);
+            write(out, &code)
+        }
+        Some(other) => Err(format!("unknown command `{other}`\n\n{USAGE}")),
+        None => Err(USAGE.to_string()),
+    }
+}
+
+fn write(out: Option<PathBuf>, text: &str) -> Result<(), String> {
+    match out {
+        Some(path) => {
+            std::fs::write(&path, text)
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            eprintln!("wrote {}", path.display());
+            Ok(())
+        }
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
+}

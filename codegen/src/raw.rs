@@ -1,0 +1,218 @@
+//! The spec files exactly as written: serde structs that reject unknown keys.
+//!
+//! Nothing here is checked beyond YAML shape; `load` turns these into the model.
+
+use serde::Deserialize;
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde_json::Value;
+use std::fmt;
+
+/// A YAML mapping that keeps its order and rejects duplicate keys.
+#[derive(Debug, Clone)]
+pub struct OrderedMap<V>(pub Vec<(String, V)>);
+
+impl<V> Default for OrderedMap<V> {
+    fn default() -> Self {
+        Self(Vec::new())
+    }
+}
+
+impl<'de, V: Deserialize<'de>> Deserialize<'de> for OrderedMap<V> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V2<V>(std::marker::PhantomData<V>);
+        impl<'de, V: Deserialize<'de>> Visitor<'de> for V2<V> {
+            type Value = OrderedMap<V>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a mapping")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out: Vec<(String, V)> = Vec::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    if out.iter().any(|(k, _)| *k == key) {
+                        return Err(serde::de::Error::custom(format!("duplicate key `{key}`")));
+                    }
+                    let value = map.next_value()?;
+                    out.push((key, value));
+                }
+                Ok(OrderedMap(out))
+            }
+        }
+        d.deserialize_map(V2(std::marker::PhantomData))
+    }
+}
+
+/// What JSON a wire type is written as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JsonKind {
+    String,
+    Number,
+    Boolean,
+    Any,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WireType {
+    pub summary: String,
+    pub json: JsonKind,
+    #[serde(default)]
+    pub accepts: Vec<JsonKind>,
+    pub pattern: Option<String>,
+    pub max: Option<u64>,
+    pub rust: String,
+    pub example: Value,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Deprecated {
+    pub since: String,
+    pub removed: Option<String>,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(try_from = "AlternativeKeys")]
+pub enum Alternative {
+    /// The value may arrive as the bare value of this field.
+    Bare(String),
+    /// The value may arrive wrapped as `{key: value}`.
+    WrappedIn(String),
+}
+
+/// `{ bare: f }` or `{ wrapped-in: k }` as written (serde_yaml reads enums only from tags).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct AlternativeKeys {
+    bare: Option<String>,
+    wrapped_in: Option<String>,
+}
+
+impl TryFrom<AlternativeKeys> for Alternative {
+    type Error = String;
+    fn try_from(k: AlternativeKeys) -> std::result::Result<Self, String> {
+        match (k.bare, k.wrapped_in) {
+            (Some(f), None) => Ok(Alternative::Bare(f)),
+            (None, Some(w)) => Ok(Alternative::WrappedIn(w)),
+            _ => Err("an alternative is either `{ bare: FIELD }` or `{ wrapped-in: KEY }`".into()),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Field {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub ty: String,
+    pub summary: String,
+    pub description: Option<String>,
+    #[serde(default)]
+    pub optional: bool,
+    pub default: Option<Value>,
+    #[serde(default)]
+    pub nullable: bool,
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    pub deprecated: Option<Deprecated>,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EnumValue {
+    pub value: String,
+    pub summary: String,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Schema {
+    pub summary: String,
+    pub description: Option<String>,
+    pub fields: Option<Vec<Field>>,
+    pub values: Option<Vec<EnumValue>>,
+    #[serde(rename = "type")]
+    pub ty: Option<String>,
+    #[serde(default, rename = "also-accepts")]
+    pub also_accepts: Vec<Alternative>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MethodResult {
+    pub description: Option<String>,
+    pub fields: Option<Vec<Field>>,
+    #[serde(rename = "type")]
+    pub ty: Option<String>,
+    #[serde(default, rename = "also-accepts")]
+    pub also_accepts: Vec<Alternative>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ErrorCase {
+    pub code: Option<i64>,
+    pub message: String,
+    pub when: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Example {
+    pub name: String,
+    pub summary: Option<String>,
+    #[serde(default = "empty_object")]
+    pub params: Value,
+    pub result: Value,
+    pub normalized: Option<Value>,
+}
+
+fn empty_object() -> Value {
+    Value::Object(Default::default())
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Method {
+    pub name: String,
+    pub summary: String,
+    pub description: Option<String>,
+    pub deprecated: Option<Deprecated>,
+    pub source: Option<String>,
+    #[serde(default)]
+    pub params: Vec<Field>,
+    pub result: MethodResult,
+    #[serde(default)]
+    pub errors: Vec<ErrorCase>,
+    #[serde(default)]
+    pub examples: Vec<Example>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PathParam {
+    pub summary: String,
+    pub default: Option<String>,
+    #[serde(default)]
+    pub examples: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Interface {
+    pub name: String,
+    pub title: String,
+    pub namespace: String,
+    pub path: String,
+    #[serde(default)]
+    pub path_params: OrderedMap<PathParam>,
+    #[serde(default)]
+    pub also_served_at: Vec<String>,
+    pub summary: String,
+    pub description: Option<String>,
+    #[serde(default)]
+    pub schemas: OrderedMap<Schema>,
+    pub methods: Vec<Method>,
+}

@@ -1,0 +1,220 @@
+//! Method descriptors and the normalization of forms only the client reads.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// Everything the runtime needs to know of one method, generated from the spec.
+#[derive(Debug)]
+pub struct MethodInfo {
+    /// Wire name, e.g. `info.getNodeID`.
+    pub name: &'static str,
+    /// The interface (spec file) it belongs to, e.g. `info`.
+    pub interface: &'static str,
+    /// Deprecated in the spec.
+    pub deprecated: bool,
+    /// Rewrites applied to a result before decoding, for forms the node no longer sends.
+    pub rules: &'static [Rule],
+    /// The spec's examples.
+    pub examples: &'static [Example],
+    /// Decodes JSON params into the params type and encodes them again.
+    pub check_params: fn(&Value) -> Result<Value, DecodeError>,
+    /// Normalizes a JSON result, decodes it into the result type and encodes it again.
+    pub check_result: fn(&[Rule], &Value) -> Result<Value, DecodeError>,
+}
+
+impl MethodInfo {
+    /// `value` as the typed params, re-encoded: what a server would see.
+    pub fn roundtrip_params(&self, value: &Value) -> Result<Value, DecodeError> {
+        (self.check_params)(value)
+    }
+
+    /// `value` as the typed result, re-encoded: what a client would see.
+    pub fn roundtrip_result(&self, value: &Value) -> Result<Value, DecodeError> {
+        (self.check_result)(self.rules, value)
+    }
+}
+
+/// One example of the spec: params and result as JSON text.
+#[derive(Debug, Clone, Copy)]
+pub struct Example {
+    /// Its name in the spec.
+    pub name: &'static str,
+    /// Params, as JSON.
+    pub params: &'static str,
+    /// Result, as JSON.
+    pub result: &'static str,
+    /// When `result` is a form only the client reads: what it reads as.
+    pub normalized: Option<&'static str>,
+}
+
+impl Example {
+    /// The params as a JSON value.
+    pub fn params(&self) -> Value {
+        parse(self.params)
+    }
+
+    /// The result as a JSON value.
+    pub fn result(&self) -> Value {
+        parse(self.result)
+    }
+
+    /// What the client reads the result as: `normalized` if set, else the result itself.
+    pub fn expected(&self) -> Value {
+        parse(self.normalized.unwrap_or(self.result))
+    }
+}
+
+// The texts were written by serde_json from parsed YAML, so they always parse.
+fn parse(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or(Value::Null)
+}
+
+/// A rewrite of the values found at `path`.
+#[derive(Debug, Clone, Copy)]
+pub struct Rule {
+    /// Where: steps from the top of the result.
+    pub path: &'static [Step],
+    /// What to accept there.
+    pub form: Form,
+}
+
+/// One step into a JSON value.
+#[derive(Debug, Clone, Copy)]
+pub enum Step {
+    /// Into this member of an object.
+    Field(&'static str),
+    /// Into every element of an array.
+    Items,
+    /// Into every value of an object.
+    Values,
+}
+
+/// A form the client also reads.
+#[derive(Debug, Clone, Copy)]
+pub enum Form {
+    /// A value that is not an object is read as `{field: value}`.
+    Bare(&'static str),
+    /// An object `{key: inner}` with only that member is read as `inner`.
+    WrappedIn(&'static str),
+}
+
+/// Applies `rules` in order.
+pub fn normalize(value: &mut Value, rules: &[Rule]) {
+    for rule in rules {
+        apply(value, rule.path, rule.form);
+    }
+}
+
+fn apply(value: &mut Value, path: &[Step], form: Form) {
+    match path.split_first() {
+        None => match form {
+            Form::Bare(field) => {
+                if !value.is_object() {
+                    let inner = value.take();
+                    let mut map = serde_json::Map::new();
+                    map.insert(field.to_string(), inner);
+                    *value = Value::Object(map);
+                }
+            }
+            Form::WrappedIn(key) => {
+                if let Value::Object(map) = value
+                    && map.len() == 1
+                    && let Some(inner) = map.remove(key)
+                {
+                    *value = inner;
+                }
+            }
+        },
+        Some((Step::Field(f), rest)) => {
+            if let Some(v) = value.get_mut(*f) {
+                apply(v, rest, form);
+            }
+        }
+        Some((Step::Items, rest)) => {
+            if let Value::Array(items) = value {
+                items.iter_mut().for_each(|v| apply(v, rest, form));
+            }
+        }
+        Some((Step::Values, rest)) => {
+            if let Value::Object(map) = value {
+                map.values_mut().for_each(|v| apply(v, rest, form));
+            }
+        }
+    }
+}
+
+/// Where a value failed to decode, and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("at `{path}`: {message}")]
+pub struct DecodeError {
+    /// Path in the value (`.` for the top).
+    pub path: String,
+    /// What was wrong.
+    pub message: String,
+}
+
+/// Decodes `value` as `T`, naming the path of any failure.
+pub fn decode<T: DeserializeOwned>(value: &Value) -> Result<T, DecodeError> {
+    serde_path_to_error::deserialize(value).map_err(|e| DecodeError {
+        path: e.path().to_string(),
+        message: super::error::strip_position(e.inner().to_string()),
+    })
+}
+
+/// Decodes `value` as `T` and encodes it again.
+pub fn roundtrip<T: Serialize + DeserializeOwned>(value: &Value) -> Result<Value, DecodeError> {
+    let typed: T = decode(value)?;
+    serde_json::to_value(&typed).map_err(|e| DecodeError {
+        path: ".".into(),
+        message: e.to_string(),
+    })
+}
+
+/// Normalizes `value` by `rules`, then [`roundtrip`]s it as `T`.
+pub fn roundtrip_result<T: Serialize + DeserializeOwned>(
+    rules: &[Rule],
+    value: &Value,
+) -> Result<Value, DecodeError> {
+    let mut value = value.clone();
+    normalize(&mut value, rules);
+    roundtrip::<T>(&value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn bare_and_wrapped_forms_are_rewritten() {
+        let rules = [
+            Rule {
+                path: &[],
+                form: Form::WrappedIn("validators"),
+            },
+            Rule {
+                path: &[Step::Values],
+                form: Form::Bare("weight"),
+            },
+        ];
+        let mut v = json!({"validators": {"NodeID-a": 5, "NodeID-b": {"weight": "6"}}});
+        normalize(&mut v, &rules);
+        assert_eq!(
+            v,
+            json!({"NodeID-a": {"weight": 5}, "NodeID-b": {"weight": "6"}})
+        );
+
+        let rules = [Rule {
+            path: &[],
+            form: Form::Bare("containers"),
+        }];
+        let mut v = json!([1, 2]);
+        normalize(&mut v, &rules);
+        assert_eq!(v, json!({"containers": [1, 2]}));
+        // The canonical form is left alone.
+        let mut v = json!({"containers": [1]});
+        normalize(&mut v, &rules);
+        assert_eq!(v, json!({"containers": [1]}));
+    }
+}

@@ -1,0 +1,218 @@
+//! JSON-RPC errors (what a server sends) and client errors (everything a call can end in).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The JSON-RPC 2.0 error codes this crate uses.
+pub mod codes {
+    /// The body is not valid JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// The body is JSON but not a valid request object.
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// No such method at this path.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// The params do not fit the method.
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// The server failed (e.g. a handler panicked).
+    pub const INTERNAL_ERROR: i64 = -32603;
+    /// A handler's own error, as the node sends every error.
+    pub const SERVER_ERROR: i64 = -32000;
+}
+
+/// A JSON-RPC error object: `{"code", "message", "data"}`. `data` is always written (`null`
+/// when empty), as the node does.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, thiserror::Error)]
+#[error("JSON-RPC error {code}: {message}")]
+pub struct RpcError {
+    /// The error code (see [`codes`]).
+    pub code: i64,
+    /// A human-readable message.
+    pub message: String,
+    /// Extra structured detail, if any.
+    #[serde(default)]
+    pub data: Option<Value>,
+}
+
+impl RpcError {
+    /// An error with any code.
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+
+    /// A handler error (-32000), the code the node uses for every failure.
+    pub fn server(message: impl Into<String>) -> Self {
+        Self::new(codes::SERVER_ERROR, message)
+    }
+
+    /// -32602, naming the field (a path such as `startIndex.address`, empty for the whole
+    /// params) and what was wrong with it. `data` is `{"field", "reason"}`.
+    pub fn invalid_params(field: &str, reason: impl Into<String>) -> Self {
+        let reason = reason.into();
+        let message = if field.is_empty() {
+            format!("invalid params: {reason}")
+        } else {
+            format!("invalid params: `{field}`: {reason}")
+        };
+        Self {
+            code: codes::INVALID_PARAMS,
+            message,
+            data: Some(serde_json::json!({ "field": field, "reason": reason })),
+        }
+    }
+
+    /// -32601 for `method`.
+    pub fn method_not_found(method: &str) -> Self {
+        Self {
+            code: codes::METHOD_NOT_FOUND,
+            message: format!("method not found: `{method}`"),
+            data: Some(serde_json::json!({ "method": method })),
+        }
+    }
+
+    /// -32600 with a reason.
+    pub fn invalid_request(reason: impl Into<String>) -> Self {
+        Self::new(
+            codes::INVALID_REQUEST,
+            format!("invalid request: {}", reason.into()),
+        )
+    }
+
+    /// -32700 with the parser's message.
+    pub fn parse_error(reason: impl Into<String>) -> Self {
+        Self::new(
+            codes::PARSE_ERROR,
+            format!("parse error: {}", reason.into()),
+        )
+    }
+
+    /// -32603 with a reason.
+    pub fn internal(reason: impl Into<String>) -> Self {
+        Self::new(
+            codes::INTERNAL_ERROR,
+            format!("internal error: {}", reason.into()),
+        )
+    }
+
+    /// The same error with `data` set.
+    pub fn with_data(mut self, data: Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+}
+
+/// Everything a client call can end in other than its result.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ClientError {
+    /// The node answered with a JSON-RPC error.
+    #[error("{method}: {error}")]
+    Rpc {
+        /// The method called.
+        method: String,
+        /// The error object as sent (boxed: it is large and rare).
+        error: Box<RpcError>,
+    },
+    /// The HTTP status was not 200 (e.g. 404 for an index the node does not serve).
+    #[error("{method}: HTTP {status}: {body}")]
+    Http {
+        /// The method called.
+        method: String,
+        /// The HTTP status code.
+        status: u16,
+        /// The start of the body.
+        body: String,
+    },
+    /// The body is not a JSON-RPC reply.
+    #[error("{method}: not a JSON-RPC reply ({reason}); HTTP {status}, body: {body}")]
+    InvalidResponse {
+        /// The method called.
+        method: String,
+        /// The HTTP status code.
+        status: u16,
+        /// What was wrong.
+        reason: String,
+        /// The start of the body.
+        body: String,
+    },
+    /// The result does not fit the method's result type.
+    #[error("{method}: cannot decode the result at `{path}`: {message}")]
+    Decode {
+        /// The method called.
+        method: String,
+        /// Where in the result (`validators[0].weight`; `.` for the whole result).
+        path: String,
+        /// What was wrong.
+        message: String,
+    },
+    /// The params do not fit the method (only from [`call_json`](crate::rpc::from_json)-style
+    /// dynamic calls; typed calls cannot build them).
+    #[error("{method}: invalid params at `{path}`: {message}")]
+    InvalidParams {
+        /// The method called.
+        method: String,
+        /// Where in the params.
+        path: String,
+        /// What was wrong.
+        message: String,
+    },
+    /// The transport failed (connection refused, timeout, TLS, …).
+    #[error("{method}: transport failed: {source}")]
+    Transport {
+        /// The method called.
+        method: String,
+        /// The transport's error.
+        #[source]
+        source: Box<dyn std::error::Error + Send + Sync>,
+    },
+    /// A dynamic call named a method this interface does not have.
+    #[error("unknown method `{method}`")]
+    UnknownMethod {
+        /// The name given.
+        method: String,
+    },
+}
+
+impl ClientError {
+    /// The JSON-RPC error code, when the node answered with an error.
+    pub fn rpc_code(&self) -> Option<i64> {
+        match self {
+            ClientError::Rpc { error, .. } => Some(error.code),
+            _ => None,
+        }
+    }
+
+    /// The method the failed call was for.
+    pub fn method(&self) -> &str {
+        match self {
+            ClientError::Rpc { method, .. }
+            | ClientError::Http { method, .. }
+            | ClientError::InvalidResponse { method, .. }
+            | ClientError::Decode { method, .. }
+            | ClientError::InvalidParams { method, .. }
+            | ClientError::Transport { method, .. }
+            | ClientError::UnknownMethod { method } => method,
+        }
+    }
+}
+
+/// At most 200 characters of a body, for error messages.
+pub(crate) fn snippet(body: &[u8]) -> String {
+    let text = String::from_utf8_lossy(body);
+    let text = text.trim();
+    match text.char_indices().nth(200) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+/// A serde message without serde_json's " at line 1 column 7" suffix.
+pub(crate) fn strip_position(message: String) -> String {
+    match message.find(" at line ") {
+        Some(i) => message[..i].to_string(),
+        None => message,
+    }
+}

@@ -1,0 +1,58 @@
+//! The hand-written runtime the generated code stands on: JSON-RPC envelope and errors, the
+//! client over a [`Transport`], the server on axum, method descriptors and the spec-example
+//! test double.
+
+mod catalog;
+mod client;
+mod error;
+mod mock;
+pub mod server;
+
+pub use catalog::{
+    DecodeError, Example, Form, MethodInfo, Rule, Step, decode, normalize, roundtrip,
+    roundtrip_result,
+};
+pub use client::{
+    ConfigError, Endpoint, HttpReply, HttpTransport, Node, Transport, TransportError, decode_reply,
+    fill_path,
+};
+pub use error::{ClientError, RpcError, codes};
+pub use mock::SpecExamples;
+pub use server::{BoxFuture, Dispatch, Params, Reply, ServerConfig, reply};
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The params of a method that takes none: written as `{}`, and any object is read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NoParams {}
+
+/// Decodes JSON params for `method` (for dynamic calls); `null` counts as `{}`.
+pub fn from_json<P: DeserializeOwned>(
+    method: &MethodInfo,
+    params: Value,
+) -> Result<P, ClientError> {
+    let params = if params.is_null() {
+        Value::Object(Default::default())
+    } else {
+        params
+    };
+    decode(&params).map_err(|e| ClientError::InvalidParams {
+        method: method.name.into(),
+        path: e.path,
+        message: e.message,
+    })
+}
+
+/// Encodes a typed result as JSON (for dynamic calls).
+pub fn to_json<R: Serialize>(
+    method: &MethodInfo,
+    result: Result<R, ClientError>,
+) -> Result<Value, ClientError> {
+    serde_json::to_value(result?).map_err(|e| ClientError::Decode {
+        method: method.name.into(),
+        path: ".".into(),
+        message: e.to_string(),
+    })
+}

@@ -1,0 +1,327 @@
+//! Addresses: `<chain>-<hrp>1<data>` bech32 strings or raw cb58 short IDs.
+
+use std::error::Error;
+use std::fmt;
+use std::str::FromStr;
+
+use bech32::primitives::decode::CheckedHrpstring;
+use bech32::{Bech32, Hrp};
+use serde::ser::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use super::text::deserialize_from_str;
+use super::{ShortId, WireError};
+
+/// Number of bech32 data characters (5 bits each) that hold exactly 20 bytes.
+const PAYLOAD_CHARS: usize = 32;
+
+/// An address holding a 20-byte payload (RIPEMD-160 of SHA-256 of a public key).
+///
+/// The node writes `<chain>-<hrp>1<data>` (`X-avax1…`, `P-fuji1…`); genesis data uses the bare bech32
+/// form without chain (`avax1…`); as input the node also accepts a raw cb58 short ID. Parsing tries
+/// the short ID first when the string has no `-`; otherwise it splits at the first `-` and decodes
+/// classic bech32 (BIP-173, not bech32m), which must carry exactly 20 bytes. `Display` writes the
+/// canonical form (the bech32 part lower-case). The chain alias and HRP are not checked against a
+/// network here; that is up to the caller. A short ID and a bech32 address with the same payload
+/// are different values: compare [`Address::payload`] to compare the bytes.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Address {
+    /// `<chain>-<hrp>1<data>`, or `<hrp>1<data>` when `chain` is `None`.
+    Bech32 {
+        /// The chain alias before the first `-` (`X`, `P`, `C`, a chain ID…), if any.
+        chain: Option<String>,
+        /// The lower-case human-readable part (`avax`, `fuji`, `local`, `custom`…).
+        hrp: String,
+        /// The 20 address bytes.
+        payload: [u8; 20],
+    },
+    /// A raw cb58 short ID.
+    Short(ShortId),
+}
+
+/// `e` and all its sources, joined with `: `.
+fn error_chain(e: &dyn Error) -> String {
+    let mut msg = e.to_string();
+    let mut source = e.source();
+    while let Some(s) = source {
+        msg = format!("{msg}: {s}");
+        source = s.source();
+    }
+    msg
+}
+
+impl Address {
+    /// A bech32 address. `chain` must be non-empty ASCII letters and digits, `hrp` a valid bech32
+    /// human-readable part (stored lower-case).
+    pub fn new(chain: Option<&str>, hrp: &str, payload: [u8; 20]) -> Result<Address, WireError> {
+        if let Some(c) =
+            chain.filter(|c| c.is_empty() || !c.bytes().all(|b| b.is_ascii_alphanumeric()))
+        {
+            return Err(WireError::new(
+                "chain alias",
+                c,
+                "expected ASCII letters and digits",
+            ));
+        }
+        let parsed =
+            Hrp::parse(hrp).map_err(|e| WireError::new("bech32 hrp", hrp, error_chain(&e)))?;
+        Ok(Address::Bech32 {
+            chain: chain.map(str::to_owned),
+            hrp: parsed.to_lowercase(),
+            payload,
+        })
+    }
+
+    /// The chain alias, if the address has one.
+    pub fn chain(&self) -> Option<&str> {
+        match self {
+            Address::Bech32 { chain, .. } => chain.as_deref(),
+            Address::Short(_) => None,
+        }
+    }
+
+    /// The bech32 human-readable part; `None` for a short ID.
+    pub fn hrp(&self) -> Option<&str> {
+        match self {
+            Address::Bech32 { hrp, .. } => Some(hrp),
+            Address::Short(_) => None,
+        }
+    }
+
+    /// The 20 address bytes (for a short ID, its bytes).
+    pub fn payload(&self) -> [u8; 20] {
+        match self {
+            Address::Bech32 { payload, .. } => *payload,
+            Address::Short(id) => *id.as_bytes(),
+        }
+    }
+
+    /// The canonical string; fails only for a hand-built `Bech32` value with an invalid HRP.
+    fn to_canonical(&self) -> Result<String, WireError> {
+        let (chain, hrp, payload) = match self {
+            Address::Short(id) => return Ok(id.to_string()),
+            Address::Bech32 {
+                chain,
+                hrp,
+                payload,
+            } => (chain, hrp, payload),
+        };
+        let fail = |e: &dyn Error| WireError::new("bech32 hrp", hrp, error_chain(e));
+        let parsed = Hrp::parse(hrp).map_err(|e| fail(&e))?;
+        let mut out = chain.as_ref().map(|c| format!("{c}-")).unwrap_or_default();
+        bech32::encode_lower_to_fmt::<Bech32, _>(&mut out, parsed, payload)
+            .map_err(|e| fail(&e))?;
+        Ok(out)
+    }
+}
+
+impl fmt::Display for Address {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.to_canonical() {
+            Ok(s) => f.write_str(&s),
+            Err(e) => write!(f, "<{e}>"),
+        }
+    }
+}
+
+/// Prints the string form, as `Display` does.
+impl fmt::Debug for Address {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl FromStr for Address {
+    type Err = WireError;
+
+    fn from_str(s: &str) -> Result<Self, WireError> {
+        let fail = |reason: String| WireError::new("address", s, reason);
+        let (chain, bech) = match s.split_once('-') {
+            Some((chain, bech)) => (Some(chain), bech),
+            None => match s.parse::<ShortId>() {
+                Ok(id) => return Ok(Address::Short(id)),
+                Err(_) => (None, s),
+            },
+        };
+        let checked = CheckedHrpstring::new::<Bech32>(bech).map_err(|e| {
+            let kind = if chain.is_some() {
+                "invalid bech32"
+            } else {
+                "neither a cb58 short ID nor bech32"
+            };
+            fail(format!("{kind}: {}", error_chain(&e)))
+        })?;
+        let data = checked.data_part_ascii_no_checksum();
+        if data.len() != PAYLOAD_CHARS {
+            return Err(fail(format!(
+                "expected a 20-byte payload ({PAYLOAD_CHARS} data characters), got {} characters",
+                data.len()
+            )));
+        }
+        let mut payload = [0u8; 20];
+        payload
+            .iter_mut()
+            .zip(checked.byte_iter())
+            .for_each(|(dst, b)| *dst = b);
+        Address::new(chain, checked.hrp().as_str(), payload)
+            .map_err(|e| fail(format!("{} {}: {}", e.what(), e.input(), e.reason())))
+    }
+}
+
+impl Serialize for Address {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_canonical().map_err(S::Error::custom)?)
+    }
+}
+
+impl<'de> Deserialize<'de> for Address {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        deserialize_from_str(d, "an address string")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The ewoq key's address (`3cb7d384…b29c`).
+    const EWOQ: [u8; 20] = [
+        0x3c, 0xb7, 0xd3, 0x84, 0x2e, 0x8c, 0xee, 0x6a, 0x0e, 0xbd, 0x09, 0xf1, 0xfe, 0x88, 0x4f,
+        0x68, 0x61, 0xe1, 0xb2, 0x9c,
+    ];
+
+    fn addr(s: &str) -> Address {
+        s.parse().unwrap_or_else(|e| panic!("{s}: {e}"))
+    }
+
+    #[test]
+    fn ewoq_under_every_hrp() {
+        for (hrp, s) in [
+            ("avax", "avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"),
+            ("fuji", "fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t"),
+            ("local", "local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"),
+            ("testing", "testing18jma8ppw3nhx5r4ap8clazz0dps7rv5umpc36y"),
+            ("custom", "custom18jma8ppw3nhx5r4ap8clazz0dps7rv5u9xde7p"),
+        ] {
+            let a = addr(s);
+            assert_eq!((a.chain(), a.hrp(), a.payload()), (None, Some(hrp), EWOQ));
+            assert_eq!(a.to_string(), s);
+            assert_eq!(Address::new(None, hrp, EWOQ).unwrap(), a);
+        }
+    }
+
+    #[test]
+    fn chain_prefixed() {
+        for chain in ["X", "P"] {
+            let s = format!("{chain}-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u");
+            let a = addr(&s);
+            assert_eq!(
+                (a.chain(), a.hrp(), a.payload()),
+                (Some(chain), Some("local"), EWOQ)
+            );
+            assert_eq!(a.to_string(), s);
+            assert_eq!(format!("{a:?}"), s);
+            assert_eq!(serde_json::to_string(&a).unwrap(), format!("\"{s}\""));
+            assert_eq!(
+                serde_json::from_str::<Address>(&format!("\"{s}\"")).unwrap(),
+                a
+            );
+            assert_eq!(Address::new(Some(chain), "local", EWOQ).unwrap(), a);
+        }
+        // Key 0..2 and vmRQ from the codec test vectors.
+        for (s, hex) in [
+            (
+                "local1lnk637g0edwnqc2tn8tel39652fswa3xzmew5p",
+                "fceda8f90fcb5d30614b99d79fc4baa293077626",
+            ),
+            (
+                "local1d6kkj0qh4wcmus3tk59npwt3rluc6en77ajgr4",
+                "6ead693c17abb1be422bb50b30b9711ff98d667e",
+            ),
+            (
+                "local17fpqs358de5lgu7a5ftpw2t8axf0pm333ftzrw",
+                "f2420846876e69f473dda256172967e992f0ee31",
+            ),
+            (
+                "local1g65uqn6t77p656w64023nh8nd9updzmxyymev2",
+                "46a9c04f4bf783aa69daabd519dcf36978168b66",
+            ),
+        ] {
+            let got: String = addr(&format!("C-{s}"))
+                .payload()
+                .iter()
+                .map(|b| format!("{b:02x}"))
+                .collect();
+            assert_eq!(got, hex);
+        }
+    }
+
+    #[test]
+    fn upper_case_is_canonicalised() {
+        let a = addr("X-AVAX18JMA8PPW3NHX5R4AP8CLAZZ0DPS7RV5UKULRE5");
+        assert_eq!(
+            a.to_string(),
+            "X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"
+        );
+    }
+
+    #[test]
+    fn short_id_form() {
+        let a = addr("6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV");
+        assert_eq!(a, Address::Short(ShortId::new(EWOQ)));
+        assert_eq!((a.chain(), a.hrp(), a.payload()), (None, None, EWOQ));
+        assert_eq!(a.to_string(), "6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV");
+        assert_eq!(
+            serde_json::to_string(&a).unwrap(),
+            "\"6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV\""
+        );
+    }
+
+    #[test]
+    fn rejections() {
+        let err = |s: &str| s.parse::<Address>().unwrap_err().to_string();
+        // Last checksum character changed.
+        assert!(err("X-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre6").contains("invalid bech32"));
+        assert!(
+            err("avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre6")
+                .contains("neither a cb58 short ID nor bech32")
+        );
+        assert!(err("").starts_with(r#"invalid address "": "#));
+        assert!(err("X-").contains("invalid bech32"));
+        assert!(err("-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5").contains("chain alias \"\""));
+        assert!(
+            err("X_Y-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5").contains("letters and digits")
+        );
+        assert!(err("X-Avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5").contains("mixed-case"));
+        // 32-byte payload under a valid checksum.
+        let long = bech32::encode::<Bech32>(Hrp::parse("avax").unwrap(), &[7; 32]).unwrap();
+        assert!(
+            err(&long).contains("expected a 20-byte payload"),
+            "{}",
+            err(&long)
+        );
+        // bech32m checksum of the same payload is not accepted.
+        let m = bech32::encode::<bech32::Bech32m>(Hrp::parse("avax").unwrap(), &EWOQ).unwrap();
+        assert!(err(&format!("X-{m}")).contains("invalid bech32"));
+        assert!(serde_json::from_str::<Address>("1").is_err());
+    }
+
+    #[test]
+    fn constructor_errors() {
+        assert!(
+            Address::new(None, "", EWOQ)
+                .unwrap_err()
+                .to_string()
+                .starts_with(r#"invalid bech32 hrp "": "#)
+        );
+        assert!(Address::new(None, "a b", EWOQ).is_err());
+        assert!(Address::new(Some("X-"), "avax", EWOQ).is_err());
+        let hand_built = Address::Bech32 {
+            chain: None,
+            hrp: "a b".into(),
+            payload: EWOQ,
+        };
+        assert!(hand_built.to_string().starts_with("<invalid bech32 hrp"));
+        assert!(serde_json::to_string(&hand_built).is_err());
+    }
+}

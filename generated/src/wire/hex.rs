@@ -1,0 +1,235 @@
+//! `0x` hex bytes ([`HexBytes`], optionally checksummed) and [`HexOrJson`] containers.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::de::Error as _;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+
+use super::WireError;
+use super::ids::checksum;
+use super::text::string_serde;
+
+/// Bytes written as `0x` followed by lower-case hex (signatures, keys, memos, encoded containers).
+///
+/// Parsing requires the `0x` prefix and an even number of hex digits in either case; `"0x"` is the
+/// empty byte string. Whether the bytes end in a checksum is up to the field: see
+/// [`HexBytes::with_checksum`], [`HexBytes::strip_checksum`] and [`Encoding`](super::Encoding).
+#[derive(Clone, PartialEq, Eq, Hash, Default)]
+pub struct HexBytes(pub Vec<u8>);
+
+impl HexBytes {
+    /// `payload` followed by its 4-byte checksum (the last 4 bytes of SHA-256(`payload`)), as the
+    /// node writes it for the `hex`/`hexc` encodings.
+    pub fn with_checksum(payload: &[u8]) -> HexBytes {
+        let mut bytes = Vec::with_capacity(payload.len() + 4);
+        bytes.extend_from_slice(payload);
+        bytes.extend_from_slice(&checksum(payload));
+        HexBytes(bytes)
+    }
+
+    /// Verifies the trailing 4-byte checksum and returns the payload before it.
+    pub fn strip_checksum(&self) -> Result<&[u8], WireError> {
+        let fail = |reason| WireError::value("checksummed hex", self, reason);
+        let split = self
+            .0
+            .len()
+            .checked_sub(4)
+            .ok_or_else(|| fail("input is smaller than the checksum size"))?;
+        let (payload, sum) = self.0.split_at(split);
+        if sum == checksum(payload) {
+            Ok(payload)
+        } else {
+            Err(fail("invalid input checksum"))
+        }
+    }
+}
+
+impl From<Vec<u8>> for HexBytes {
+    fn from(bytes: Vec<u8>) -> Self {
+        HexBytes(bytes)
+    }
+}
+
+impl From<HexBytes> for Vec<u8> {
+    fn from(hex: HexBytes) -> Self {
+        hex.0
+    }
+}
+
+impl AsRef<[u8]> for HexBytes {
+    fn as_ref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+impl fmt::Display for HexBytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("0x")?;
+        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+    }
+}
+
+/// Prints the `0x` string form.
+impl fmt::Debug for HexBytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "HexBytes({self})")
+    }
+}
+
+impl FromStr for HexBytes {
+    type Err = WireError;
+
+    fn from_str(s: &str) -> Result<Self, WireError> {
+        let fail = |reason: String| WireError::new("hex", s, reason);
+        let digits = s
+            .strip_prefix("0x")
+            .ok_or_else(|| fail("missing 0x prefix".into()))?;
+        if let Some((pos, c)) = digits.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
+            return Err(fail(format!(
+                "invalid hex digit {c:?} at position {}",
+                pos + 2
+            )));
+        }
+        if digits.len() % 2 != 0 {
+            return Err(fail("odd length hex string".into()));
+        }
+        let nibble = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
+        Ok(HexBytes(
+            digits
+                .as_bytes()
+                .chunks_exact(2)
+                .map(|p| nibble(p[0]) << 4 | nibble(p[1]))
+                .collect(),
+        ))
+    }
+}
+
+string_serde!(HexBytes => "a 0x-prefixed hex string");
+
+/// An encoded container: `0x` hex for the byte encodings, or a JSON value when `encoding` is `json`.
+///
+/// Deserializing a JSON string yields [`HexOrJson::Hex`] (it must be valid `0x` hex); any other JSON
+/// value yields [`HexOrJson::Json`]. Each variant serializes back to its own form.
+#[derive(Clone, Debug, PartialEq)]
+pub enum HexOrJson {
+    /// Hex bytes (with a checksum unless the encoding is `hexnc`).
+    Hex(HexBytes),
+    /// A structured object (encoding `json`).
+    Json(Value),
+}
+
+impl Serialize for HexOrJson {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            HexOrJson::Hex(hex) => hex.serialize(s),
+            HexOrJson::Json(value) => value.serialize(s),
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for HexOrJson {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        match Value::deserialize(d)? {
+            Value::String(s) => s.parse().map(HexOrJson::Hex).map_err(D::Error::custom),
+            other => Ok(HexOrJson::Json(other)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn hex(s: &str) -> HexBytes {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn round_trip() {
+        let h = HexBytes(vec![0x00, 0xab, 0xff]);
+        assert_eq!(h.to_string(), "0x00abff");
+        assert_eq!(serde_json::to_string(&h).unwrap(), r#""0x00abff""#);
+        assert_eq!(
+            serde_json::from_str::<HexBytes>(r#""0x00ABff""#).unwrap(),
+            h
+        );
+        assert_eq!(hex("0x"), HexBytes::default());
+        assert_eq!(HexBytes::default().to_string(), "0x");
+        assert_eq!(format!("{h:?}"), "HexBytes(0x00abff)");
+        assert_eq!(h.as_ref(), &[0x00, 0xab, 0xff]);
+        assert_eq!(Vec::from(HexBytes::from(vec![1])), vec![1]);
+    }
+
+    #[test]
+    fn parse_errors() {
+        let err = |s: &str| s.parse::<HexBytes>().unwrap_err().to_string();
+        assert_eq!(err("abcd"), r#"invalid hex "abcd": missing 0x prefix"#);
+        assert_eq!(err("0X00"), r#"invalid hex "0X00": missing 0x prefix"#);
+        assert_eq!(
+            err("0xabc"),
+            r#"invalid hex "0xabc": odd length hex string"#
+        );
+        assert_eq!(
+            err("0x012g45"),
+            r#"invalid hex "0x012g45": invalid hex digit 'g' at position 5"#
+        );
+        assert!(err("0x0é").contains("invalid hex digit 'é' at position 3"));
+        assert!(err("0x+1").contains("invalid hex digit '+'"));
+        assert!(serde_json::from_str::<HexBytes>("12").is_err());
+    }
+
+    #[test]
+    fn checksum_vectors() {
+        for (payload, encoded) in [
+            ("", "0x7852b855"),
+            ("00", "0x0017afa01d"),
+            ("00010203040506070809ff", "0x00010203040506070809ff4482539c"),
+            (
+                "0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20",
+                "0x0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20b7a612c9",
+            ),
+        ] {
+            let payload = hex(&format!("0x{payload}"));
+            let with = HexBytes::with_checksum(&payload.0);
+            assert_eq!(with.to_string(), encoded);
+            assert_eq!(hex(encoded).strip_checksum().unwrap(), payload.0.as_slice());
+        }
+    }
+
+    #[test]
+    fn checksum_errors() {
+        assert_eq!(
+            hex("0x7852b8").strip_checksum().unwrap_err().to_string(),
+            "invalid checksummed hex 0x7852b8: input is smaller than the checksum size"
+        );
+        assert_eq!(
+            hex("0x0017afa01e").strip_checksum().unwrap_err().reason(),
+            "invalid input checksum"
+        );
+    }
+
+    #[test]
+    fn hex_or_json() {
+        let h: HexOrJson = serde_json::from_str(r#""0x0017afa01d""#).unwrap();
+        assert_eq!(h, HexOrJson::Hex(hex("0x0017afa01d")));
+        assert_eq!(serde_json::to_string(&h).unwrap(), r#""0x0017afa01d""#);
+        let j: HexOrJson = serde_json::from_str(r#"{"unsignedTx":{"networkID":1}}"#).unwrap();
+        assert_eq!(j, HexOrJson::Json(json!({"unsignedTx": {"networkID": 1}})));
+        assert_eq!(
+            serde_json::to_string(&j).unwrap(),
+            r#"{"unsignedTx":{"networkID":1}}"#
+        );
+        assert_eq!(
+            serde_json::from_value::<HexOrJson>(json!(null)).unwrap(),
+            HexOrJson::Json(Value::Null)
+        );
+        let e = serde_json::from_str::<HexOrJson>(r#""nothex""#)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("missing 0x prefix"), "{e}");
+    }
+}

@@ -1,0 +1,283 @@
+//! cb58 and the fixed-size identifiers [`Id`], [`ShortId`] and [`NodeId`].
+
+use std::fmt;
+use std::str::FromStr;
+
+use sha2::{Digest, Sha256};
+
+use super::WireError;
+use super::text::string_serde;
+
+/// The 4-byte checksum used by cb58 and checksummed hex: the last 4 bytes of SHA-256(`bytes`).
+pub(crate) fn checksum(bytes: &[u8]) -> [u8; 4] {
+    let digest = Sha256::digest(bytes);
+    [digest[28], digest[29], digest[30], digest[31]]
+}
+
+/// Encodes `bytes` as cb58: base58 (Bitcoin alphabet) of `bytes` followed by their 4-byte checksum.
+pub fn cb58_encode(bytes: &[u8]) -> String {
+    let mut buf = Vec::with_capacity(bytes.len() + 4);
+    buf.extend_from_slice(bytes);
+    buf.extend_from_slice(&checksum(bytes));
+    bs58::encode(buf).into_string()
+}
+
+/// Decodes a cb58 string and verifies and removes its 4-byte checksum.
+///
+/// The empty string, invalid base58, fewer than 4 decoded bytes and a wrong checksum are errors.
+pub fn cb58_decode(s: &str) -> Result<Vec<u8>, WireError> {
+    let fail = |reason: String| WireError::new("cb58", s, reason);
+    if s.is_empty() {
+        return Err(fail("zero length string".into()));
+    }
+    let mut raw = bs58::decode(s)
+        .into_vec()
+        .map_err(|e| fail(e.to_string()))?;
+    let Some(split) = raw.len().checked_sub(4) else {
+        return Err(fail("input is smaller than the checksum size".into()));
+    };
+    if raw[split..] != checksum(&raw[..split]) {
+        return Err(fail("invalid input checksum".into()));
+    }
+    raw.truncate(split);
+    Ok(raw)
+}
+
+/// Defines a fixed-size identifier written as an optional prefix followed by cb58.
+macro_rules! id_type {
+    ($($(#[$doc:meta])* $name:ident([u8; $len:literal]) = $what:literal, prefix $prefix:literal;)*) => {$(
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+        pub struct $name([u8; $len]);
+
+        impl $name {
+            /// The all-zero value (what the node uses when the field is omitted or `null`).
+            pub const ZERO: Self = Self([0; $len]);
+
+            /// Wraps raw bytes.
+            pub const fn new(bytes: [u8; $len]) -> Self {
+                Self(bytes)
+            }
+
+            /// The raw bytes.
+            pub fn as_bytes(&self) -> &[u8; $len] {
+                &self.0
+            }
+        }
+
+        impl From<[u8; $len]> for $name {
+            fn from(bytes: [u8; $len]) -> Self {
+                Self(bytes)
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str($prefix)?;
+                f.write_str(&cb58_encode(&self.0))
+            }
+        }
+
+        /// Prints the string form, as `Display` does.
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Display::fmt(self, f)
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = WireError;
+
+            fn from_str(s: &str) -> Result<Self, WireError> {
+                let body = s.strip_prefix($prefix).ok_or_else(|| {
+                    WireError::new($what, s, concat!("missing \"", $prefix, "\" prefix"))
+                })?;
+                let bytes = cb58_decode(body).map_err(|e| WireError::new($what, s, e.reason()))?;
+                <[u8; $len]>::try_from(bytes.as_slice()).map(Self).map_err(|_| {
+                    WireError::new($what, s, format!("expected {} bytes, got {}", $len, bytes.len()))
+                })
+            }
+        }
+
+        string_serde!($name => concat!("a ", $what, " string"));
+    )*};
+}
+
+id_type! {
+    /// A 32-byte ID (block, transaction, asset, blockchain, Subnet, UTXO), written in cb58.
+    ///
+    /// The zero ID is `11111111111111111111111111111111LpoYY`.
+    Id([u8; 32]) = "ID", prefix "";
+    /// A 20-byte short ID (a raw address), written in cb58 without prefix.
+    ShortId([u8; 20]) = "short ID", prefix "";
+    /// A 20-byte node ID, written as `NodeID-` followed by cb58 (the prefix is required when parsing).
+    NodeId([u8; 20]) = "node ID", prefix "NodeID-";
+}
+
+impl Id {
+    /// The ID of `data`: its SHA-256 digest (how tx, block and many derived IDs are computed).
+    pub fn from_sha256(data: &[u8]) -> Id {
+        Id(Sha256::digest(data).into())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    fn unhex(s: &str) -> Vec<u8> {
+        (0..s.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&s[i..i + 2], 16).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn cb58_vectors() {
+        for (hex, cb58) in [
+            ("", "45PJLL"),
+            ("00", "1c7hwa"),
+            ("00010203040506070809ff", "1NVSVezva3bAtJesnUj"),
+            (
+                "0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20",
+                "SkB92YpWm4Q2ijQHH34cqbKkCZWszsiQgHVjtNeFF2HdvDQU",
+            ),
+        ] {
+            assert_eq!(cb58_encode(&unhex(hex)), cb58);
+            assert_eq!(cb58_decode(cb58).unwrap(), unhex(hex));
+        }
+    }
+
+    #[test]
+    fn cb58_errors() {
+        assert_eq!(
+            cb58_decode("").unwrap_err().to_string(),
+            r#"invalid cb58 "": zero length string"#
+        );
+        assert!(
+            cb58_decode("45PJLM")
+                .unwrap_err()
+                .reason()
+                .contains("invalid input checksum")
+        );
+        assert!(
+            cb58_decode("1")
+                .unwrap_err()
+                .reason()
+                .contains("smaller than the checksum")
+        );
+        assert!(cb58_decode("0OIl").is_err());
+    }
+
+    #[test]
+    fn id_vectors() {
+        assert_eq!(
+            Id::ZERO.to_string(),
+            "11111111111111111111111111111111LpoYY"
+        );
+        assert_eq!(Id::default(), Id::ZERO);
+        for (hex, s) in [
+            (
+                "1800000000000000000000000000000000000000000000000000000000000000",
+                "Ba3mm8Ra8JYYebeZ9p7zw1ayorDbeD1euwxhgzSLsncKqGoNt",
+            ),
+            (
+                "617661206c616273000000000000000000000000000000000000000000000000",
+                "jvYi6Tn9idMi7BaymUVi9zWjg5tpmW7trfKG1AYJLKZJ2fsU7",
+            ),
+            (
+                "21e67317cbc4be2aeb00677ad6462778a8f52274b9d605df2591b23027a87dff",
+                "FvwEAhmxKfeiG8SnEvq42hc6whRyY3EFYAvebMqDNDGCgxN5Z",
+            ),
+        ] {
+            let id: Id = s.parse().unwrap();
+            assert_eq!(id.as_bytes().as_slice(), unhex(hex).as_slice());
+            assert_eq!(id.to_string(), s);
+            assert_eq!(format!("{id:?}"), s);
+            assert_eq!(serde_json::to_string(&id).unwrap(), format!("\"{s}\""));
+            assert_eq!(serde_json::from_str::<Id>(&format!("\"{s}\"")).unwrap(), id);
+        }
+    }
+
+    #[test]
+    fn node_and_short_ids() {
+        assert_eq!(
+            NodeId::ZERO.to_string(),
+            "NodeID-111111111111111111116DBWJs"
+        );
+        assert_eq!(ShortId::ZERO.to_string(), "111111111111111111116DBWJs");
+        let mut b = [0u8; 20];
+        b[0] = 0x18;
+        assert_eq!(
+            NodeId::new(b).to_string(),
+            "NodeID-3BuDc2d1Efme5Apba6SJ8w3Tz7qeh6mHt"
+        );
+        let n: NodeId = "NodeID-9tLMkeWFhWXd8QZc4rSiS5meuVXF5kRsz".parse().unwrap();
+        assert_eq!(&n.as_bytes()[..8], b"ava labs");
+        // Key0 and ewoq addresses as short IDs.
+        let s: ShortId = "Q4MzFZZDPHRPAHFeDs3NiyyaZDvxHKivf".parse().unwrap();
+        assert_eq!(
+            s.as_bytes().as_slice(),
+            unhex("fceda8f90fcb5d30614b99d79fc4baa293077626")
+        );
+        let s: ShortId = "6Y3kysjF9jnHnYkdS9yGAuoHyae2eNmeV".parse().unwrap();
+        assert_eq!(
+            s.as_bytes().as_slice(),
+            unhex("3cb7d3842e8cee6a0ebd09f1fe884f6861e1b29c")
+        );
+    }
+
+    #[test]
+    fn id_errors() {
+        let e = "111111111111111111116DBWJs".parse::<NodeId>().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            r#"invalid node ID "111111111111111111116DBWJs": missing "NodeID-" prefix"#
+        );
+        let e = "111111111111111111116DBWJs".parse::<Id>().unwrap_err();
+        assert!(e.to_string().contains("expected 32 bytes, got 20"), "{e}");
+        let e = "11111111111111111111111111111111LpoYY"
+            .parse::<ShortId>()
+            .unwrap_err();
+        assert!(e.to_string().contains("expected 20 bytes, got 32"), "{e}");
+        assert!(
+            "11111111111111111111111111111111LpoYZ"
+                .parse::<Id>()
+                .is_err()
+        );
+        assert!(
+            serde_json::from_str::<Id>(r#""""#)
+                .unwrap_err()
+                .to_string()
+                .contains("zero length")
+        );
+        assert!(serde_json::from_str::<Id>("5").is_err());
+    }
+
+    #[test]
+    fn map_keys_and_hash() {
+        let json = r#"{"NodeID-111111111111111111116DBWJs":1}"#;
+        let m: BTreeMap<NodeId, u8> = serde_json::from_str(json).unwrap();
+        assert_eq!(m[&NodeId::ZERO], 1);
+        assert_eq!(serde_json::to_string(&m).unwrap(), json);
+        let v: BTreeMap<Id, u8> =
+            serde_json::from_value(serde_json::json!({"11111111111111111111111111111111LpoYY": 2}))
+                .unwrap();
+        assert_eq!(v[&Id::ZERO], 2);
+    }
+
+    #[test]
+    fn from_sha256() {
+        // SHA-256 of the local X-chain genesis block (codec §9.13) is its block ID.
+        let block = unhex(
+            "00000000001400000000000000000000000000000000000000000000000000000000000000000000000000000000000000005fcb13d0000000000000000000000000000000000000000000000000000000000000000000000000",
+        );
+        assert_eq!(block.len(), 90);
+        assert_eq!(
+            Id::from_sha256(&block).to_string(),
+            "7Rmt49TnhLg7uYyCbLX1qmeWVibpJXPrv3y7jBCZG3rKzBAh4"
+        );
+    }
+}

@@ -1,0 +1,24 @@
+//! Wire scalars: one type per entry of `spec/wire-types.yaml`.
+//!
+//! Each type reads what the node accepts and writes what the node writes; parse failures are
+//! [`WireError`]s naming the kind of value, the input and the reason.
+
+mod address;
+mod encoding;
+mod error;
+mod height;
+mod hex;
+mod ids;
+mod numbers;
+mod text;
+mod time;
+
+pub use address::Address;
+pub use encoding::Encoding;
+pub use error::WireError;
+pub use height::Height;
+pub use hex::{HexBytes, HexOrJson};
+pub use ids::{Id, NodeId, ShortId, cb58_decode, cb58_encode};
+pub use numbers::{Percent, U8, U16, U32, U64};
+pub use serde_json::Value;
+pub use time::Timestamp;

@@ -1,0 +1,421 @@
+//! Unsigned integers carried as decimal strings ([`U64`], [`U32`], [`U16`], [`U8`]) and [`Percent`].
+
+use std::fmt;
+use std::marker::PhantomData;
+use std::str::FromStr;
+
+use serde::de::{self, Deserialize, Deserializer, Visitor};
+use serde::ser::{Serialize, Serializer};
+
+use super::WireError;
+
+/// Reason given when an unsigned integer has the wrong shape.
+const EXPECTED_UINT: &str = "expected a decimal string or a non-negative integer";
+
+/// An integer-like scalar read from a decimal string or a bare JSON integer
+/// (the numeric family and [`Height`](super::Height)).
+pub(crate) trait Decimal: Sized {
+    /// Name used in error messages, e.g. `u64`.
+    const WHAT: &'static str;
+    /// Reason given when the input is neither a decimal string nor a non-negative integer.
+    const EXPECTED: &'static str;
+    /// Largest accepted value.
+    const MAX: u64;
+    /// Builds the value from an integer already checked to be `<= MAX`.
+    fn from_checked(v: u64) -> Self;
+    /// A non-numeric string the type also accepts (Height's `proposed`); none by default.
+    fn from_keyword(_s: &str) -> Option<Self> {
+        None
+    }
+}
+
+/// Parses the string form: a keyword, or ASCII digits only (leading zeros allowed) up to `T::MAX`.
+pub(crate) fn parse_decimal<T: Decimal>(s: &str) -> Result<T, WireError> {
+    if let Some(v) = T::from_keyword(s) {
+        return Ok(v);
+    }
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(WireError::new(T::WHAT, s, T::EXPECTED));
+    }
+    // Only digits remain, so the parse can fail only by overflowing u64.
+    match s.parse::<u64>() {
+        Ok(v) if v <= T::MAX => Ok(T::from_checked(v)),
+        _ => Err(WireError::new(
+            T::WHAT,
+            s,
+            format!("out of range (max {})", T::MAX),
+        )),
+    }
+}
+
+/// Range-checks a bare JSON integer.
+fn decimal_from_u64<T: Decimal>(v: u64) -> Result<T, WireError> {
+    if v <= T::MAX {
+        Ok(T::from_checked(v))
+    } else {
+        Err(WireError::value(
+            T::WHAT,
+            v,
+            format!("out of range (max {})", T::MAX),
+        ))
+    }
+}
+
+/// Serde visitor accepting a decimal string or a non-negative JSON integer for any [`Decimal`].
+pub(crate) struct DecimalVisitor<T>(pub(crate) PhantomData<T>);
+
+impl<T: Decimal> Visitor<'_> for DecimalVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a {}: {}", T::WHAT, T::EXPECTED)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        parse_decimal(v).map_err(E::custom)
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+        decimal_from_u64(v).map_err(E::custom)
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+        match u64::try_from(v) {
+            Ok(v) => self.visit_u64(v),
+            Err(_) => Err(E::custom(WireError::value(T::WHAT, v, T::EXPECTED))),
+        }
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
+        Err(E::custom(WireError::value(
+            T::WHAT,
+            format_args!("{v:?}"),
+            T::EXPECTED,
+        )))
+    }
+}
+
+/// Defines a decimal-string wrapper around an unsigned primitive.
+macro_rules! unsigned {
+    ($($(#[$doc:meta])* $name:ident($prim:ty) = $what:literal;)*) => {$(
+        $(#[$doc])*
+        ///
+        /// Written as a JSON decimal string (`"123"`). Read from a decimal string (ASCII digits only,
+        /// leading zeros allowed) or a non-negative JSON integer, range-checked; signs, spaces,
+        /// fractions, exponents and `0x` are rejected. Works as a JSON map key.
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub $prim);
+
+        impl $name {
+            /// Returns the wrapped integer.
+            pub const fn get(self) -> $prim {
+                self.0
+            }
+        }
+
+        impl Decimal for $name {
+            const WHAT: &'static str = $what;
+            const EXPECTED: &'static str = EXPECTED_UINT;
+            const MAX: u64 = <$prim>::MAX as u64;
+
+            fn from_checked(v: u64) -> Self {
+                // `v <= MAX` was checked by the caller, so the cast is lossless.
+                Self(v as $prim)
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Display::fmt(&self.0, f)
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = WireError;
+
+            fn from_str(s: &str) -> Result<Self, WireError> {
+                parse_decimal(s)
+            }
+        }
+
+        impl From<$prim> for $name {
+            fn from(v: $prim) -> Self {
+                Self(v)
+            }
+        }
+
+        impl From<$name> for $prim {
+            fn from(v: $name) -> Self {
+                v.0
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.collect_str(&self.0)
+            }
+        }
+
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                d.deserialize_any(DecimalVisitor(PhantomData))
+            }
+        }
+    )*};
+}
+
+unsigned! {
+    /// An unsigned 64-bit integer on the wire (Go `avajson.Uint64`).
+    U64(u64) = "u64";
+    /// An unsigned 32-bit integer on the wire (Go `avajson.Uint32`).
+    U32(u32) = "u32";
+    /// An unsigned 16-bit integer on the wire (Go `avajson.Uint16`).
+    U16(u16) = "u16";
+    /// An unsigned 8-bit integer on the wire (Go `avajson.Uint8`).
+    U8(u8) = "u8";
+}
+
+/// A percentage on the wire (Go `avajson.Float64`), e.g. an uptime or a delegation fee.
+///
+/// Written as a string with exactly four decimals (`"99.5000"`). Read from a plain decimal string
+/// (any number of decimals, e.g. `"99.5"`) or a bare JSON number; the value must be finite and
+/// non-negative.
+#[derive(Clone, Copy, Debug, Default, PartialEq, PartialOrd)]
+pub struct Percent(pub f64);
+
+impl Percent {
+    /// Checks that a parsed number is finite and non-negative; `shown` is the input for the message.
+    fn checked(v: f64, shown: impl fmt::Display) -> Result<Self, WireError> {
+        if !v.is_finite() {
+            Err(WireError::value("percent", shown, "must be finite"))
+        } else if v < 0.0 {
+            Err(WireError::value("percent", shown, "must be non-negative"))
+        } else {
+            Ok(Self(v))
+        }
+    }
+}
+
+impl fmt::Display for Percent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:.4}", self.0)
+    }
+}
+
+impl FromStr for Percent {
+    type Err = WireError;
+
+    /// Accepts digits with at most one `.` (`"99.5"`, `"2.0000"`, `"7"`); no sign or exponent.
+    fn from_str(s: &str) -> Result<Self, WireError> {
+        let plain = s.bytes().any(|b| b.is_ascii_digit())
+            && s.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+            && s.bytes().filter(|&b| b == b'.').count() <= 1;
+        match s.parse::<f64>() {
+            Ok(v) if plain => Self::checked(v, format_args!("{s:?}")),
+            _ => Err(WireError::new(
+                "percent",
+                s,
+                "expected a decimal number such as \"99.5000\"",
+            )),
+        }
+    }
+}
+
+impl Serialize for Percent {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Percent {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct PercentVisitor;
+
+        impl Visitor<'_> for PercentVisitor {
+            type Value = Percent;
+
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a percentage as a decimal string or a number")
+            }
+
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Percent, E> {
+                v.parse().map_err(E::custom)
+            }
+
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Percent, E> {
+                Percent::checked(v, v).map_err(E::custom)
+            }
+
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Percent, E> {
+                Ok(Percent(v as f64))
+            }
+
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Percent, E> {
+                Percent::checked(v as f64, v).map_err(E::custom)
+            }
+        }
+
+        d.deserialize_any(PercentVisitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    fn de<T: for<'de> Deserialize<'de>>(json: &str) -> Result<T, String> {
+        serde_json::from_str(json).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn u64_round_trip_and_forms() {
+        assert_eq!(serde_json::to_string(&U64(123)).unwrap(), r#""123""#);
+        assert_eq!(de::<U64>(r#""123""#), Ok(U64(123)));
+        assert_eq!(de::<U64>("123"), Ok(U64(123)));
+        assert_eq!(de::<U64>(r#""007""#), Ok(U64(7)));
+        assert_eq!(de::<U64>(r#""18446744073709551615""#), Ok(U64(u64::MAX)));
+        assert_eq!(de::<U64>("18446744073709551615"), Ok(U64(u64::MAX)));
+        assert_eq!(
+            serde_json::to_string(&U64(u64::MAX)).unwrap(),
+            r#""18446744073709551615""#
+        );
+        for n in [0, 1, 1000, u64::MAX] {
+            let s = serde_json::to_string(&U64(n)).unwrap();
+            assert_eq!(de::<U64>(&s), Ok(U64(n)));
+        }
+    }
+
+    #[test]
+    fn u64_rejections() {
+        for bad in [
+            r#""18446744073709551616""#,
+            r#""-1""#,
+            r#""+1""#,
+            r#""1.0""#,
+            r#""1e3""#,
+            r#""0x10""#,
+            r#"" 1""#,
+            r#""""#,
+            "-1",
+            "1.0",
+            "1.5",
+            "1e3",
+            "18446744073709551616",
+            "true",
+            "null",
+            "[]",
+        ] {
+            assert!(de::<U64>(bad).is_err(), "{bad} accepted");
+        }
+        let err = de::<U64>(r#""abc""#).unwrap_err();
+        assert!(
+            err.contains(
+                r#"invalid u64 "abc": expected a decimal string or a non-negative integer"#
+            ),
+            "{err}"
+        );
+        assert!(de::<U64>("-1").unwrap_err().contains("invalid u64 -1:"));
+        assert!(de::<U64>("1.5").unwrap_err().contains("invalid u64 1.5:"));
+        assert!(
+            de::<U64>(r#""18446744073709551616""#)
+                .unwrap_err()
+                .contains("out of range (max 18446744073709551615)")
+        );
+    }
+
+    #[test]
+    fn narrow_ranges() {
+        assert_eq!(de::<U32>(r#""4294967295""#), Ok(U32(u32::MAX)));
+        assert!(de::<U32>(r#""4294967296""#).is_err());
+        assert!(de::<U32>("4294967296").is_err());
+        assert_eq!(de::<U16>("65535"), Ok(U16(u16::MAX)));
+        assert!(de::<U16>(r#""65536""#).is_err());
+        assert_eq!(de::<U8>(r#""255""#), Ok(U8(255)));
+        let err = de::<U8>("256").unwrap_err();
+        assert!(
+            err.contains("invalid u8 256: out of range (max 255)"),
+            "{err}"
+        );
+        assert_eq!(serde_json::to_string(&U8(9)).unwrap(), r#""9""#);
+    }
+
+    #[test]
+    fn conversions_and_from_str() {
+        assert_eq!("42".parse::<U32>(), Ok(U32(42)));
+        assert!("4 2".parse::<U32>().is_err());
+        assert_eq!(
+            "x".parse::<U16>().unwrap_err().to_string(),
+            r#"invalid u16 "x": expected a decimal string or a non-negative integer"#
+        );
+        assert_eq!(U64::from(5u64).get(), 5);
+        assert_eq!(u64::from(U64(6)), 6);
+        assert_eq!(u8::from(U8(7)), 7);
+        assert_eq!(U16::from(8u16).to_string(), "8");
+        assert!(U32(1) < U32(2));
+    }
+
+    #[test]
+    fn map_keys_and_values() {
+        let m: BTreeMap<U32, String> = serde_json::from_str(r#"{"23": "a", "007": "b"}"#).unwrap();
+        assert_eq!(m[&U32(23)], "a");
+        assert_eq!(m[&U32(7)], "b");
+        assert_eq!(serde_json::to_string(&m).unwrap(), r#"{"7":"b","23":"a"}"#);
+        assert!(serde_json::from_str::<BTreeMap<U8, u8>>(r#"{"256": 1}"#).is_err());
+
+        let v = json!({"5": {"n": 18446744073709551615u64, "s": "12"}});
+        let m: BTreeMap<U64, BTreeMap<String, U64>> = serde_json::from_value(v).unwrap();
+        assert_eq!(m[&U64(5)]["n"], U64(u64::MAX));
+        assert_eq!(m[&U64(5)]["s"], U64(12));
+        assert_eq!(
+            serde_json::to_value(U64(3)).unwrap(),
+            Value::String("3".into())
+        );
+        assert!(serde_json::from_value::<U64>(json!(-1)).is_err());
+        assert!(serde_json::from_value::<U64>(json!(1.5)).is_err());
+    }
+
+    #[test]
+    fn percent() {
+        assert_eq!(
+            serde_json::to_string(&Percent(99.5)).unwrap(),
+            r#""99.5000""#
+        );
+        assert_eq!(Percent(2.0).to_string(), "2.0000");
+        assert_eq!(Percent(0.0).to_string(), "0.0000");
+        assert_eq!(Percent(99.87654).to_string(), "99.8765");
+        assert_eq!(de::<Percent>(r#""99.5000""#), Ok(Percent(99.5)));
+        assert_eq!(de::<Percent>(r#""99.5""#), Ok(Percent(99.5)));
+        assert_eq!(de::<Percent>(r#""7""#), Ok(Percent(7.0)));
+        assert_eq!(de::<Percent>("12.25"), Ok(Percent(12.25)));
+        assert_eq!(de::<Percent>("100"), Ok(Percent(100.0)));
+        for bad in [
+            r#""""#,
+            r#""-1.0""#,
+            r#""1e3""#,
+            r#""inf""#,
+            r#""NaN""#,
+            r#""1.2.3""#,
+            r#"".""#,
+            "-0.5",
+            "true",
+        ] {
+            assert!(de::<Percent>(bad).is_err(), "{bad} accepted");
+        }
+        assert!(
+            de::<Percent>(&format!("\"{}\"", "9".repeat(400)))
+                .unwrap_err()
+                .contains("must be finite")
+        );
+        assert!(
+            de::<Percent>("-0.5")
+                .unwrap_err()
+                .contains("invalid percent -0.5: must be non-negative")
+        );
+        let p = Percent(12.3456);
+        assert_eq!(de::<Percent>(&serde_json::to_string(&p).unwrap()), Ok(p));
+    }
+}
