@@ -1,0 +1,48 @@
+//! A node serving every interface from the spec's examples, on 127.0.0.1.
+
+#![allow(dead_code)]
+
+use avalanche_rpc::rpc::{Node, SpecExamples};
+use avalanche_rpc::{avm, avm_static, index, info, platform, wallet};
+
+/// The index paths the node serves.
+pub const INDEXES: [(&str, &str); 5] = [
+    ("X", "tx"),
+    ("X", "block"),
+    ("X", "vtx"),
+    ("P", "block"),
+    ("C", "block"),
+];
+
+/// Every interface at the node's paths, answered by [`SpecExamples`].
+pub fn router() -> axum::Router {
+    let s = SpecExamples;
+    let mut r = axum::Router::new()
+        .merge(info::router(s))
+        .merge(platform::router(s))
+        .merge(avm::router(s, "X"))
+        .merge(avm_static::router(s))
+        .merge(wallet::router(s, "X"));
+    for (chain, kind) in INDEXES {
+        r = r.merge(index::router(s, chain, kind));
+    }
+    r
+}
+
+/// Serves `router` on an ephemeral 127.0.0.1 port; returns the base URL.
+pub async fn serve(router: axum::Router) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind 127.0.0.1");
+    let addr = listener.local_addr().expect("local addr");
+    tokio::spawn(async move {
+        axum::serve(listener, router).await.expect("serve");
+    });
+    format!("http://{addr}")
+}
+
+/// A client of the spec-example node.
+pub async fn node() -> (Node, String) {
+    let base = serve(router()).await;
+    (Node::http(&base).expect("client"), base)
+}
