@@ -7,7 +7,9 @@ use avalanche_rpc::rpc::Node;
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let url = std::env::args().nth(1).unwrap_or_else(|| "http://127.0.0.1:9650".into());
+    let url = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "http://127.0.0.1:9650".into());
     let node = Node::http(&url)?;
 
     let me = node.info().get_node_id().await?;
@@ -17,7 +19,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let height = node.platform().get_height().await?;
     println!("P-chain height {}", height.height);
 
-    let validators = node.platform().get_current_validators(GetCurrentValidatorsParams::default()).await?;
+    let validators = node
+        .platform()
+        .get_current_validators(GetCurrentValidatorsParams::default())
+        .await?;
     for v in validators.validators.iter().take(5) {
         println!("validator {} weight {}", v.node_id, v.weight);
     }

@@ -7,7 +7,9 @@ use avalanche_rpc::{METHODS, avm, avm_static, index, info, platform, wallet};
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    let addr = std::env::args().nth(1).unwrap_or_else(|| "127.0.0.1:9650".into());
+    let addr = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "127.0.0.1:9650".into());
     let s = SpecExamples;
     let mut router = axum::Router::new()
         .merge(info::router(s))
@@ -15,12 +17,21 @@ async fn main() -> std::io::Result<()> {
         .merge(avm::router(s, "X"))
         .merge(avm_static::router(s))
         .merge(wallet::router(s, "X"));
-    for (chain, kind) in [("X", "tx"), ("X", "block"), ("X", "vtx"), ("P", "block"), ("C", "block")] {
+    for (chain, kind) in [
+        ("X", "tx"),
+        ("X", "block"),
+        ("X", "vtx"),
+        ("P", "block"),
+        ("C", "block"),
+    ] {
         router = router.merge(index::router(s, chain, kind));
     }
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     let addr = listener.local_addr()?;
-    println!("serving {} methods from the spec's examples on http://{addr}", METHODS.len());
+    println!(
+        "serving {} methods from the spec's examples on http://{addr}",
+        METHODS.len()
+    );
     println!("try: curl -s http://{addr}/ext/info -H 'content-type: application/json' \\");
     println!("       -d '{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"info.getNodeID\"}}'");
     println!("  or: cargo run -p avalanche-rpc-examples --example client -- http://{addr}");

@@ -16,13 +16,18 @@ impl WalletServer for Wallet {
         let bytes = encoding
             .decode(&params.tx.to_string())
             .map_err(|e| RpcError::invalid_params("tx", e.to_string()))?;
-        Ok(IssueTxResult { tx_id: Id::from_sha256(&bytes) })
+        Ok(IssueTxResult {
+            tx_id: Id::from_sha256(&bytes),
+        })
     }
 }
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:9651").await?;
-    println!("wallet.issueTx on http://{}/ext/bc/X/wallet", listener.local_addr()?);
+    println!(
+        "wallet.issueTx on http://{}/ext/bc/X/wallet",
+        listener.local_addr()?
+    );
     axum::serve(listener, wallet::router(Wallet, "X")).await
 }
