@@ -149,6 +149,16 @@ pub fn load(sources: &Sources) -> Result<Spec, SpecErrors> {
                 "names are lower-case words joined by `-`".into(),
             );
         }
+        if !is_wire_ident(&w.rust) {
+            cx.err(
+                file,
+                format!("wire type `{name}`"),
+                format!(
+                    "`rust: {}` must name a runtime type (letters, digits and `_`)",
+                    w.rust
+                ),
+            );
+        }
         wire_types.push(WireType {
             name,
             summary: w.summary,
@@ -251,7 +261,11 @@ impl Cx {
     }
 
     fn parse<T: serde::de::DeserializeOwned>(&mut self, file: &str, text: &str) -> Option<T> {
-        match serde_yaml::from_str(text) {
+        // A first pass into YAML values rejects duplicate keys everywhere, also inside
+        // examples and defaults, where a JSON value would silently keep the last one.
+        let parsed = serde_yaml::from_str::<serde_yaml::Value>(text)
+            .and_then(|_| serde_yaml::from_str(text));
+        match parsed {
             Ok(v) => Some(v),
             Err(e) => {
                 let at = e
@@ -336,7 +350,10 @@ impl Cx {
                 }
             }
             let rust = naming::snake(&f.name);
-            if let Some(other) = rust_names.insert(rust.clone(), f.name.clone()) {
+            // The same wire name twice is reported above.
+            if let Some(other) = rust_names.insert(rust.clone(), f.name.clone())
+                && other != f.name
+            {
                 self.err(
                     file,
                     fat.clone(),
@@ -349,11 +366,11 @@ impl Cx {
             if f.summary.trim().is_empty() {
                 self.err(file, fat.clone(), "summary is empty".into());
             }
-            if f.optional && f.nullable {
+            if (f.optional || f.default.is_some()) && f.nullable {
                 self.err(
                     file,
                     fat.clone(),
-                    "is both `optional` and `nullable`; choose the one the node does".into(),
+                    "is both `optional` (or has a `default`) and `nullable`; choose the one the node does".into(),
                 );
             }
             if let Some(d) = &f.deprecated
@@ -393,7 +410,7 @@ impl Cx {
             self.err(
                 file,
                 at.to_string(),
-                "schema names are PascalCase (`Owner`, `TxStatus`)".into(),
+                "schema names are PascalCase (`Owner`, `TxStatus`) and not `Self`".into(),
             );
         }
         if s.summary.trim().is_empty() {
@@ -433,14 +450,29 @@ impl Cx {
                 }
                 let mut seen = Vec::new();
                 for e in &v {
-                    if seen.contains(&naming::pascal(&e.value)) {
+                    let variant = naming::variant(&e.value);
+                    if variant.is_empty()
+                        || !variant
+                            .chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '_')
+                    {
+                        self.err(
+                            file,
+                            at.to_string(),
+                            format!(
+                                "enum value `{}` has no Rust name: use letters, digits and `_`, `-`, `.` or spaces between words",
+                                e.value
+                            ),
+                        );
+                    }
+                    if seen.contains(&variant) {
                         self.err(
                             file,
                             at.to_string(),
                             format!("enum value `{}` is listed twice", e.value),
                         );
                     }
-                    seen.push(naming::pascal(&e.value));
+                    seen.push(variant);
                 }
                 Some(Body::Enum(
                     v.into_iter()
@@ -485,6 +517,20 @@ impl Cx {
                 "interface names are lower-case words joined by `-`".into(),
             );
         }
+        // The generated crate already has these modules and `Node` methods.
+        if matches!(
+            naming::snake(&i.name).as_str(),
+            "types" | "rpc" | "wire" | "new" | "http" | "transport"
+        ) {
+            self.err(
+                file,
+                String::new(),
+                format!(
+                    "the interface name `{}` is taken in the generated crate (`types`, `rpc`, `wire`, `Node::new`, `Node::http`, `Node::transport`)",
+                    i.name
+                ),
+            );
+        }
         if !is_wire_ident(&i.namespace) {
             self.err(
                 file,
@@ -498,6 +544,14 @@ impl Cx {
             Err(e) => self.err(file, "path".into(), e.clone()),
             Ok(vars) => {
                 for v in vars {
+                    // Generated functions take the variables next to these parameters.
+                    if matches!(naming::snake(v).as_str(), "transport" | "server") {
+                        self.err(
+                            file,
+                            "path".into(),
+                            format!("`{{{v}}}` is taken by a generated parameter; rename it"),
+                        );
+                    }
                     if !i.path_params.0.iter().any(|(n, _)| n == v) {
                         self.err(
                             file,
@@ -571,6 +625,13 @@ impl Cx {
                         .into(),
                 );
             }
+            if naming::screaming(&m.name) == "ALL" {
+                self.err(
+                    file,
+                    at.clone(),
+                    "the name is taken by the generated list `methods::ALL`".into(),
+                );
+            }
             if methods.iter().any(|o| o.name == m.name) {
                 self.err(file, at.clone(), "is defined twice".into());
                 continue;
@@ -608,6 +669,11 @@ impl Cx {
                     at.clone(),
                     format!("`source` is `node` or `description`, not `{src}`"),
                 );
+            }
+            if let Some(d) = &m.deprecated
+                && d.since.trim().is_empty()
+            {
+                self.err(file, at.clone(), "deprecated without `since`".into());
             }
             if m.examples.is_empty() {
                 self.err(file, at.clone(), "needs at least one example".into());
@@ -879,11 +945,16 @@ fn is_wire_ident(s: &str) -> bool {
     let mut c = s.chars();
     matches!(c.next(), Some(f) if f.is_ascii_alphabetic() || f == '_')
         && c.all(|c| c.is_ascii_alphanumeric() || c == '_')
+        // `_` alone (or `__`) has no Rust name: `snake` drops the underscores.
+        && s.chars().any(|c| c.is_ascii_alphanumeric())
 }
 
 fn is_type_name(s: &str) -> bool {
     let mut c = s.chars();
-    matches!(c.next(), Some(f) if f.is_ascii_uppercase()) && c.all(|c| c.is_ascii_alphanumeric())
+    matches!(c.next(), Some(f) if f.is_ascii_uppercase())
+        && c.all(|c| c.is_ascii_alphanumeric())
+        // A keyword, and not one that can be a raw identifier.
+        && s != "Self"
 }
 
 fn is_wire_type_name(s: &str) -> bool {

@@ -60,7 +60,8 @@ pub fn words(name: &str) -> Vec<String> {
     words
 }
 
-/// `snake_case` for fields, functions and modules; reserved words get `r#`.
+/// `snake_case` for fields, functions and modules; reserved words get `r#`, except the path
+/// keywords that cannot be raw identifiers (`self`, `super`, `crate`), which get a trailing `_`.
 pub fn snake(name: &str) -> String {
     let s = words(name).join("_");
     let s = if s.starts_with(|c: char| c.is_ascii_digit()) {
@@ -68,7 +69,13 @@ pub fn snake(name: &str) -> String {
     } else {
         s
     };
-    if is_reserved(&s) { format!("r#{s}") } else { s }
+    if matches!(s.as_str(), "self" | "super" | "crate") {
+        format!("{s}_")
+    } else if is_reserved(&s) {
+        format!("r#{s}")
+    } else {
+        s
+    }
 }
 
 /// `PascalCase` for types and enum variants.
@@ -85,11 +92,16 @@ pub fn pascal(name: &str) -> String {
         .collect();
     if s.starts_with(|c: char| c.is_ascii_digit()) {
         format!("V{s}")
-    } else if s == "Self" {
-        "Self_".to_string()
     } else {
         s
     }
+}
+
+/// An enum variant: `PascalCase`, with `Self` (a keyword that cannot be raw) as `Self_`.
+/// Type names are built by appending to `pascal` (`SelfResult`), so only variants need this.
+pub fn variant(value: &str) -> String {
+    let s = pascal(value);
+    if s == "Self" { "Self_".to_string() } else { s }
 }
 
 /// `SCREAMING_SNAKE_CASE` for constants.
@@ -103,7 +115,6 @@ fn is_reserved(s: &str) -> bool {
         "as" | "break"
             | "const"
             | "continue"
-            | "crate"
             | "else"
             | "enum"
             | "extern"
@@ -175,6 +186,10 @@ mod tests {
             ("fUpgradeTime", "f_upgrade_time"),
             ("avm-static", "avm_static"),
             ("type", "r#type"),
+            ("self", "self_"),
+            ("Self", "self_"),
+            ("super", "super_"),
+            ("crate", "crate_"),
             ("isBootstrapped", "is_bootstrapped"),
             ("nodePOP", "node_pop"),
             ("getTxFee", "get_tx_fee"),
@@ -189,7 +204,10 @@ mod tests {
         assert_eq!(pascal("getUTXOs"), "GetUtxos");
         assert_eq!(pascal("getNodeID"), "GetNodeId");
         assert_eq!(pascal("avm-static"), "AvmStatic");
-        assert_eq!(pascal("Self"), "Self_");
+        assert_eq!(pascal("self"), "Self");
+        assert_eq!(variant("Self"), "Self_");
+        assert_eq!(variant("self"), "Self_");
+        assert_eq!(variant("type"), "Type");
         assert_eq!(screaming("getUTXOs"), "GET_UTXOS");
     }
 }

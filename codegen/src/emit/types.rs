@@ -184,7 +184,9 @@ fn constructor(spec: &Spec, name: &syn::Ident, fields: &[Field]) -> TokenStream 
         let id = ident(&naming::snake(&f.name));
         let setter = ident(&format!(
             "with_{}",
-            naming::snake(&f.name).trim_start_matches("r#")
+            naming::snake(&f.name)
+                .trim_start_matches("r#")
+                .trim_end_matches('_')
         ));
         let ty = rust_type(spec, &f.ty);
         let d = doc(&format!("Sets `{}`.", f.name));
@@ -211,10 +213,10 @@ fn constructor(spec: &Spec, name: &syn::Ident, fields: &[Field]) -> TokenStream 
 
 fn enumeration(name: &syn::Ident, values: &[EnumValue], d: TokenStream) -> TokenStream {
     let variants = values.iter().map(|v| {
-        let id = ident(&naming::pascal(&v.value));
+        let id = ident(&naming::variant(&v.value));
         let wire = &v.value;
         let vd = doc(&v.summary);
-        let rename = if naming::pascal(wire) != *wire {
+        let rename = if naming::variant(wire) != *wire {
             quote!(#[serde(rename = #wire)])
         } else {
             quote!()
@@ -222,7 +224,7 @@ fn enumeration(name: &syn::Ident, values: &[EnumValue], d: TokenStream) -> Token
         quote!(#vd #rename #id,)
     });
     let arms = values.iter().map(|v| {
-        let id = ident(&naming::pascal(&v.value));
+        let id = ident(&naming::variant(&v.value));
         let wire = &v.value;
         quote!(Self::#id => #wire,)
     });

@@ -1,0 +1,1430 @@
+//! Every kind of spec problem is reported with its file, its place and a message that says
+//! what is wrong; loading never panics; and every problem is reported, not only the first.
+//!
+//! Each test starts from a small valid spec (`base`), changes one thing, and checks the
+//! errors exactly.
+
+use avalanche_rpc_codegen::{Sources, SpecError, load};
+use std::path::Path;
+
+const WIRE_TYPES: &str = r#"
+string:
+  summary: A JSON string.
+  json: string
+  rust: String
+  example: avalanche
+
+bool:
+  summary: A JSON boolean.
+  json: boolean
+  rust: bool
+  example: true
+
+u64:
+  summary: Unsigned 64-bit integer as a decimal string; a bare number is read too.
+  json: string
+  accepts: [number]
+  pattern: '^[0-9]{1,20}$'
+  max: 18446744073709551615
+  rust: U64
+  example: "1000"
+
+id:
+  summary: A 32-byte ID in cb58.
+  json: string
+  pattern: '^[1-9A-HJ-NP-Za-km-z]{32,50}$'
+  rust: Id
+  example: 11111111111111111111111111111111LpoYY
+"#;
+
+const COMMON: &str = r#"
+Owner:
+  summary: Who may spend an output.
+  fields:
+    - { name: locktime, type: u64, summary: Unix time before which the owner cannot act. }
+    - { name: addresses, type: list<string>, summary: Owner addresses. }
+"#;
+
+const INFO: &str = r#"
+name: info
+title: Info API
+namespace: info
+path: /ext/info
+summary: About the node.
+
+schemas:
+  Status:
+    summary: How the node is doing.
+    values:
+      - { value: Up, summary: Running. }
+      - { value: Down, summary: Stopped. }
+
+methods:
+  - name: getNodeID
+    summary: The node's ID.
+    params:
+      - { name: txID, type: id, summary: A transaction. }
+      - { name: verbose, type: bool, optional: true, summary: More detail. }
+    result:
+      fields:
+        - { name: nodeID, type: string, summary: The node ID. }
+        - { name: owner, type: Owner, summary: Who runs it. }
+        - { name: status, type: Status, summary: How it is doing. }
+    examples:
+      - name: Mainnet
+        params: { txID: 11111111111111111111111111111111LpoYY }
+        result: { nodeID: NodeID-abc, owner: { locktime: "0", addresses: [] }, status: Up }
+
+  - name: getHeight
+    summary: Height of the last accepted block.
+    params: []
+    result:
+      type: u64
+    examples:
+      - name: Genesis
+        result: "0"
+"#;
+
+/// The valid spec every test starts from.
+fn base() -> Sources {
+    Sources {
+        wire_types: ("wire-types.yaml".into(), WIRE_TYPES.into()),
+        schemas: vec![("schemas/common.yaml".into(), COMMON.into())],
+        interfaces: vec![("interfaces/info.yaml".into(), INFO.into())],
+    }
+}
+
+/// `text` with `from` replaced by `to`; `from` must occur exactly once, so that a test cannot
+/// pass because its change silently did nothing.
+#[track_caller]
+fn edit(text: &str, from: &str, to: &str) -> String {
+    assert_eq!(
+        text.matches(from).count(),
+        1,
+        "`{from}` should occur exactly once in the base text"
+    );
+    text.replacen(from, to, 1)
+}
+
+/// The base spec with one replacement in the file named `file`.
+#[track_caller]
+fn base_with(file: &str, from: &str, to: &str) -> Sources {
+    let mut s = base();
+    let text = if s.wire_types.0 == file {
+        &mut s.wire_types.1
+    } else {
+        s.schemas
+            .iter_mut()
+            .chain(s.interfaces.iter_mut())
+            .find(|(name, _)| name == file)
+            .map(|(_, text)| text)
+            .unwrap_or_else(|| panic!("no file {file} in the base spec"))
+    };
+    *text = edit(text, from, to);
+    s
+}
+
+/// The errors of loading `sources`, which must fail.
+#[track_caller]
+fn errors(sources: &Sources) -> Vec<SpecError> {
+    match load(sources) {
+        Ok(_) => panic!("the spec loaded, but it has a problem"),
+        Err(e) => e.0,
+    }
+}
+
+/// Asserts that loading `sources` reports exactly one problem, in `file` at `at`, whose message
+/// contains `message`.
+#[track_caller]
+fn assert_error(sources: &Sources, file: &str, at: &str, message: &str) {
+    let errs = errors(sources);
+    let shown = || {
+        errs.iter()
+            .map(|e| format!("  {e}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(errs.len(), 1, "expected one problem, got:\n{}", shown());
+    let e = &errs[0];
+    assert_eq!(
+        (e.file.as_str(), e.at.as_str()),
+        (file, at),
+        "wrong place:\n{}",
+        shown()
+    );
+    assert!(
+        e.message.contains(message),
+        "the message should contain `{message}`:\n{}",
+        shown()
+    );
+}
+
+// ---------------------------------------------------------------- the base
+
+#[test]
+fn base_spec_is_valid() {
+    let spec = load(&base()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(spec.methods().count(), 2);
+}
+
+// ---------------------------------------------------------------- YAML shape
+
+#[test]
+fn yaml_syntax_error_names_line_and_column() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "path: /ext/info",
+        "path: /ext/info: x",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "line 5, column 16",
+        "mapping values are not allowed in this context",
+    );
+}
+
+#[test]
+fn unknown_key_in_a_field() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "{ name: verbose, type: bool, optional: true, summary: More detail. }",
+        "{ name: verbose, type: bool, optional: true, summery: More detail. }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "line 20, column 54",
+        "methods[0].params[1]: unknown field `summery`, expected one of `name`, `type`, `summary`",
+    );
+}
+
+#[test]
+fn unknown_key_in_a_wire_type() {
+    let s = base_with(
+        "wire-types.yaml",
+        "  json: boolean\n",
+        "  json: boolean\n  jsn: x\n",
+    );
+    assert_error(
+        &s,
+        "wire-types.yaml",
+        "line 11, column 3",
+        "bool: unknown field `jsn`",
+    );
+}
+
+#[test]
+fn duplicate_key_in_a_mapping() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "schemas:\n",
+        "schemas:\n  Status:\n    summary: Again.\n    type: u64\n",
+    );
+    // The place is where the mapping starts, not the second key; the message names the key.
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "line 9, column 3",
+        "schemas: duplicate entry with key \"Status\"",
+    );
+}
+
+#[test]
+fn duplicate_key_in_a_field() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "{ name: nodeID, type: string, summary: The node ID. }",
+        "{ name: nodeID, type: string, type: id, summary: The node ID. }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "line 23, column 11",
+        "methods[0].result.fields[0]: duplicate entry with key \"type\"",
+    );
+}
+
+#[test]
+fn duplicate_key_in_an_example() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "params: { txID: 11111111111111111111111111111111LpoYY }",
+        "params: { txID: 11111111111111111111111111111111LpoYY, txID: 11111111111111111111111111111111LpoYY }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "line 28, column 17",
+        "methods[0].examples[0].params: duplicate entry with key \"txID\"",
+    );
+}
+
+#[test]
+fn missing_required_key() {
+    let s = base_with("interfaces/info.yaml", "    summary: The node's ID.\n", "");
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "line 16, column 5",
+        "methods[0]: missing field `summary`",
+    );
+}
+
+// ---------------------------------------------------------------- names
+
+#[test]
+fn schema_defined_in_two_files() {
+    let mut s = base();
+    s.schemas.push((
+        "schemas/more.yaml".into(),
+        "Owner:\n  summary: Again.\n  fields:\n    - { name: x, type: u64, summary: X. }\n".into(),
+    ));
+    assert_error(
+        &s,
+        "schemas/more.yaml",
+        "schema `Owner`",
+        "defined twice (also in schemas/common.yaml)",
+    );
+}
+
+#[test]
+fn local_schema_shadowing_a_shared_one() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "schemas:\n  Status:",
+        "schemas:\n  Owner:\n    summary: Again.\n    type: u64\n  Status:",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "schema `Owner`",
+        "is also a shared schema in schemas/; rename one",
+    );
+}
+
+#[test]
+fn duplicate_method_name() {
+    let mut s = base();
+    s.interfaces[0].1.push_str(
+        "
+  - name: getHeight
+    summary: Again.
+    params: []
+    result: { type: u64 }
+    examples: [{ name: Again, result: \"1\" }]
+",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getHeight`",
+        "is defined twice",
+    );
+}
+
+#[test]
+fn duplicate_field_name() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "{ name: verbose, type: bool, optional: true, summary: More detail. }",
+        "{ name: verbose, type: bool, optional: true, summary: More detail. }
+      - { name: verbose, type: u64, optional: true, summary: Again. }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, params, field `verbose`",
+        "the name `verbose` is used twice",
+    );
+}
+
+#[test]
+fn alias_repeating_a_field_name() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "{ name: verbose, type: bool, optional: true, summary: More detail. }",
+        "{ name: verbose, type: bool, optional: true, aliases: [txID], summary: More detail. }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, params, field `verbose`",
+        "the name `txID` is used twice",
+    );
+}
+
+#[test]
+fn two_wire_names_with_one_rust_name() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "{ name: verbose, type: bool, optional: true, summary: More detail. }",
+        "{ name: txId, type: id, optional: true, summary: The same spelled differently. }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, params, field `txId`",
+        "`txId` and `txID` both become the Rust name `tx_id`",
+    );
+}
+
+#[test]
+fn two_method_names_with_one_rust_name() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "- name: getHeight",
+        "- name: getNodeId",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeId`",
+        "`getNodeId` and `getNodeID` both become the Rust name `get_node_id`",
+    );
+}
+
+#[test]
+fn field_name_without_a_rust_name() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "{ name: verbose, type: bool, optional: true, summary: More detail. }",
+        "{ name: _, type: bool, optional: true, summary: Nothing but an underscore. }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, params, field `_`",
+        "a field name is letters, digits and `_`",
+    );
+}
+
+#[test]
+fn method_named_like_the_generated_list() {
+    let s = base_with("interfaces/info.yaml", "- name: getHeight", "- name: all");
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.all`",
+        "taken by the generated list `methods::ALL`",
+    );
+}
+
+#[test]
+fn interface_named_like_a_generated_module() {
+    let mut s = base_with("interfaces/info.yaml", "name: info", "name: types");
+    s.interfaces[0].0 = "interfaces/types.yaml".into();
+    assert_error(
+        &s,
+        "interfaces/types.yaml",
+        "",
+        "the interface name `types` is taken in the generated crate",
+    );
+}
+
+#[test]
+fn enum_value_without_a_rust_name() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "{ value: Down, summary: Stopped. }",
+        "{ value: \"+\", summary: Stopped. }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "schema `Status`",
+        "enum value `+` has no Rust name",
+    );
+}
+
+#[test]
+fn enum_values_with_one_rust_name() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "{ value: Down, summary: Stopped. }",
+        "{ value: up, summary: Lower-case. }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "schema `Status`",
+        "enum value `up` is listed twice",
+    );
+}
+
+#[test]
+fn schema_named_self() {
+    let s = base_with("interfaces/info.yaml", "  Status:\n", "  Self:\n");
+    let s = Sources {
+        interfaces: vec![(
+            "interfaces/info.yaml".into(),
+            edit(&s.interfaces[0].1, "type: Status,", "type: Self,"),
+        )],
+        ..s
+    };
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "schema `Self`",
+        "schema names are PascalCase (`Owner`, `TxStatus`) and not `Self`",
+    );
+}
+
+#[test]
+fn wire_type_with_a_rust_type_that_is_not_a_name() {
+    let s = base_with("wire-types.yaml", "rust: Id", "rust: Vec<u8>");
+    assert_error(
+        &s,
+        "wire-types.yaml",
+        "wire type `id`",
+        "`rust: Vec<u8>` must name a runtime type",
+    );
+}
+
+#[test]
+fn interface_name_not_matching_its_file() {
+    let s = base_with("interfaces/info.yaml", "name: info", "name: information");
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "",
+        "interface `information` should live in interfaces/information.yaml",
+    );
+}
+
+// ---------------------------------------------------------------- types
+
+#[test]
+fn unknown_type() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "{ name: nodeID, type: string,",
+        "{ name: nodeID, type: nodeid,",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, result, field `nodeID`",
+        "unknown type `nodeid`: not a wire type (wire-types.yaml) nor a schema",
+    );
+}
+
+#[test]
+fn unknown_type_inside_a_list() {
+    let s = base_with(
+        "schemas/common.yaml",
+        "type: list<string>",
+        "type: list<strings>",
+    );
+    assert_error(
+        &s,
+        "schemas/common.yaml",
+        "schema `Owner`, field `addresses`",
+        "in type `list<strings>`: unknown type `strings`",
+    );
+}
+
+#[test]
+fn bad_type_syntax() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "{ name: txID, type: id,",
+        "{ name: txID, type: list<id,",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, params, field `txID`",
+        "cannot read the type `list<id`",
+    );
+}
+
+#[test]
+fn map_without_a_value_type() {
+    let s = base_with("interfaces/info.yaml", "type: u64\n", "type: map<string>\n");
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getHeight`, result",
+        "`map<string>` needs a key type and a value type",
+    );
+}
+
+#[test]
+fn map_with_a_key_not_written_as_a_string() {
+    let mut s = base_with(
+        "interfaces/info.yaml",
+        "type: u64\n",
+        "type: \"map<bool, u64>\"\n",
+    );
+    s.interfaces[0].1 = edit(&s.interfaces[0].1, "result: \"0\"", "result: {}");
+
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getHeight`, result",
+        "map keys must be a wire type written as a string, not `bool`",
+    );
+}
+
+#[test]
+fn map_with_a_schema_as_key() {
+    let mut s = base_with(
+        "schemas/common.yaml",
+        "type: list<string>",
+        "type: \"map<Owner, string>\"",
+    );
+    s.interfaces[0].1 = edit(&s.interfaces[0].1, "addresses: []", "addresses: {}");
+    assert_error(
+        &s,
+        "schemas/common.yaml",
+        "schema `Owner`",
+        "map keys must be a wire type written as a string, not `Owner`",
+    );
+}
+
+#[test]
+fn dangling_schema_reference() {
+    let s = base_with("interfaces/info.yaml", "type: Owner,", "type: Owners,");
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, result, field `owner`",
+        "unknown type `Owners`",
+    );
+}
+
+#[test]
+fn shared_schema_cannot_see_a_local_one() {
+    let s = base_with(
+        "schemas/common.yaml",
+        "type: list<string>",
+        "type: list<Status>",
+    );
+    assert_error(
+        &s,
+        "schemas/common.yaml",
+        "schema `Owner`, field `addresses`",
+        "unknown type `Status`",
+    );
+}
+
+#[test]
+fn result_with_fields_and_type() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "    result:\n      fields:",
+        "    result:\n      type: u64\n      fields:",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, result",
+        "give exactly one of `fields`, `values` or `type`",
+    );
+}
+
+#[test]
+fn empty_enum() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "    values:
+      - { value: Up, summary: Running. }
+      - { value: Down, summary: Stopped. }",
+        "    values: []",
+    );
+    let errs = errors(&s);
+    // The example's `status: Up` cannot be checked against an empty enum: only one problem.
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(errs[0].at, "schema `Status`");
+    assert!(
+        errs[0]
+            .message
+            .contains("an enumeration needs at least one value")
+    );
+}
+
+// ---------------------------------------------------------------- interfaces and methods
+
+#[test]
+fn path_variable_without_path_params_entry() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "path: /ext/info",
+        "path: /ext/bc/{chain}",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "path",
+        "`{chain}` has no entry in `path-params`",
+    );
+}
+
+#[test]
+fn path_params_entry_without_path_variable() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "path: /ext/info",
+        "path: /ext/info\npath-params:\n  chain: { summary: The chain. }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "path-params",
+        "`chain` does not appear in the path",
+    );
+}
+
+#[test]
+fn path_variable_named_like_a_generated_parameter() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "path: /ext/info",
+        "path: /ext/{transport}\npath-params:\n  transport: { summary: Clashes. }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "path",
+        "`{transport}` is taken by a generated parameter",
+    );
+}
+
+#[test]
+fn unclosed_path_variable() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "path: /ext/info",
+        "path: /ext/{chain",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "path",
+        "unclosed `{` in `/ext/{chain`",
+    );
+}
+
+#[test]
+fn method_without_examples() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "    examples:\n      - name: Genesis\n        result: \"0\"\n",
+        "",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getHeight`",
+        "needs at least one example",
+    );
+}
+
+#[test]
+fn source_other_than_node_or_description() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "    summary: Height of the last accepted block.",
+        "    summary: Height of the last accepted block.\n    source: nodes",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getHeight`",
+        "`source` is `node` or `description`, not `nodes`",
+    );
+}
+
+#[test]
+fn deprecated_method_without_since() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "    summary: Height of the last accepted block.",
+        "    summary: Height of the last accepted block.\n    deprecated: { note: Use something else. }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "line 33, column 17",
+        "methods[1].deprecated: missing field `since`",
+    );
+}
+
+#[test]
+fn deprecated_method_with_empty_since() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "    summary: Height of the last accepted block.",
+        "    summary: Height of the last accepted block.\n    deprecated: { since: \"\" }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getHeight`",
+        "deprecated without `since`",
+    );
+}
+
+#[test]
+fn deprecated_field_with_empty_since() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "summary: More detail. }",
+        "summary: More detail., deprecated: { since: \" \" } }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, params, field `verbose`",
+        "deprecated without `since`",
+    );
+}
+
+#[test]
+fn optional_and_nullable_together() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "optional: true, summary: More detail.",
+        "optional: true, nullable: true, summary: More detail.",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, params, field `verbose`",
+        "is both `optional` (or has a `default`) and `nullable`",
+    );
+}
+
+#[test]
+fn default_and_nullable_together() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "optional: true, summary: More detail.",
+        "default: false, nullable: true, summary: More detail.",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, params, field `verbose`",
+        "is both `optional` (or has a `default`) and `nullable`",
+    );
+}
+
+#[test]
+fn empty_summary() {
+    let s = base_with(
+        "schemas/common.yaml",
+        "summary: Owner addresses.",
+        "summary: \" \"",
+    );
+    assert_error(
+        &s,
+        "schemas/common.yaml",
+        "schema `Owner`, field `addresses`",
+        "summary is empty",
+    );
+}
+
+// ---------------------------------------------------------------- examples and defaults
+
+#[test]
+fn example_params_with_an_unknown_member() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "params: { txID: 11111111111111111111111111111111LpoYY }",
+        "params: { txID: 11111111111111111111111111111111LpoYY, verbos: true }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, example `Mainnet`, params",
+        "at $.verbos: is not a declared member",
+    );
+}
+
+#[test]
+fn example_params_missing_a_required_member() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "params: { txID: 11111111111111111111111111111111LpoYY }",
+        "params: { verbose: true }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, example `Mainnet`, params",
+        "at $.txID: required member is missing",
+    );
+}
+
+#[test]
+fn example_result_of_the_wrong_json_kind() {
+    let s = base_with("interfaces/info.yaml", "result: \"0\"", "result: [0]");
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getHeight`, example `Genesis`, result",
+        "at $: `u64` is a string (or a number), got an array [0]",
+    );
+}
+
+#[test]
+fn example_result_not_an_object() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "result: { nodeID: NodeID-abc, owner: { locktime: \"0\", addresses: [] }, status: Up }",
+        "result: [NodeID-abc]",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, example `Mainnet`, result",
+        "at $: expected an object, got an array [\"NodeID-abc\"]",
+    );
+}
+
+#[test]
+fn example_value_not_matching_a_wire_pattern() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "params: { txID: 11111111111111111111111111111111LpoYY }",
+        "params: { txID: abc }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, example `Mainnet`, params",
+        "at $.txID: \"abc\" is not a valid `id`",
+    );
+}
+
+#[test]
+fn example_value_in_a_nested_schema() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "locktime: \"0\"",
+        "locktime: \"-1\"",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, example `Mainnet`, result",
+        "at $.owner.locktime: \"-1\" is not a valid `u64`",
+    );
+}
+
+#[test]
+fn example_number_above_the_maximum() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "result: \"0\"",
+        "result: \"18446744073709551616\"",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getHeight`, example `Genesis`, result",
+        "18446744073709551616 is above the maximum of `u64`",
+    );
+}
+
+#[test]
+fn example_enum_value_not_among_the_values() {
+    let s = base_with("interfaces/info.yaml", "status: Up }", "status: Sideways }");
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, example `Mainnet`, result",
+        "at $.status: \"Sideways\" is not one of the values of `Status` (Up, Down)",
+    );
+}
+
+#[test]
+fn example_null_for_a_member_that_is_not_nullable() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "nodeID: NodeID-abc,",
+        "nodeID: null,",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, example `Mainnet`, result",
+        "at $.nodeID: is null but not `nullable`",
+    );
+}
+
+#[test]
+fn example_in_a_client_only_form_without_normalized() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "      type: u64\n",
+        "      type: u64\n      also-accepts: [{ wrapped-in: height }]\n",
+    );
+    // Valid as it stands; a wrapped example is only allowed with `normalized:`.
+    load(&s).unwrap_or_else(|e| panic!("{e}"));
+    let wrapped = edit(
+        &s.interfaces[0].1,
+        "result: \"0\"",
+        "result: { height: \"0\" }",
+    );
+    let mut s2 = s.clone();
+    s2.interfaces[0].1 = wrapped.clone();
+    assert_error(
+        &s2,
+        "interfaces/info.yaml",
+        "method `info.getHeight`, example `Genesis`, result",
+        "at $: `u64` is a string (or a number), got an object",
+    );
+    s2.interfaces[0].1 = edit(
+        &wrapped,
+        "result: { height: \"0\" }",
+        "result: { height: \"0\" }\n        normalized: \"0\"",
+    );
+    load(&s2).unwrap_or_else(|e| panic!("with `normalized:` the example is valid: {e}"));
+}
+
+#[test]
+fn normalized_example_that_does_not_conform() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "      type: u64\n",
+        "      type: u64\n      also-accepts: [{ wrapped-in: height }]\n",
+    );
+    let mut s = s;
+    s.interfaces[0].1 = edit(
+        &s.interfaces[0].1,
+        "result: \"0\"",
+        "result: { height: \"0\" }\n        normalized: { height: \"0\" }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getHeight`, example `Genesis`, normalized",
+        "at $: `u64` is a string (or a number), got an object",
+    );
+}
+
+#[test]
+fn default_not_matching_its_type() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "optional: true, summary: More detail.",
+        "default: \"yes\", summary: More detail.",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, param `verbose`, default",
+        "at $: `bool` is a boolean, got a string \"yes\"",
+    );
+}
+
+#[test]
+fn wire_type_example_not_matching_its_pattern() {
+    let s = base_with("wire-types.yaml", "example: \"1000\"", "example: \"ten\"");
+    assert_error(
+        &s,
+        "wire-types.yaml",
+        "wire type `u64`, example",
+        "\"ten\" is not a valid `u64`",
+    );
+}
+
+// ---------------------------------------------------------------- alternative forms
+
+#[test]
+fn bare_alternative_naming_no_field() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "        - { name: status, type: Status, summary: How it is doing. }\n",
+        "        - { name: status, type: Status, summary: How it is doing. }\n      also-accepts:\n        - { bare: nodeId }\n",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, result",
+        "also-accepts `bare: nodeId` names no field of this object",
+    );
+}
+
+#[test]
+fn bare_alternative_on_a_result_that_is_not_an_object() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "      type: u64\n",
+        "      type: u64\n      also-accepts: [{ bare: height }]\n",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getHeight`, result",
+        "also-accepts `bare` only applies to an object with fields",
+    );
+}
+
+#[test]
+fn wrapped_in_alternative_naming_an_existing_field() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "        - { name: status, type: Status, summary: How it is doing. }\n",
+        "        - { name: status, type: Status, summary: How it is doing. }\n      also-accepts:\n        - { wrapped-in: owner }\n",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, result",
+        "also-accepts `wrapped-in: owner` would be ambiguous: `owner` is a field",
+    );
+}
+
+#[test]
+fn alternative_with_both_forms() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "      type: u64\n",
+        "      type: u64\n      also-accepts: [{ bare: a, wrapped-in: b }]\n",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "line 36, column 21",
+        "methods[1].result.also-accepts: an alternative is either `{ bare: FIELD }` or `{ wrapped-in: KEY }`",
+    );
+}
+
+// ---------------------------------------------------------------- wire types
+
+#[test]
+fn bad_regex_in_a_wire_type() {
+    let s = base_with(
+        "wire-types.yaml",
+        "pattern: '^[0-9]{1,20}$'",
+        "pattern: '^[0-9{1,20}$'",
+    );
+    let errs = errors(&s);
+    // The u64 example can no longer be checked, but the pattern is the only problem reported.
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(
+        (errs[0].file.as_str(), errs[0].at.as_str()),
+        ("wire-types.yaml", "wire type `u64`")
+    );
+    assert!(errs[0].message.starts_with("bad pattern: "), "{errs:?}");
+    assert!(
+        errs[0].message.contains("unclosed character class"),
+        "{errs:?}"
+    );
+}
+
+#[test]
+fn wire_type_name_not_kebab_case() {
+    let mut s = base();
+    s.wire_types.1.push_str(
+        "\nnodeId:\n  summary: A node ID.\n  json: string\n  rust: NodeId\n  example: NodeID-x\n",
+    );
+    assert_error(
+        &s,
+        "wire-types.yaml",
+        "wire type `nodeId`",
+        "names are lower-case words joined by `-`",
+    );
+}
+
+// ---------------------------------------------------------------- all problems at once
+
+#[test]
+fn independent_problems_are_all_reported() {
+    // Three problems in three files, none a consequence of another.
+    let mut s = base_with(
+        "wire-types.yaml",
+        "pattern: '^[1-9A-HJ-NP-Za-km-z]{32,50}$'",
+        "pattern: '('",
+    );
+    s.schemas[0].1 = edit(&s.schemas[0].1, "type: list<string>", "type: list<address>");
+    s.interfaces[0].1 = edit(&s.interfaces[0].1, "- name: getHeight", "- name: getNodeID");
+    let errs = errors(&s);
+    let places: Vec<(&str, &str)> = errs
+        .iter()
+        .map(|e| (e.file.as_str(), e.at.as_str()))
+        .collect();
+    assert_eq!(
+        places,
+        [
+            ("wire-types.yaml", "wire type `id`"),
+            ("schemas/common.yaml", "schema `Owner`, field `addresses`"),
+            ("interfaces/info.yaml", "method `info.getNodeID`"),
+        ],
+        "{errs:#?}"
+    );
+}
+
+#[test]
+fn syntax_errors_in_several_files_are_all_reported() {
+    let mut s = base();
+    s.schemas[0].1.push_str("\n  - stray");
+    s.interfaces[0].1 = edit(&s.interfaces[0].1, "title: Info API", "title: [Info API");
+    s.interfaces.push((
+        "interfaces/other.yaml".into(),
+        "name: other\n\tbad: tab".into(),
+    ));
+    let errs = errors(&s);
+    let files: Vec<&str> = errs.iter().map(|e| e.file.as_str()).collect();
+    assert_eq!(
+        files,
+        [
+            "schemas/common.yaml",
+            "interfaces/info.yaml",
+            "interfaces/other.yaml"
+        ],
+        "{errs:#?}"
+    );
+    assert!(errs.iter().all(|e| e.at.starts_with("line ")), "{errs:#?}");
+}
+
+#[test]
+fn example_problems_are_all_reported() {
+    // Examples are checked once the spec's structure is sound; then every mismatch counts.
+    let mut s = base_with("interfaces/info.yaml", "result: \"0\"", "result: \"zero\"");
+    s.interfaces[0].1 = edit(
+        &s.interfaces[0].1,
+        "params: { txID: 11111111111111111111111111111111LpoYY }",
+        "params: { txID: abc, extra: 1 }",
+    );
+    s.interfaces[0].1 = edit(&s.interfaces[0].1, "status: Up }", "status: Sideways }");
+    let errs = errors(&s);
+    let messages: Vec<String> = errs
+        .iter()
+        .map(|e| format!("{}: {}", e.at, e.message))
+        .collect();
+    assert_eq!(messages.len(), 4, "{messages:#?}");
+    for (at, message) in [
+        (
+            "method `info.getNodeID`, example `Mainnet`, params",
+            "at $.txID: \"abc\" is not a valid `id`",
+        ),
+        (
+            "method `info.getNodeID`, example `Mainnet`, params",
+            "at $.extra: is not a declared member",
+        ),
+        (
+            "method `info.getNodeID`, example `Mainnet`, result",
+            "at $.status: \"Sideways\"",
+        ),
+        (
+            "method `info.getHeight`, example `Genesis`, result",
+            "at $: \"zero\" is not a valid `u64`",
+        ),
+    ] {
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.starts_with(&format!("{at}: {message}"))),
+            "missing `{at}: {message}` in {messages:#?}"
+        );
+    }
+}
+
+#[test]
+fn display_lists_every_problem() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "- name: getHeight",
+        "- name: getNodeID",
+    );
+    let e = load(&s).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "the spec has 1 problem(s):\n  interfaces/info.yaml: method `info.getNodeID`: is defined twice\n"
+    );
+}
+
+// ---------------------------------------------------------------- garbage never panics
+
+/// Loads `sources` (and, with `emit`, generates Rust when it loads); a panic fails the test
+/// naming `what`.
+fn must_not_panic(what: &str, sources: &Sources, emit: bool) {
+    let result = std::panic::catch_unwind(|| {
+        if let (true, Ok(spec)) = (emit, load(sources)) {
+            let code = avalanche_rpc_codegen::emit::rust(&spec);
+            // `emit::rust` writes `compile_error!` when its tokens do not parse as Rust.
+            assert!(
+                !code.contains("compile_error!"),
+                "the spec loads but its code does not parse"
+            );
+        }
+    });
+    if result.is_err() {
+        panic!("loading or generating panicked on {what}");
+    }
+}
+
+/// A small deterministic generator (xorshift), so that failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// The real spec, with only the files `keep` says to keep (loading the whole of it for every
+/// variation would make these tests slow).
+fn real_spec(keep: impl Fn(&str) -> bool) -> Sources {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+    let mut s = Sources::read_dir(&dir).unwrap_or_else(|e| panic!("{e}"));
+    s.interfaces.retain(|(name, _)| keep(name));
+    s
+}
+
+/// Every file of the real spec: its name and text.
+fn real_files() -> Vec<(String, String)> {
+    let s = real_spec(|_| true);
+    std::iter::once(s.wire_types)
+        .chain(s.schemas)
+        .chain(s.interfaces)
+        .collect()
+}
+
+/// `sources` with the text of `file` replaced.
+fn replace_file(mut sources: Sources, file: &str, text: String) -> Sources {
+    if sources.wire_types.0 == file {
+        sources.wire_types.1 = text.clone();
+    }
+    for (name, t) in sources
+        .schemas
+        .iter_mut()
+        .chain(sources.interfaces.iter_mut())
+    {
+        if name == file {
+            *t = text.clone();
+        }
+    }
+    sources
+}
+
+#[test]
+fn garbage_never_panics() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let pieces = [
+        "",
+        "\0",
+        "\u{feff}",
+        "---",
+        "...",
+        "~",
+        "null",
+        "[]",
+        "{}",
+        "- ",
+        ": ",
+        "? ",
+        "&a ",
+        "*a",
+        "!!binary ",
+        "!tag ",
+        "|",
+        ">",
+        "\"",
+        "'",
+        "{",
+        "}",
+        "[",
+        "]",
+        "<",
+        ",",
+        "#",
+        "\t",
+        "\n",
+        "  ",
+        "name:",
+        "type:",
+        "list<",
+        "map<",
+        "fields:",
+        "values:",
+        "methods:",
+        "é",
+        "\u{7f}",
+        "\u{fffd}",
+        "0x",
+        "-1",
+        "1e999",
+        "NaN",
+    ];
+    let targets = [
+        "wire-types.yaml",
+        "schemas/common.yaml",
+        "interfaces/info.yaml",
+    ];
+    for round in 0..2000 {
+        let junk: String = (0..rng.below(24))
+            .map(|_| pieces[rng.below(pieces.len())])
+            .collect();
+        let target = targets[round % targets.len()];
+        let s = replace_file(base(), target, junk.clone());
+        must_not_panic(&format!("{target} = {junk:?}"), &s, true);
+    }
+}
+
+#[test]
+fn truncated_real_spec_files_never_panic() {
+    for (name, text) in real_files() {
+        // The file alone with the vocabulary and the shared schemas.
+        let sources = real_spec(|n| n == name);
+        let line_ends: Vec<usize> = text.match_indices('\n').map(|(i, _)| i).collect();
+        // Some cuts at line ends (often valid YAML, so the model checks run), some anywhere.
+        let cuts = (0..16)
+            .map(|k| line_ends[k * line_ends.len() / 16])
+            .chain((1..5).map(|k| k * text.len() / 5))
+            .filter(|&i| text.is_char_boundary(i));
+        for cut in cuts {
+            let s = replace_file(sources.clone(), &name, text[..cut].to_string());
+            must_not_panic(&format!("{name} cut at byte {cut}"), &s, false);
+        }
+    }
+}
+
+#[test]
+fn mutated_real_spec_files_never_panic() {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let words = [
+        "", "x", "_", "-", "{", "}", "[", "]", "<", ">", ",", ":", "?", "\"", "null", "true",
+        "self", "crate", "Self", "super", "type", "all", "u64", "list<", "map<", "{a}",
+    ];
+    for (name, text) in real_files().into_iter().skip(1) {
+        let sources = real_spec(|n| n == name);
+        let lines: Vec<&str> = text.lines().collect();
+        for round in 0..24 {
+            let mut lines: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+            let i = rng.below(lines.len());
+            let what = match round % 3 {
+                0 => {
+                    lines.remove(i);
+                    "dropped"
+                }
+                1 => {
+                    lines.insert(i, lines[i].clone());
+                    "repeated"
+                }
+                _ => {
+                    let mut parts: Vec<&str> = lines[i].split(' ').collect();
+                    let w = rng.below(parts.len());
+                    parts[w] = words[rng.below(words.len())];
+                    lines[i] = parts.join(" ");
+                    "changed"
+                }
+            };
+            let s = replace_file(sources.clone(), &name, lines.join("\n"));
+            // A changed word may be a new name that loads: generate code for it too.
+            must_not_panic(
+                &format!("{name}, line {} {what}", i + 1),
+                &s,
+                what == "changed",
+            );
+        }
+    }
+}

@@ -1,0 +1,544 @@
+//! Snapshot tests: small edge-case specs under `tests/specs/<case>/` generate the Rust in
+//! `tests/snapshots/<case>.rs`.
+//!
+//! The generated code refers to `crate::rpc` and `crate::wire` (it is `include!`d into the
+//! avalanche-rpc crate), so a snapshot does not compile on its own; it must parse, and it must
+//! equal the file checked in. After an intended change to the generator, refresh with
+//!
+//! ```sh
+//! UPDATE_SNAPSHOTS=1 cargo test -p avalanche-rpc-codegen --test snapshots
+//! ```
+//!
+//! and read the diff.
+
+use std::path::{Path, PathBuf};
+
+fn tests_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests")
+}
+
+/// Loads `tests/specs/<case>`, generates Rust, checks that it parses, and compares it with
+/// `tests/snapshots/<case>.rs` (or writes that file when `UPDATE_SNAPSHOTS` is set).
+/// Returns the generated code for case-specific assertions.
+fn snapshot(case: &str) -> String {
+    let spec_dir = tests_dir().join("specs").join(case);
+    let spec = avalanche_rpc_codegen::load_dir(&spec_dir)
+        .unwrap_or_else(|e| panic!("spec case `{case}` does not load:\n{e}"));
+    let code = avalanche_rpc_codegen::emit::rust(&spec);
+
+    if let Err(e) = syn::parse_file(&code) {
+        panic!("the code generated for `{case}` does not parse: {e}\n\n{code}");
+    }
+    assert!(
+        !code.contains("compile_error!"),
+        "the generator gave up on `{case}`:\n{code}"
+    );
+
+    let path = tests_dir().join("snapshots").join(format!("{case}.rs"));
+    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+        std::fs::write(&path, &code)
+            .unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+        return code;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "no snapshot for `{case}` ({}: {e}); run with UPDATE_SNAPSHOTS=1 to create it",
+            path.display()
+        )
+    });
+    if expected != code {
+        panic!(
+            "the code generated for `{case}` differs from {}:\n{}\n\
+             If the change is intended, run with UPDATE_SNAPSHOTS=1 and review the diff.",
+            path.display(),
+            diff(&expected, &code)
+        );
+    }
+    code
+}
+
+/// The differing lines, with a little context, numbered as in the snapshot.
+fn diff(expected: &str, actual: &str) -> String {
+    let (e, a): (Vec<&str>, Vec<&str>) = (expected.lines().collect(), actual.lines().collect());
+    // Skip the common head and tail; show what lies between.
+    let head = e.iter().zip(&a).take_while(|(x, y)| x == y).count();
+    let tail = e[head..]
+        .iter()
+        .rev()
+        .zip(a[head..].iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let from = head.saturating_sub(3);
+    let mut out = String::new();
+    for (n, line) in e.iter().enumerate().take(head).skip(from) {
+        out.push_str(&format!("  {:>5}   {line}\n", n + 1));
+    }
+    let shown = 40;
+    let removed = &e[head..e.len() - tail];
+    let added = &a[head..a.len() - tail];
+    for (n, line) in removed.iter().enumerate().take(shown) {
+        out.push_str(&format!("- {:>5}   {line}\n", head + n + 1));
+    }
+    for line in added.iter().take(shown) {
+        out.push_str(&format!("+         {line}\n"));
+    }
+    if removed.len() > shown || added.len() > shown {
+        out.push_str(&format!(
+            "  … ({} lines removed, {} added in all)\n",
+            removed.len(),
+            added.len()
+        ));
+    }
+    out
+}
+
+/// `code` with its layout removed: no whitespace, no trailing commas. Assertions compare
+/// code this way so that they do not depend on where the formatter breaks lines.
+fn squash(code: &str) -> String {
+    let s: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+    s.replace(",)", ")").replace(",]", "]").replace(",}", "}")
+}
+
+/// Asserts that `code` holds `needle`, layout aside.
+#[track_caller]
+fn assert_has(code: &str, needle: &str) {
+    assert!(
+        squash(code).contains(squash(needle).trim_end_matches(',')),
+        "the generated code lacks `{needle}`"
+    );
+}
+
+/// Asserts that `code` does not hold `needle`, layout aside.
+#[track_caller]
+fn assert_lacks(code: &str, needle: &str) {
+    assert!(
+        !squash(code).contains(squash(needle).trim_end_matches(',')),
+        "the generated code should not hold `{needle}`"
+    );
+}
+
+#[test]
+fn empty_params() {
+    let code = snapshot("empty-params");
+    // Leaving `params` out and writing `params: []` mean the same: no params struct, and
+    // `NoParams` on the wire.
+    assert_lacks(&code, "PingParams");
+    assert_lacks(&code, "GetHeightParams");
+    assert_has(
+        &code,
+        "fn ping(&self) -> impl Future<Output = Result<PingResult, ClientError>> + Send;",
+    );
+    assert_has(
+        &code,
+        "fn get_height(&self) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send;",
+    );
+    assert_has(&code, "self.0.call(&methods::GET_HEIGHT, NoParams {})");
+    assert_has(
+        &code,
+        "params.none()?; crate::rpc::reply(server.get_height().await)",
+    );
+    assert_has(&code, "pub type GetHeightResult = U64;");
+    assert_has(&code, "check_params: crate::rpc::roundtrip::<NoParams>,");
+}
+
+#[test]
+fn optional_everything() {
+    let code = snapshot("optional-everything");
+    // Every member optional or nullable: both structs derive Default, `new` takes nothing.
+    assert_has(
+        &code,
+        "#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+         pub struct FindParams {",
+    );
+    assert_has(
+        &code,
+        "#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+         pub struct FindResult {",
+    );
+    assert_has(
+        &code,
+        "pub fn new() -> Self { Self { query: None, limit: None, after: None } }",
+    );
+    // Optional members are left out when unset; nullable ones are always written.
+    assert_has(
+        &code,
+        "#[serde(default, skip_serializing_if = \"Option::is_none\")] pub limit: Option<U64>,",
+    );
+    assert_has(&code, "#[serde(default)] pub after: Option<Id>,");
+    assert_has(&code, "#[serde(default)] pub first: Option<Id>,");
+    assert_has(&code, "When absent the node uses `\"10\"`.");
+}
+
+#[test]
+fn map_results() {
+    let code = snapshot("map-results");
+    assert_has(&code, "pub type GetBalancesResult = BTreeMap<String, U64>;");
+    assert_has(
+        &code,
+        "pub type GetHoldingsResult = BTreeMap<String, BTreeMap<Id, Holding>>;",
+    );
+    assert_has(&code, "pub type Holdings = BTreeMap<Id, Holding>;");
+    assert_has(&code, "pub holdings: Holdings,");
+    assert_has(&code, "pub counts: BTreeMap<String, U64>,");
+    // A struct with a required member has no Default.
+    assert_has(
+        &code,
+        "#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+         pub struct GetAccountResult {",
+    );
+}
+
+#[test]
+fn reserved_words() {
+    let code = snapshot("reserved-words");
+    // Keywords that may be raw identifiers are, without a `rename` (the wire name is the same).
+    for raw in [
+        "pub r#type: Kind,",
+        "pub r#match: Option<String>,",
+        "pub r#async: Option<bool>,",
+        "pub r#ref: Id,",
+        "pub r#in: String,",
+        "fn r#type(&self, params: TypeParams)",
+        "fn r#move(&self, params: MoveParams)",
+        "pub fn new(r#type: Kind, self_: bool) -> Self",
+        "pub fn with_match(mut self, r#match: String) -> Self",
+        "client.r#type(crate::rpc::from_json(&methods::TYPE, params)?).await",
+    ] {
+        assert_has(&code, raw);
+    }
+    assert_lacks(&code, "#[serde(rename = \"type\")] pub r#type");
+    assert_has(&code, "#[serde(rename = \"type\")] Type,");
+    // `self`, `super` and `crate` cannot be raw identifiers: a trailing `_` and a rename.
+    for renamed in [
+        "#[serde(rename = \"self\")] pub self_: bool,",
+        "#[serde(rename = \"super\")] pub super_: Vec<Reference>,",
+        "#[serde(rename = \"crate\", default, skip_serializing_if = \"Option::is_none\")]
+         pub crate_: Option<String>,",
+        "pub fn with_self(mut self, self_: bool) -> Self { self.self_ = Some(self_); self }",
+        "fn self_(&self) -> impl Future<Output = Result<SelfResult, ClientError>> + Send;",
+        "#[serde(rename = \"Self\")] Self_,",
+        "Self::Self_ => \"Self\",",
+    ] {
+        assert_has(&code, renamed);
+    }
+    for invalid in ["r#self", "r#super", "r#crate", "r#Self", "Self_Result"] {
+        assert_lacks(&code, invalid);
+    }
+}
+
+#[test]
+fn alternative_forms() {
+    let code = snapshot("alternative-forms");
+    assert_has(
+        &code,
+        "rules: &[Rule { path: &[], form: Form::Bare(\"containers\") }],",
+    );
+    // The wrapper comes off first, then each map value may be a bare weight.
+    assert_has(
+        &code,
+        "rules: &[
+             Rule { path: &[], form: Form::WrappedIn(\"validators\") },
+             Rule { path: &[Step::Values], form: Form::Bare(\"weight\") },
+         ],",
+    );
+    assert_has(
+        &code,
+        r#"normalized: Some("{\"containers\":[\"11111111111111111111111111111111LpoYY\"]}"),"#,
+    );
+    assert_has(&code, r#"normalized: Some("{\"height\":\"12\"}"),"#);
+    assert_has(
+        &code,
+        "#[serde(rename = \"startIndex\", alias = \"start\")] pub start_index: U64,",
+    );
+    assert_has(
+        &code,
+        "#[serde(alias = \"lastHeight\", alias = \"blockHeight\")] pub height: U64,",
+    );
+    assert_has(
+        &code,
+        "The client also reads a result wrapped as `{\"validators\": …}`.",
+    );
+    assert_has(
+        &code,
+        "The client also reads the bare value of `weight` as this object.",
+    );
+}
+
+#[test]
+fn path_params() {
+    let code = snapshot("path-params");
+    assert_has(&code, "pub const PATH: &str = \"/ext/bc/{chain}\";");
+    assert_has(&code, "pub fn new(transport: T, chain: &str) -> Self {");
+    assert_has(
+        &code,
+        "Self(Endpoint::new(transport, crate::rpc::fill_path(PATH, &[(\"chain\", chain)])))",
+    );
+    assert_has(
+        &code,
+        "pub fn router<S: ChainsServer>(server: S, chain: &str) -> axum::Router {",
+    );
+    assert_has(
+        &code,
+        "pub fn chains(&self, chain: &str) -> chains::ChainsEndpoint<T> {
+             chains::ChainsEndpoint::new(self.transport().clone(), chain)
+         }",
+    );
+    assert_has(
+        &code,
+        "- `chain`: Chain alias or blockchain ID. (usually `X`)",
+    );
+    // A removed method: deprecated in the client, with both versions in its docs.
+    assert_has(
+        &code,
+        "/// Deprecated since v1.9.12, removed from the node in v1.13.1. Use `getHeight` and an indexer instead.
+         ///
+         /// Errors the node returns:
+         /// - `the method chains.getUTXOs does not exist/is not available`: on nodes from v1.13.1
+         /// - `no addresses`
+         #[deprecated(since = \"1.9.12\", note = \"Use `getHeight` and an indexer instead.\")]
+         fn get_utxos(",
+    );
+    // Deprecated without a note: the attribute still says something.
+    assert_has(
+        &code,
+        "#[deprecated(since = \"1.12.0\", note = \"chains.getTxFee is deprecated\")] fn get_tx_fee(",
+    );
+    assert_has(
+        &code,
+        "/// Served by the node but absent from the API description.",
+    );
+    assert_has(
+        &code,
+        "#[deprecated(since = \"1.10.0\", note = \"Ignored by the node.\")]
+         #[serde(rename = \"sourceChain\", default, skip_serializing_if = \"Option::is_none\")]
+         pub source_chain: Option<String>,",
+    );
+    assert_has(
+        &code,
+        "name: \"chains.getUTXOs\", interface: \"chains\", deprecated: true,",
+    );
+}
+
+// ---------------------------------------------------------------- the real spec
+
+/// Every method of the node's API description, by wire name.
+const DESCRIBED_METHODS: [&str; 63] = [
+    "avm.buildGenesis",
+    "avm.getAddressTxs",
+    "avm.getAllBalances",
+    "avm.getAssetDescription",
+    "avm.getBalance",
+    "avm.getBlock",
+    "avm.getBlockByHeight",
+    "avm.getHeight",
+    "avm.getTx",
+    "avm.getTxFee",
+    "avm.getTxStatus",
+    "avm.getUTXOs",
+    "avm.issueTx",
+    "index.getContainerByID",
+    "index.getContainerByIndex",
+    "index.getContainerRange",
+    "index.getIndex",
+    "index.getLastAccepted",
+    "index.isAccepted",
+    "info.acps",
+    "info.getBlockchainID",
+    "info.getNetworkID",
+    "info.getNetworkName",
+    "info.getNodeID",
+    "info.getNodeIP",
+    "info.getNodeVersion",
+    "info.getTxFee",
+    "info.getVMs",
+    "info.isBootstrapped",
+    "info.peers",
+    "info.upgrades",
+    "info.uptime",
+    "platform.getBalance",
+    "platform.getBlock",
+    "platform.getBlockByHeight",
+    "platform.getBlockchainStatus",
+    "platform.getBlockchains",
+    "platform.getCurrentSupply",
+    "platform.getCurrentValidators",
+    "platform.getFeeConfig",
+    "platform.getFeeState",
+    "platform.getHeight",
+    "platform.getL1Validator",
+    "platform.getMinStake",
+    "platform.getProposedHeight",
+    "platform.getRewardUTXOs",
+    "platform.getStake",
+    "platform.getStakingAssetID",
+    "platform.getSubnet",
+    "platform.getSubnets",
+    "platform.getTimestamp",
+    "platform.getTotalStake",
+    "platform.getTx",
+    "platform.getTxStatus",
+    "platform.getUTXOs",
+    "platform.getValidatorFeeConfig",
+    "platform.getValidatorFeeState",
+    "platform.getValidatorsAt",
+    "platform.issueTx",
+    "platform.sampleValidators",
+    "platform.validatedBy",
+    "platform.validates",
+    "wallet.issueTx",
+];
+
+/// Methods the node deprecated (some of them since removed).
+const DEPRECATED_METHODS: [&str; 11] = [
+    "avm.getAddressTxs",
+    "avm.getAllBalances",
+    "avm.getBalance",
+    "avm.getTxStatus",
+    "wallet.issueTx",
+    "avm.buildGenesis",
+    "platform.getBalance",
+    "platform.getBlockchains",
+    "platform.getRewardUTXOs",
+    "platform.getStake",
+    "platform.getSubnets",
+];
+
+fn real_spec() -> avalanche_rpc_codegen::Spec {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+    avalanche_rpc_codegen::load_dir(&dir).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn method<'a>(
+    spec: &'a avalanche_rpc_codegen::Spec,
+    wire_name: &str,
+) -> &'a avalanche_rpc_codegen::model::Method {
+    spec.methods()
+        .map(|(_, m)| m)
+        .find(|m| m.wire_name == wire_name)
+        .unwrap_or_else(|| panic!("the spec has no method `{wire_name}`"))
+}
+
+/// The lines the `check` listing gives one method: its own and its params' and result's.
+fn listing_of<'a>(listing: &'a str, wire_name: &str) -> Vec<&'a str> {
+    let mut lines = listing.lines();
+    let header = format!("  {wire_name}");
+    lines
+        .find(|l| *l == header || l.starts_with(&format!("{header}  [")))
+        .unwrap_or_else(|| panic!("the listing has no method `{wire_name}`"));
+    lines.take_while(|l| l.starts_with("    ")).collect()
+}
+
+#[test]
+fn real_spec_has_every_method() {
+    let spec = real_spec();
+    let names: Vec<&str> = spec.methods().map(|(_, m)| m.wire_name.as_str()).collect();
+    assert_eq!(names.len(), 64, "{names:#?}");
+    for name in DESCRIBED_METHODS {
+        assert!(names.contains(&name), "`{name}` is missing");
+    }
+    // The one method beyond the description is served by the node only, and marked so.
+    let extra: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| !DESCRIBED_METHODS.contains(n))
+        .collect();
+    assert_eq!(extra, ["platform.getAllValidatorsAt"]);
+    assert_eq!(
+        method(&spec, "platform.getAllValidatorsAt")
+            .source
+            .as_deref(),
+        Some("node")
+    );
+    for name in DESCRIBED_METHODS {
+        assert_eq!(
+            method(&spec, name).source,
+            None,
+            "`{name}` is in the description"
+        );
+    }
+}
+
+#[test]
+fn real_spec_lists_what_the_node_adds() {
+    let spec = real_spec();
+    let listing = avalanche_rpc_codegen::report::listing(&spec);
+    for (wire_name, member) in [
+        (
+            "platform.getCurrentValidators",
+            "result validators[].accruedDelegateeReward:",
+        ),
+        ("platform.getCurrentSupply", "result height:"),
+        ("avm.getBalance", "param  includePartial:"),
+        ("avm.getAllBalances", "param  includePartial:"),
+        ("info.upgrades", "result fortunaTime:"),
+        ("info.upgrades", "result graniteTime:"),
+        ("info.upgrades", "result graniteEpochDuration:"),
+        ("info.upgrades", "result heliconTime:"),
+        ("info.getVMs", "result fxs:"),
+        ("info.peers", "result peers[].publicIP:"),
+        ("info.peers", "result peers[].trackedSubnets:"),
+        ("info.peers", "result peers[].supportedACPs:"),
+        ("info.peers", "result peers[].objectedACPs:"),
+    ] {
+        let lines = listing_of(&listing, wire_name);
+        assert!(
+            lines.iter().any(|l| l.trim_start().starts_with(member)),
+            "the listing of `{wire_name}` lacks `{member}`:\n{}",
+            lines.join("\n")
+        );
+    }
+    // Members newer than the description's nodes are optional, so older replies still decode.
+    let upgrades = listing_of(&listing, "info.upgrades");
+    assert!(upgrades.contains(&"    result fortunaTime: time (optional; also fUpgradeTime)"));
+    assert!(
+        listing.ends_with(
+            "64 methods in 6 interfaces (63 in the API description, 1 served by the node only)\n"
+        ),
+        "{listing}"
+    );
+}
+
+#[test]
+fn real_spec_tx_status_has_aborted() {
+    use avalanche_rpc_codegen::model::{Body, Scope};
+    let spec = real_spec();
+    let status = spec
+        .schema("TxStatus", &Scope::Interface("platform".into()))
+        .expect("platform defines TxStatus");
+    let Body::Enum(values) = &status.body else {
+        panic!("TxStatus is an enumeration");
+    };
+    let values: Vec<&str> = values.iter().map(|v| v.value.as_str()).collect();
+    assert_eq!(
+        values,
+        ["Committed", "Aborted", "Processing", "Dropped", "Unknown"]
+    );
+}
+
+#[test]
+fn real_spec_marks_deprecated_methods() {
+    let spec = real_spec();
+    for name in DEPRECATED_METHODS {
+        let m = method(&spec, name);
+        let d = m
+            .deprecated
+            .as_ref()
+            .unwrap_or_else(|| panic!("`{name}` should be deprecated"));
+        assert!(d.since.starts_with('v'), "`{name}`: since {}", d.since);
+    }
+    let others: Vec<&str> = spec
+        .methods()
+        .filter(|(_, m)| m.deprecated.is_some())
+        .map(|(_, m)| m.wire_name.as_str())
+        .filter(|n| !DEPRECATED_METHODS.contains(n))
+        .collect();
+    // The spec also deprecates `info.getTxFee` (avalanchego did in v1.12.2); nothing else.
+    assert_eq!(others, ["info.getTxFee"]);
+}
+
+#[test]
+fn real_spec_generates_code_that_parses() {
+    let code = avalanche_rpc_codegen::emit::rust(&real_spec());
+    assert!(!code.contains("compile_error!"));
+    syn::parse_file(&code).unwrap_or_else(|e| panic!("the generated code does not parse: {e}"));
+}
