@@ -8,9 +8,11 @@
 
 pub mod conform;
 pub mod emit;
+pub mod html;
 pub mod load;
 pub mod model;
 pub mod naming;
+pub mod openrpc;
 pub mod raw;
 pub mod report;
 

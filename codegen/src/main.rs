@@ -1,6 +1,6 @@
 //! `avalanche-rpc-codegen`: a thin command line over the codegen library.
 
-use avalanche_rpc_codegen::{Spec, emit, load_dir, report};
+use avalanche_rpc_codegen::{Spec, emit, html, load_dir, openrpc, report};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -10,6 +10,12 @@ usage: avalanche-rpc-codegen <command> [--spec DIR] [--out PATH]
 commands:
   check           validate the spec and list every method with its fields and a total
   rust            write the generated Rust (to --out FILE, or standard output)
+  openrpc         write the OpenRPC documents (every one into --out DIR, or the combined one
+                  to standard output)
+  html            write the HTML API reference (to --out FILE, or standard output)
+  docs            write the OpenRPC documents and the HTML reference where they are committed
+                  (generated/openrpc/*.json, generated/docs/api.html; --out DIR replaces
+                  generated/)
   help            show this text
 
 --spec DIR defaults to the repository's spec/ folder.";
@@ -53,6 +59,32 @@ fn run(args: Vec<String>) -> Result<(), String> {
         Some("rust") => {
             let code = emit::rust(&load()?);
             write(out, &code)
+        }
+        Some("openrpc") => {
+            let spec = load()?;
+            match out {
+                Some(dir) => {
+                    std::fs::create_dir_all(&dir)
+                        .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+                    for (name, doc) in openrpc::documents(&spec) {
+                        write(Some(dir.join(name)), &openrpc::to_text(&doc))?;
+                    }
+                    Ok(())
+                }
+                None => write(None, &openrpc::to_text(&openrpc::combined_document(&spec))),
+            }
+        }
+        Some("html") => write(out, &html::page(&load()?)),
+        Some("docs") => {
+            let spec = load()?;
+            let dir = out.unwrap_or_else(|| {
+                let repo = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+                repo.canonicalize().unwrap_or(repo).join("generated")
+            });
+            for rel in openrpc::write_outputs(&spec, &dir)? {
+                eprintln!("wrote {}", dir.join(rel).display());
+            }
+            Ok(())
         }
         Some(other) => Err(format!("unknown command `{other}`\n\n{USAGE}")),
         None => Err(USAGE.to_string()),

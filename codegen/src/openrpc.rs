@@ -1,0 +1,893 @@
+//! OpenRPC 1.3.2 documents, one per interface and one for the whole node, from the same model
+//! as the Rust bindings; and the committed documentation outputs (those documents and the HTML
+//! reference), with a staleness check.
+//!
+//! Choices, so that readers of the documents know what they mean:
+//!
+//! - **Schemas describe what a client reads.** A wire type written as a string that the node
+//!   also reads as a number (`u64`, …) is `oneOf` a patterned string and a bounded integer. A
+//!   result or named schema with `also-accepts` forms is `oneOf` its canonical form (first) and
+//!   each alternative: `bare` is the field's type, `wrapped-in` an object holding exactly that
+//!   key. Every spec example validates against its method's schemas, client-only forms included.
+//! - **Objects allow unknown members** (`additionalProperties: true`): the node adds members in
+//!   new releases and ignores unknown request members, and the generated client ignores unknown
+//!   reply members, so a closed schema would reject replies every client handles.
+//! - **Aliases** (other spellings the client and server read) are extra optional properties whose
+//!   description names the canonical member. A required member with aliases is required as "one
+//!   of its spellings" (`anyOf` of `required`), so that an alias-spelled reply validates. A
+//!   parameter's aliases are listed in its description and in the `x-aliases` extension.
+//! - **Nullable members** are required and `oneOf` their type and `{"type": "null"}`.
+//! - **Components.** Wire types and named schemas live in `components/schemas` and are used by
+//!   `$ref`. Interface-local schemas keep their name in their interface's document and are
+//!   prefixed with the interface in the combined document (`info.Peer`), so that two interfaces
+//!   may define the same name. Method results are inline in their method.
+//! - **Errors.** Each method lists the spec's handler errors (code and message; when they
+//!   happen is in the method description, as an error object has no description) and then
+//!   `$ref`s to the shared JSON-RPC errors in `components/errors` that this project's server
+//!   sends for any method: -32700, -32600, -32601, -32602, -32603 and the generic -32000.
+//! - **Examples.** One pairing per spec example. Params are listed in the order of the method's
+//!   params (those the example gives). A result written in a form only the client reads keeps
+//!   that form and carries the normalized value (what the server sends) in `x-normalized`.
+//! - **Servers** are `http://127.0.0.1:9650` plus the interface path (the node's default HTTP
+//!   port), then each `also-served-at` path. Path variables (`/ext/bc/{chain}`) are server
+//!   `variables` whose default is the spec's default or first example. In the combined document
+//!   the servers are per method, with the path also in `x-path`.
+
+use crate::load::path_vars;
+use crate::model::*;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// The OpenRPC version of every document.
+pub const OPENRPC_VERSION: &str = "1.3.2";
+
+/// Where the servers of the documents point: a node on this machine, default HTTP port.
+pub const NODE_URL: &str = "http://127.0.0.1:9650";
+
+/// File name of the combined document.
+pub const COMBINED: &str = "openrpc.json";
+
+/// The command that rewrites every committed documentation output.
+pub const REGENERATE: &str = "cargo run -p avalanche-rpc-codegen -- docs";
+
+/// Every document: `<interface>.json` for each interface (in spec order), then `openrpc.json`.
+pub fn documents(spec: &Spec) -> Vec<(String, Value)> {
+    let mut out: Vec<(String, Value)> = spec
+        .interfaces
+        .iter()
+        .filter(|i| format!("{}.json", i.name) != COMBINED)
+        .map(|i| (format!("{}.json", i.name), interface_document(spec, i)))
+        .collect();
+    out.push((COMBINED.to_string(), combined_document(spec)));
+    out
+}
+
+/// A document as written to disk: pretty-printed with two spaces, and a final newline.
+pub fn to_text(doc: &Value) -> String {
+    let mut s = serde_json::to_string_pretty(doc).expect("a JSON value always serializes");
+    s.push('\n');
+    s
+}
+
+/// The OpenRPC document of one interface.
+pub fn interface_document(spec: &Spec, i: &Interface) -> Value {
+    let cx = Cx {
+        spec,
+        combined: false,
+    };
+    let methods: Vec<Value> = i.methods.iter().map(|m| cx.method(i, m)).collect();
+    let mut doc = Map::new();
+    doc.insert("openrpc".into(), json!(OPENRPC_VERSION));
+    doc.insert(
+        "info".into(),
+        json!({
+            "title": i.title,
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": interface_description(i),
+        }),
+    );
+    doc.insert("servers".into(), Value::Array(servers(i)));
+    let methods = Value::Array(methods);
+    let schemas = cx.components(std::slice::from_ref(i), &methods);
+    doc.insert("methods".into(), methods);
+    doc.insert(
+        "components".into(),
+        json!({ "schemas": schemas, "errors": error_components() }),
+    );
+    Value::Object(doc)
+}
+
+/// The OpenRPC document of the whole node: every interface's methods, each with its servers.
+pub fn combined_document(spec: &Spec) -> Value {
+    let cx = Cx {
+        spec,
+        combined: true,
+    };
+    let methods: Vec<Value> = spec
+        .methods()
+        .map(|(i, m)| cx.method(i, m))
+        .collect::<Vec<_>>();
+    let mut description = String::from(
+        "Every JSON-RPC 2.0 method of an avalanchego node, generated from the avalanche-rpc spec. \
+         The methods are served at different paths: each method's `servers` (and its `x-path` \
+         extension) give its path; the top-level server is the node itself.\n\nInterfaces:\n",
+    );
+    for i in &spec.interfaces {
+        description.push_str(&format!(
+            "\n- `{}` ({}), at `{}`: {}",
+            i.namespace,
+            i.title,
+            i.path,
+            i.summary.trim_end()
+        ));
+    }
+    let tags: Map<String, Value> = spec
+        .interfaces
+        .iter()
+        .map(|i| {
+            (
+                i.name.clone(),
+                json!({
+                    "name": i.name,
+                    "description": format!("{}: {}", i.title, i.summary.trim_end()),
+                }),
+            )
+        })
+        .collect();
+    let methods = Value::Array(methods);
+    let schemas = cx.components(&spec.interfaces, &methods);
+    json!({
+        "openrpc": OPENRPC_VERSION,
+        "info": {
+            "title": "Avalanche node JSON-RPC API",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": description,
+        },
+        "servers": [{
+            "name": "local node",
+            "url": NODE_URL,
+            "description": "An avalanchego node on this machine, default HTTP port. Each method's own servers add its path.",
+        }],
+        "methods": methods,
+        "components": {
+            "schemas": schemas,
+            "errors": error_components(),
+            "tags": tags,
+        },
+    })
+}
+
+/// The JSON-RPC errors this project's server sends for any method, by component name.
+pub const JSON_RPC_ERRORS: [(&str, i64, &str); 6] = [
+    (
+        "ParseError",
+        -32700,
+        "parse error: the body is not valid JSON",
+    ),
+    (
+        "InvalidRequest",
+        -32600,
+        "invalid request: the body is not a JSON-RPC 2.0 request",
+    ),
+    (
+        "MethodNotFound",
+        -32601,
+        "method not found: no such method at this path",
+    ),
+    (
+        "InvalidParams",
+        -32602,
+        "invalid params: a member is missing or has the wrong type",
+    ),
+    (
+        "InternalError",
+        -32603,
+        "internal error: the handler failed unexpectedly",
+    ),
+    (
+        "ServerError",
+        -32000,
+        "server error: the node could not serve the call",
+    ),
+];
+
+fn error_components() -> Value {
+    Value::Object(
+        JSON_RPC_ERRORS
+            .iter()
+            .map(|(name, code, message)| {
+                (
+                    name.to_string(),
+                    json!({ "code": code, "message": message }),
+                )
+            })
+            .collect(),
+    )
+}
+
+/// Info description of an interface: summary, description, path variables, other paths.
+fn interface_description(i: &Interface) -> String {
+    let mut parts = vec![i.summary.trim_end().to_string()];
+    if let Some(d) = &i.description {
+        parts.push(d.trim_end().to_string());
+    }
+    parts.push(format!(
+        "Served at `{}`; methods are `{}.<name>`.",
+        i.path, i.namespace
+    ));
+    if !i.path_params.is_empty() {
+        let mut s = String::from("Path variables:");
+        for p in &i.path_params {
+            s.push_str(&format!("\n- `{}`: {}", p.name, p.summary.trim_end()));
+            if !p.examples.is_empty() {
+                s.push_str(&format!(" Examples: {}.", code_list(&p.examples)));
+            }
+        }
+        parts.push(s);
+    }
+    if !i.also_served_at.is_empty() {
+        parts.push(format!(
+            "The node also serves it at {}.",
+            code_list(&i.also_served_at)
+        ));
+    }
+    parts.join("\n\n")
+}
+
+fn code_list(items: &[String]) -> String {
+    items
+        .iter()
+        .map(|x| format!("`{x}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The servers of an interface: its path, then every `also-served-at` path.
+fn servers(i: &Interface) -> Vec<Value> {
+    let mut out = vec![server(i, &i.path, "local node", None)];
+    for p in &i.also_served_at {
+        out.push(server(
+            i,
+            p,
+            &format!("local node, {p}"),
+            Some("The node serves the same interface at this path too."),
+        ));
+    }
+    out
+}
+
+fn server(i: &Interface, path: &str, name: &str, description: Option<&str>) -> Value {
+    let mut s = Map::new();
+    s.insert("name".into(), json!(name));
+    s.insert("url".into(), json!(format!("{NODE_URL}{path}")));
+    if let Some(d) = description {
+        s.insert("description".into(), json!(d));
+    }
+    let vars = path_vars(path).unwrap_or_default();
+    if !vars.is_empty() {
+        let mut variables = Map::new();
+        for v in vars {
+            let p = i.path_params.iter().find(|p| p.name == v);
+            let default = p
+                .and_then(|p| p.default.clone().or_else(|| p.examples.first().cloned()))
+                .unwrap_or_default();
+            let mut var = Map::new();
+            var.insert("default".into(), json!(default));
+            if let Some(p) = p {
+                let mut d = p.summary.trim_end().to_string();
+                if !p.examples.is_empty() {
+                    d.push_str(&format!(" Examples: {}.", code_list(&p.examples)));
+                }
+                var.insert("description".into(), json!(d));
+            }
+            variables.insert(v, Value::Object(var));
+        }
+        s.insert("variables".into(), Value::Object(variables));
+    }
+    Value::Object(s)
+}
+
+/// The text for a field or parameter beyond its summary: description, default, aliases,
+/// deprecation and the node note.
+pub fn field_details(f: &Field) -> Vec<String> {
+    let mut parts = Vec::new();
+    if let Some(d) = &f.description {
+        parts.push(d.trim_end().to_string());
+    }
+    if let Some(d) = &f.default {
+        parts.push(format!("Default: `{d}`."));
+    }
+    if !f.aliases.is_empty() {
+        parts.push(format!("Also read as {}.", code_list(&f.aliases)));
+    }
+    if let Some(d) = &f.deprecated {
+        parts.push(deprecation(d));
+    }
+    if let Some(n) = &f.note {
+        parts.push(format!("Node: {}", n.trim_end()));
+    }
+    parts
+}
+
+/// "Deprecated since v1.9.12; removed from the node in v1.13.1. Note."
+pub fn deprecation(d: &Deprecated) -> String {
+    let mut s = format!("Deprecated since {}", d.since);
+    if let Some(r) = &d.removed {
+        s.push_str(&format!("; removed from the node in {r}"));
+    }
+    s.push('.');
+    if let Some(n) = &d.note {
+        s.push(' ');
+        s.push_str(n.trim_end());
+    }
+    s
+}
+
+struct Cx<'a> {
+    spec: &'a Spec,
+    /// Local schema names get their interface as prefix.
+    combined: bool,
+}
+
+impl Cx<'_> {
+    /// The component name of a named schema or wire type.
+    fn key(&self, name: &str, scope: &Scope) -> String {
+        match scope {
+            Scope::Interface(i) if self.combined => format!("{i}.{name}"),
+            _ => name.to_string(),
+        }
+    }
+
+    fn reference(&self, key: &str) -> Value {
+        json!({ "$ref": format!("#/components/schemas/{key}") })
+    }
+
+    /// The schema of a type expression: a `$ref` for names, inline for lists and maps.
+    fn ty(&self, t: &TypeRef) -> Value {
+        match t {
+            TypeRef::Wire(n) => self.reference(n),
+            TypeRef::Schema { name, scope } => self.reference(&self.key(name, scope)),
+            TypeRef::List(inner) => json!({ "type": "array", "items": self.ty(inner) }),
+            TypeRef::Map(k, v) => json!({
+                "type": "object",
+                "propertyNames": self.ty(k),
+                "additionalProperties": self.ty(v),
+            }),
+        }
+    }
+
+    /// Whether a type already admits every JSON value (then `null` needs no alternative).
+    fn is_any(&self, t: &TypeRef) -> bool {
+        match t {
+            TypeRef::Wire(n) => self.spec.wire(n).is_some_and(|w| w.json == JsonKind::Any),
+            TypeRef::Schema { name, scope } => self.spec.schema(name, scope).is_some_and(|s| {
+                s.also_accepts.is_empty() && matches!(&s.body, Body::Alias(t) if self.is_any(t))
+            }),
+            _ => false,
+        }
+    }
+
+    /// A field's type with `null` allowed when it is nullable, and its default.
+    fn field_type(&self, f: &Field) -> Value {
+        let base = self.ty(&f.ty);
+        let mut s = Map::new();
+        if f.nullable && !self.is_any(&f.ty) {
+            s.insert("oneOf".into(), json!([base, { "type": "null" }]));
+        } else if f.default.is_some() && base.get("$ref").is_some() {
+            // Siblings of `$ref` are ignored in draft 7; wrap it to carry the default.
+            s.insert("allOf".into(), json!([base]));
+        } else {
+            return match (&f.default, base) {
+                (Some(d), Value::Object(mut m)) => {
+                    m.insert("default".into(), d.clone());
+                    Value::Object(m)
+                }
+                (_, base) => base,
+            };
+        }
+        if let Some(d) = &f.default {
+            s.insert("default".into(), d.clone());
+        }
+        Value::Object(s)
+    }
+
+    /// A member of an object: its type plus a description (and `deprecated`).
+    fn property(&self, f: &Field, description: String) -> Value {
+        let t = self.field_type(f);
+        let mut s = Map::new();
+        s.insert("description".into(), json!(description));
+        match t {
+            Value::Object(m) if m.contains_key("$ref") => {
+                s.insert("allOf".into(), json!([Value::Object(m)]));
+            }
+            Value::Object(m) => s.extend(m),
+            other => {
+                s.insert("allOf".into(), json!([other]));
+            }
+        }
+        if f.deprecated.is_some() {
+            s.insert("deprecated".into(), json!(true));
+        }
+        Value::Object(s)
+    }
+
+    fn object(&self, fields: &[Field]) -> Value {
+        let mut properties = Map::new();
+        let mut required = Vec::new();
+        let mut either = Vec::new();
+        for f in fields {
+            let mut d = vec![f.summary.trim_end().to_string()];
+            d.extend(field_details(f));
+            properties.insert(f.name.clone(), self.property(f, d.join("\n\n")));
+            for a in &f.aliases {
+                properties.insert(
+                    a.clone(),
+                    self.property(
+                        f,
+                        format!(
+                            "Another spelling of `{}`, read by the client and the server; only `{}` is written.",
+                            f.name, f.name
+                        ),
+                    ),
+                );
+            }
+            if !f.optional {
+                if f.aliases.is_empty() {
+                    required.push(json!(f.name));
+                } else {
+                    let spellings: Vec<Value> = std::iter::once(&f.name)
+                        .chain(&f.aliases)
+                        .map(|n| json!({ "required": [n] }))
+                        .collect();
+                    either.push(json!({ "anyOf": spellings }));
+                }
+            }
+        }
+        let mut s = Map::new();
+        s.insert("type".into(), json!("object"));
+        s.insert("properties".into(), Value::Object(properties));
+        if !required.is_empty() {
+            s.insert("required".into(), Value::Array(required));
+        }
+        if !either.is_empty() {
+            s.insert("allOf".into(), Value::Array(either));
+        }
+        s.insert("additionalProperties".into(), json!(true));
+        Value::Object(s)
+    }
+
+    /// A named schema or a method result: its canonical form, then its `also-accepts` forms.
+    fn schema(&self, s: &Schema) -> Value {
+        let mut description = s.summary.trim_end().to_string();
+        if let Some(d) = &s.description {
+            description.push_str("\n\n");
+            description.push_str(d.trim_end());
+        }
+        let canonical = match &s.body {
+            Body::Object(fields) => self.object(fields),
+            Body::Enum(values) => {
+                description.push_str("\n\nValues:");
+                for v in values {
+                    description.push_str(&format!("\n- `{}`: {}", v.value, v.summary.trim_end()));
+                }
+                json!({
+                    "type": "string",
+                    "enum": values.iter().map(|v| v.value.clone()).collect::<Vec<_>>(),
+                })
+            }
+            Body::Alias(t) => self.ty(t),
+        };
+        let mut out = Map::new();
+        out.insert("title".into(), json!(s.name));
+        if s.also_accepts.is_empty() {
+            out.insert("description".into(), json!(description));
+            match canonical {
+                Value::Object(m) if !m.contains_key("$ref") => out.extend(m),
+                other => {
+                    out.insert("allOf".into(), json!([other]));
+                }
+            }
+            return Value::Object(out);
+        }
+        description.push_str(
+            "\n\nThe first form is what the node writes; the others are older or documented forms \
+             that the client also reads.",
+        );
+        out.insert("description".into(), json!(description));
+        let mut forms = vec![canonical.clone()];
+        for alt in &s.also_accepts {
+            forms.push(match alt {
+                Alternative::Bare(field) => {
+                    let ty = match &s.body {
+                        Body::Object(fields) => fields
+                            .iter()
+                            .find(|f| &f.name == field)
+                            .map(|f| self.ty(&f.ty))
+                            .unwrap_or_else(|| json!({})),
+                        _ => json!({}),
+                    };
+                    json!({
+                        "description": format!("The bare value of `{field}`."),
+                        "allOf": [ty],
+                    })
+                }
+                Alternative::WrappedIn(key) => json!({
+                    "description": format!("Wrapped as `{{\"{key}\": …}}`."),
+                    "type": "object",
+                    "properties": { key: canonical },
+                    "required": [key],
+                    "additionalProperties": false,
+                }),
+            });
+        }
+        out.insert("oneOf".into(), Value::Array(forms));
+        Value::Object(out)
+    }
+
+    fn wire(&self, w: &WireType) -> Value {
+        let mut out = Map::new();
+        out.insert("title".into(), json!(w.name));
+        out.insert("description".into(), json!(w.summary.trim_end()));
+        let forms: Vec<Value> = std::iter::once(w.json)
+            .chain(w.accepts.iter().copied().filter(|k| *k != w.json))
+            .map(|k| match k {
+                JsonKind::String => match &w.pattern {
+                    Some(p) => json!({ "type": "string", "pattern": p }),
+                    None => json!({ "type": "string" }),
+                },
+                JsonKind::Number => match w.max {
+                    Some(max) => json!({ "type": "integer", "minimum": 0, "maximum": max }),
+                    None => json!({ "type": "integer", "minimum": 0 }),
+                },
+                JsonKind::Boolean => json!({ "type": "boolean" }),
+                JsonKind::Any => json!({}),
+            })
+            .collect();
+        if forms
+            .iter()
+            .any(|f| f.as_object().is_some_and(|m| m.is_empty()))
+        {
+            // Any JSON value: nothing to constrain.
+        } else if let [one] = forms.as_slice() {
+            out.extend(one.as_object().cloned().unwrap_or_default());
+        } else {
+            out.insert("oneOf".into(), Value::Array(forms));
+        }
+        out.insert("examples".into(), json!([w.example]));
+        Value::Object(out)
+    }
+
+    /// `components/schemas`: every wire type and named schema the methods use (all of them in
+    /// the combined document), in spec order: vocabulary, shared schemas, local schemas.
+    fn components(&self, interfaces: &[Interface], methods: &Value) -> Value {
+        let mut all: Vec<(String, Value)> = Vec::new();
+        for w in &self.spec.wire_types {
+            all.push((w.name.clone(), self.wire(w)));
+        }
+        for s in &self.spec.schemas {
+            all.push((self.key(&s.name, &Scope::Shared), self.schema(s)));
+        }
+        for i in interfaces {
+            for s in &i.schemas {
+                all.push((
+                    self.key(&s.name, &Scope::Interface(i.name.clone())),
+                    self.schema(s),
+                ));
+            }
+        }
+        if self.combined {
+            return Value::Object(all.into_iter().collect());
+        }
+        // Only what is reachable from the methods.
+        let mut used = BTreeSet::new();
+        let mut todo = Vec::new();
+        refs(methods, &mut todo);
+        while let Some(key) = todo.pop() {
+            if used.insert(key.clone())
+                && let Some((_, v)) = all.iter().find(|(k, _)| *k == key)
+            {
+                refs(v, &mut todo);
+            }
+        }
+        Value::Object(all.into_iter().filter(|(k, _)| used.contains(k)).collect())
+    }
+
+    fn method(&self, i: &Interface, m: &Method) -> Value {
+        let mut o = Map::new();
+        o.insert("name".into(), json!(m.wire_name));
+        if self.combined {
+            o.insert(
+                "tags".into(),
+                json!([{ "$ref": format!("#/components/tags/{}", i.name) }]),
+            );
+        }
+        o.insert("summary".into(), json!(m.summary.trim_end()));
+        o.insert(
+            "description".into(),
+            json!(method_description(i, m, self.combined)),
+        );
+        if self.combined {
+            o.insert("servers".into(), Value::Array(servers(i)));
+            o.insert("x-path".into(), json!(i.path));
+        }
+        if m.source.as_deref() == Some("node") {
+            o.insert("x-source".into(), json!("node"));
+        }
+        o.insert("paramStructure".into(), json!("by-name"));
+        let params: Vec<Value> = m.params.iter().map(|p| self.param(p)).collect();
+        o.insert("params".into(), Value::Array(params));
+        let mut result = Map::new();
+        result.insert("name".into(), json!(m.result.name));
+        result.insert("summary".into(), json!(m.result.summary));
+        if let Some(d) = &m.result.description {
+            result.insert("description".into(), json!(d.trim_end()));
+        }
+        result.insert("schema".into(), self.schema(&m.result));
+        o.insert("result".into(), Value::Object(result));
+        let mut errors: Vec<Value> = m
+            .errors
+            .iter()
+            .map(|e| json!({ "code": e.code, "message": e.message }))
+            .collect();
+        errors.extend(
+            JSON_RPC_ERRORS
+                .iter()
+                .map(|(name, _, _)| json!({ "$ref": format!("#/components/errors/{name}") })),
+        );
+        o.insert("errors".into(), Value::Array(errors));
+        if m.deprecated.is_some() {
+            o.insert("deprecated".into(), json!(true));
+        }
+        let examples: Vec<Value> = m.examples.iter().map(|e| example(m, e)).collect();
+        o.insert("examples".into(), Value::Array(examples));
+        Value::Object(o)
+    }
+
+    fn param(&self, p: &Field) -> Value {
+        let mut o = Map::new();
+        o.insert("name".into(), json!(p.name));
+        o.insert("summary".into(), json!(p.summary.trim_end()));
+        let details = field_details(p);
+        if !details.is_empty() {
+            o.insert("description".into(), json!(details.join("\n\n")));
+        }
+        o.insert("required".into(), json!(!p.optional));
+        if p.deprecated.is_some() {
+            o.insert("deprecated".into(), json!(true));
+        }
+        o.insert("schema".into(), self.field_type(p));
+        if !p.aliases.is_empty() {
+            o.insert("x-aliases".into(), json!(p.aliases));
+        }
+        Value::Object(o)
+    }
+}
+
+/// Every `#/components/schemas/…` name referenced inside `v`.
+fn refs(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                match (k.as_str(), x) {
+                    ("$ref", Value::String(r)) => {
+                        if let Some(name) = r.strip_prefix("#/components/schemas/") {
+                            out.push(name.to_string());
+                        }
+                    }
+                    _ => refs(x, out),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
+        _ => {}
+    }
+}
+
+/// Every schema component that refers to itself, directly or through other components, as
+/// `name -> … -> name` paths. Empty for a well-formed document.
+pub fn self_references(doc: &Value) -> Vec<String> {
+    let Some(schemas) = doc
+        .pointer("/components/schemas")
+        .and_then(Value::as_object)
+    else {
+        return Vec::new();
+    };
+    let direct = |name: &str| -> Vec<String> {
+        let mut r = Vec::new();
+        if let Some(v) = schemas.get(name) {
+            refs(v, &mut r);
+        }
+        r
+    };
+    let mut out = Vec::new();
+    for start in schemas.keys() {
+        // Depth-first search for a path back to `start`.
+        let mut seen = BTreeSet::new();
+        let mut stack: Vec<Vec<String>> = vec![vec![start.clone()]];
+        while let Some(path) = stack.pop() {
+            let last = path.last().cloned().unwrap_or_default();
+            for next in direct(&last) {
+                if next == *start {
+                    let mut p = path.clone();
+                    p.push(next);
+                    out.push(p.join(" -> "));
+                    stack.clear();
+                    break;
+                }
+                if seen.insert(next.clone()) {
+                    let mut p = path.clone();
+                    p.push(next);
+                    stack.push(p);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The description of a method: its text, deprecation, origin, the node notes of its params
+/// and result members, its errors, and (in the combined document) its path.
+fn method_description(i: &Interface, m: &Method, combined: bool) -> String {
+    let mut parts = Vec::new();
+    if let Some(d) = &m.description {
+        parts.push(d.trim_end().to_string());
+    }
+    if let Some(d) = &m.deprecated {
+        parts.push(format!("**{}**", deprecation(d)));
+    }
+    if m.source.as_deref() == Some("node") {
+        parts.push("Served by the node but absent from the API description.".into());
+    }
+    let mut notes = Vec::new();
+    for p in &m.params {
+        if let Some(n) = &p.note {
+            notes.push(format!("- param `{}`: {}", p.name, n.trim_end()));
+        }
+    }
+    if let Body::Object(fields) = &m.result.body {
+        for f in fields {
+            if let Some(n) = &f.note {
+                notes.push(format!("- result `{}`: {}", f.name, n.trim_end()));
+            }
+        }
+    }
+    if !notes.is_empty() {
+        parts.push(format!(
+            "Where the node differs from the description:\n{}",
+            notes.join("\n")
+        ));
+    }
+    if !m.errors.is_empty() {
+        let lines: Vec<String> = m
+            .errors
+            .iter()
+            .map(|e| {
+                let code = if e.code == -32000 {
+                    String::new()
+                } else {
+                    format!(" ({})", e.code)
+                };
+                match &e.when {
+                    Some(w) => format!("- `{}`{code}: {}", e.message, w.trim_end()),
+                    None => format!("- `{}`{code}", e.message),
+                }
+            })
+            .collect();
+        parts.push(format!(
+            "Errors (code -32000 unless given):\n{}",
+            lines.join("\n")
+        ));
+    }
+    if combined {
+        let mut s = format!("Served at `{}`", i.path);
+        if !i.also_served_at.is_empty() {
+            s.push_str(&format!(" (also at {})", code_list(&i.also_served_at)));
+        }
+        s.push('.');
+        parts.push(s);
+    }
+    parts.join("\n\n")
+}
+
+/// One example pairing: params in the order of the method's params, the result as given.
+fn example(m: &Method, e: &Example) -> Value {
+    let params: Vec<Value> = m
+        .params
+        .iter()
+        .filter_map(|p| {
+            e.params
+                .get(&p.name)
+                .map(|v| json!({ "name": p.name, "value": v }))
+        })
+        .collect();
+    let mut result = Map::new();
+    result.insert("name".into(), json!(m.result.name));
+    result.insert("value".into(), e.result.clone());
+    let mut o = Map::new();
+    o.insert("name".into(), json!(e.name));
+    let mut description = e.summary.clone().unwrap_or_default();
+    if let Some(n) = &e.normalized {
+        if !description.is_empty() {
+            description.push_str("\n\n");
+        }
+        description.push_str(
+            "The result is in a form only the client reads; `x-normalized` holds what the client \
+             turns it into, which is what the server sends.",
+        );
+        result.insert("x-normalized".into(), n.clone());
+    }
+    if !description.is_empty() {
+        o.insert("description".into(), json!(description));
+    }
+    o.insert("params".into(), Value::Array(params));
+    o.insert("result".into(), Value::Object(result));
+    Value::Object(o)
+}
+
+/// Every committed documentation output as (path relative to the `generated/` folder, text):
+/// `openrpc/<name>.json` for each document and `docs/api.html`.
+pub fn outputs(spec: &Spec) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = documents(spec)
+        .iter()
+        .map(|(name, doc)| (format!("openrpc/{name}"), to_text(doc)))
+        .collect();
+    out.push(("docs/api.html".to_string(), crate::html::page(spec)));
+    out
+}
+
+/// The outputs under `generated_dir` that differ from what `spec` generates (missing or
+/// different), and JSON files in `openrpc/` that `spec` no longer generates. Paths are relative
+/// to `generated_dir`; empty when everything is up to date.
+pub fn stale_files(spec: &Spec, generated_dir: &Path) -> Vec<String> {
+    let outputs = outputs(spec);
+    let mut stale: Vec<String> = outputs
+        .iter()
+        .filter(|(rel, text)| {
+            std::fs::read_to_string(generated_dir.join(rel))
+                .ok()
+                .as_deref()
+                != Some(text.as_str())
+        })
+        .map(|(rel, _)| rel.clone())
+        .collect();
+    stale.extend(extra_documents(&outputs, generated_dir));
+    stale
+}
+
+/// JSON files in `generated_dir/openrpc` that are not among `outputs`, sorted.
+fn extra_documents(outputs: &[(String, String)], generated_dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(generated_dir.join("openrpc")) else {
+        return Vec::new();
+    };
+    let mut extra: Vec<String> = entries
+        .filter_map(|e| e.ok())
+        .map(|e| format!("openrpc/{}", e.file_name().to_string_lossy()))
+        .filter(|rel| rel.ends_with(".json") && !outputs.iter().any(|(o, _)| o == rel))
+        .collect();
+    extra.sort();
+    extra
+}
+
+/// Writes every output under `generated_dir` (creating folders) and removes JSON files in
+/// `openrpc/` that are no longer generated. Returns the paths written or removed, relative.
+pub fn write_outputs(spec: &Spec, generated_dir: &Path) -> Result<Vec<String>, String> {
+    let outputs = outputs(spec);
+    let mut done = Vec::new();
+    for (rel, text) in &outputs {
+        let path = generated_dir.join(rel);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
+        }
+        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        done.push(rel.clone());
+    }
+    for rel in extra_documents(&outputs, generated_dir) {
+        let path = generated_dir.join(&rel);
+        std::fs::remove_file(&path)
+            .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
+        done.push(format!("{rel} (removed)"));
+    }
+    Ok(done)
+}
