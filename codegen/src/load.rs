@@ -190,6 +190,11 @@ pub fn load(sources: &Sources) -> Result<Spec, SpecErrors> {
     let names = Names {
         wire: wire_types.iter().map(|w| w.name.clone()).collect(),
         shared: shared_names.keys().cloned().collect(),
+        taken: TAKEN_RUST_NAMES
+            .iter()
+            .map(|n| n.to_string())
+            .chain(wire_types.iter().map(|w| w.rust.clone()))
+            .collect(),
     };
 
     let mut schemas = Vec::new();
@@ -244,7 +249,40 @@ pub fn load(sources: &Sources) -> Result<Spec, SpecErrors> {
 struct Names {
     wire: Vec<String>,
     shared: Vec<String>,
+    /// Rust names the generated modules already use: a schema of that name would shadow them.
+    taken: Vec<String>,
 }
+
+/// Types and imports every generated module refers to (besides the wire types' own names).
+const TAKEN_RUST_NAMES: &[&str] = &[
+    "Option",
+    "Some",
+    "None",
+    "Result",
+    "Ok",
+    "Err",
+    "Vec",
+    "String",
+    "Box",
+    "BTreeMap",
+    "Future",
+    "Value",
+    "BoxFuture",
+    "ClientError",
+    "Dispatch",
+    "Endpoint",
+    "NoParams",
+    "Params",
+    "Reply",
+    "RpcError",
+    "Transport",
+    "MethodInfo",
+    "Example",
+    "Rule",
+    "Step",
+    "Form",
+    "SpecExamples",
+];
 
 #[derive(Default)]
 struct Cx {
@@ -406,6 +444,15 @@ impl Cx {
         names: &Names,
         local: Option<(&str, &[String])>,
     ) -> Option<Schema> {
+        if names.taken.contains(&name) {
+            self.err(
+                file,
+                at.to_string(),
+                format!(
+                    "`{name}` is a Rust type the generated code already uses; choose another name"
+                ),
+            );
+        }
         if !is_type_name(&name) {
             self.err(
                 file,
@@ -648,6 +695,17 @@ impl Cx {
                 );
             }
             let result_name = format!("{}Result", naming::pascal(&m.name));
+            let params_name = format!("{}Params", naming::pascal(&m.name));
+            if let Some(n) = [&result_name, &params_name]
+                .into_iter()
+                .find(|n| names.shared.contains(n))
+            {
+                self.err(
+                    file,
+                    at.clone(),
+                    format!("the shared schema `{n}` has the name this method's type takes"),
+                );
+            }
             if local_names.contains(&result_name)
                 || local_names.contains(&format!("{}Params", naming::pascal(&m.name)))
             {

@@ -1428,3 +1428,45 @@ fn mutated_real_spec_files_never_panic() {
         }
     }
 }
+
+#[test]
+fn schema_named_like_a_type_the_generated_code_uses() {
+    for taken in ["Value", "Option", "Endpoint", "Id"] {
+        let s = base_with("schemas/common.yaml", "Owner:\n", &format!("{taken}:\n"));
+        let s = Sources {
+            interfaces: vec![(
+                "interfaces/info.yaml".into(),
+                edit(
+                    &s.interfaces[0].1,
+                    "type: Owner,",
+                    &format!("type: {taken},"),
+                ),
+            )],
+            ..s
+        };
+        assert_error(
+            &s,
+            "schemas/common.yaml",
+            &format!("schema `{taken}`"),
+            "is a Rust type the generated code already uses",
+        );
+    }
+}
+
+#[test]
+fn shared_schema_named_like_a_method_type() {
+    let s = base_with("schemas/common.yaml", "Owner:\n", "GetHeightResult:\n");
+    let s = Sources {
+        interfaces: vec![(
+            "interfaces/info.yaml".into(),
+            edit(&s.interfaces[0].1, "type: Owner,", "type: GetHeightResult,"),
+        )],
+        ..s
+    };
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getHeight`",
+        "the shared schema `GetHeightResult` has the name this method's type takes",
+    );
+}
