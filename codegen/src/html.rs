@@ -82,7 +82,7 @@ fn nav(h: &mut String, spec: &Spec) {
             if m.deprecated.is_some() {
                 marks.push_str("<span class=\"dot dot-deprecated\" title=\"Deprecated\"></span>");
             }
-            if is_node_only(m) {
+            if m.is_node_only() {
                 marks.push_str("<span class=\"dot dot-node\" title=\"Node only\"></span>");
             }
             let _ = writeln!(
@@ -110,12 +110,8 @@ fn search_text(m: &Method) -> String {
     format!("{} {}", m.wire_name, m.summary).to_lowercase()
 }
 
-fn is_node_only(m: &Method) -> bool {
-    m.source.as_deref() == Some("node")
-}
-
 fn overview(h: &mut String, spec: &Spec, total: usize) {
-    let node_only = spec.methods().filter(|(_, m)| is_node_only(m)).count();
+    let node_only = spec.methods().filter(|(_, m)| m.is_node_only()).count();
     let deprecated = spec
         .methods()
         .filter(|(_, m)| m.deprecated.is_some())
@@ -287,7 +283,7 @@ fn method(h: &mut String, spec: &Spec, i: &Interface, m: &Method) {
             esc(&label)
         );
     }
-    if is_node_only(m) {
+    if m.is_node_only() {
         h.push_str("<span class=\"badge badge-node\" title=\"Served by the node but absent from the API description\">node only</span>");
     }
     let _ = write!(
@@ -300,13 +296,13 @@ fn method(h: &mut String, spec: &Spec, i: &Interface, m: &Method) {
         let _ = writeln!(
             h,
             "<div class=\"callout callout-warn\">{}</div>",
-            text(&openrpc::deprecation(d))
+            text(&d.sentence())
         );
     }
     if let Some(d) = &m.description {
         h.push_str(&text(d));
     }
-    if is_node_only(m) {
+    if m.is_node_only() {
         h.push_str(
             "<p class=\"muted\">Served by the node but absent from the API description.</p>\n",
         );
@@ -490,7 +486,7 @@ fn fields_table(h: &mut String, spec: &Spec, fields: &[Field], params: bool) {
             let _ = write!(
                 desc,
                 "<p class=\"deprecation\">{}</p>",
-                inline(&openrpc::deprecation(d))
+                inline(&d.sentence())
             );
         }
         if let Some(n) = &f.note {

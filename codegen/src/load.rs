@@ -706,9 +706,7 @@ impl Cx {
                     format!("the shared schema `{n}` has the name this method's type takes"),
                 );
             }
-            if local_names.contains(&result_name)
-                || local_names.contains(&format!("{}Params", naming::pascal(&m.name)))
-            {
+            if local_names.contains(&result_name) || local_names.contains(&params_name) {
                 self.err(
                     file,
                     at.clone(),

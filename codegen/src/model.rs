@@ -160,6 +160,29 @@ pub struct Example {
     pub normalized: Option<Value>,
 }
 
+impl Deprecated {
+    /// "Deprecated since v1.9.12; removed from the node in v1.13.1. Note."
+    pub fn sentence(&self) -> String {
+        let mut s = format!("Deprecated since {}", self.since);
+        if let Some(r) = &self.removed {
+            s.push_str(&format!("; removed from the node in {r}"));
+        }
+        s.push('.');
+        if let Some(n) = &self.note {
+            s.push(' ');
+            s.push_str(n.trim_end());
+        }
+        s
+    }
+}
+
+impl Method {
+    /// Served by the node but absent from the API description (`source: node`).
+    pub fn is_node_only(&self) -> bool {
+        self.source.as_deref() == Some("node")
+    }
+}
+
 impl Spec {
     pub fn wire(&self, name: &str) -> Option<&WireType> {
         self.wire_types.iter().find(|w| w.name == name)

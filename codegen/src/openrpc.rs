@@ -302,26 +302,12 @@ pub fn field_details(f: &Field) -> Vec<String> {
         parts.push(format!("Also read as {}.", code_list(&f.aliases)));
     }
     if let Some(d) = &f.deprecated {
-        parts.push(deprecation(d));
+        parts.push(d.sentence());
     }
     if let Some(n) = &f.note {
         parts.push(format!("Node: {}", n.trim_end()));
     }
     parts
-}
-
-/// "Deprecated since v1.9.12; removed from the node in v1.13.1. Note."
-pub fn deprecation(d: &Deprecated) -> String {
-    let mut s = format!("Deprecated since {}", d.since);
-    if let Some(r) = &d.removed {
-        s.push_str(&format!("; removed from the node in {r}"));
-    }
-    s.push('.');
-    if let Some(n) = &d.note {
-        s.push(' ');
-        s.push_str(n.trim_end());
-    }
-    s
 }
 
 struct Cx<'a> {
@@ -611,7 +597,7 @@ impl Cx<'_> {
             o.insert("servers".into(), Value::Array(servers(i)));
             o.insert("x-path".into(), json!(i.path));
         }
-        if m.source.as_deref() == Some("node") {
+        if m.is_node_only() {
             o.insert("x-source".into(), json!("node"));
         }
         o.insert("paramStructure".into(), json!("by-name"));
@@ -734,9 +720,9 @@ fn method_description(i: &Interface, m: &Method, combined: bool) -> String {
         parts.push(d.trim_end().to_string());
     }
     if let Some(d) = &m.deprecated {
-        parts.push(format!("**{}**", deprecation(d)));
+        parts.push(format!("**{}**", d.sentence()));
     }
-    if m.source.as_deref() == Some("node") {
+    if m.is_node_only() {
         parts.push("Served by the node but absent from the API description.".into());
     }
     let mut notes = Vec::new();

@@ -19,7 +19,7 @@ pub fn listing(spec: &Spec) -> String {
                     None => format!("deprecated since {}", d.since),
                 });
             }
-            if m.source.as_deref() == Some("node") {
+            if m.is_node_only() {
                 node_only += 1;
                 tags.push("node only".into());
             }

@@ -290,7 +290,7 @@ fn path_params() {
     // A removed method: deprecated in the client, with both versions in its docs.
     assert_has(
         &code,
-        "/// Deprecated since v1.9.12, removed from the node in v1.13.1. Use `getHeight` and an indexer instead.
+        "/// Deprecated since v1.9.12; removed from the node in v1.13.1. Use `getHeight` and an indexer instead.
          ///
          /// Errors the node returns:
          /// - `the method chains.getUTXOs does not exist/is not available`: on nodes from v1.13.1

@@ -113,17 +113,10 @@ pub fn method_doc(m: &Method) -> String {
         s.push_str(d.trim_end());
     }
     if let Some(d) = &m.deprecated {
-        s.push_str(&format!("\n\nDeprecated since {}", d.since));
-        if let Some(r) = &d.removed {
-            s.push_str(&format!(", removed from the node in {r}"));
-        }
-        s.push('.');
-        if let Some(n) = &d.note {
-            s.push(' ');
-            s.push_str(n.trim_end());
-        }
+        s.push_str("\n\n");
+        s.push_str(&d.sentence());
     }
-    if m.source.as_deref() == Some("node") {
+    if m.is_node_only() {
         s.push_str("\n\nServed by the node but absent from the API description.");
     }
     if !m.errors.is_empty() {

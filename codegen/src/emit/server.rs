@@ -90,7 +90,8 @@ pub fn interface(i: &Interface) -> TokenStream {
     }
 }
 
-fn signature(m: &Method) -> TokenStream {
+/// The handler's signature, shared with the spec-example double in `mock`.
+pub(super) fn signature(m: &Method) -> TokenStream {
     let name = ident(&naming::snake(&m.name));
     let result = ident(&m.result.name);
     if m.params.is_empty() {

@@ -105,7 +105,7 @@ pub mod chains {
 
         /// `chains.getUTXOs`: UTXOs of some addresses (no longer served).
         ///
-        /// Deprecated since v1.9.12, removed from the node in v1.13.1. Use `getHeight` and an indexer instead.
+        /// Deprecated since v1.9.12; removed from the node in v1.13.1. Use `getHeight` and an indexer instead.
         ///
         /// Errors the node returns:
         /// - `the method chains.getUTXOs does not exist/is not available`: on nodes from v1.13.1
@@ -212,7 +212,7 @@ pub mod chains {
 
         /// `chains.getUTXOs`: UTXOs of some addresses (no longer served).
         ///
-        /// Deprecated since v1.9.12, removed from the node in v1.13.1. Use `getHeight` and an indexer instead.
+        /// Deprecated since v1.9.12; removed from the node in v1.13.1. Use `getHeight` and an indexer instead.
         ///
         /// Errors the node returns:
         /// - `the method chains.getUTXOs does not exist/is not available`: on nodes from v1.13.1
