@@ -46,6 +46,8 @@ impl std::error::Error for SpecErrors {}
 /// The spec's files as text, named relative to the spec folder.
 #[derive(Debug, Default, Clone)]
 pub struct Sources {
+    /// `versions.yaml`, when the folder has one.
+    pub versions: Option<(String, String)>,
     pub wire_types: (String, String),
     pub schemas: Vec<(String, String)>,
     pub interfaces: Vec<(String, String)>,
@@ -83,7 +85,13 @@ impl Sources {
                 })
                 .collect()
         };
+        let versions = if dir.join("versions.yaml").exists() {
+            Some(("versions.yaml".to_string(), read("versions.yaml")?))
+        } else {
+            None
+        };
         Ok(Sources {
+            versions,
             wire_types: ("wire-types.yaml".to_string(), read("wire-types.yaml")?),
             schemas: list("schemas")?,
             interfaces: list("interfaces")?,
@@ -92,7 +100,10 @@ impl Sources {
 
     /// Every file, for build scripts that re-run when one changes.
     pub fn file_names(&self) -> impl Iterator<Item = &str> {
-        std::iter::once(self.wire_types.0.as_str())
+        self.versions
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .chain(std::iter::once(self.wire_types.0.as_str()))
             .chain(self.schemas.iter().map(|(n, _)| n.as_str()))
             .chain(self.interfaces.iter().map(|(n, _)| n.as_str()))
     }
@@ -123,6 +134,16 @@ pub fn load(sources: &Sources) -> Result<Spec, SpecErrors> {
     let Some(wire_raw) = wire_raw else {
         return Err(SpecErrors(cx.errors));
     };
+    if let Some((file, text)) = &sources.versions
+        && let Some(v) = cx.parse::<raw::Versions>(file, text)
+    {
+        let oldest = cx.version(file, "oldest-supported", &v.oldest_supported);
+        let checked = cx.version(file, "checked-against", &v.checked_against);
+        cx.versions = Versions {
+            oldest_supported: oldest.unwrap_or_default(),
+            checked_against: checked,
+        };
+    }
 
     // 2. The vocabulary.
     let mut wire_types = Vec::new();
@@ -230,6 +251,7 @@ pub fn load(sources: &Sources) -> Result<Spec, SpecErrors> {
         }
     }
     let spec = Spec {
+        versions: cx.versions.clone(),
         wire_types,
         schemas,
         interfaces,
@@ -287,9 +309,21 @@ const TAKEN_RUST_NAMES: &[&str] = &[
 #[derive(Default)]
 struct Cx {
     errors: Vec<SpecError>,
+    versions: Versions,
 }
 
 impl Cx {
+    /// A node version, or an error naming where it was written.
+    fn version(&mut self, file: &str, at: &str, text: &str) -> Option<Version> {
+        match text.parse::<Version>() {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.err(file, at.to_string(), e);
+                None
+            }
+        }
+    }
+
     fn err(&mut self, file: &str, at: String, message: String) {
         self.errors.push(SpecError {
             file: file.to_string(),
@@ -416,10 +450,16 @@ impl Cx {
             {
                 self.err(file, fat.clone(), "deprecated without `since`".into());
             }
+            let since = f
+                .since
+                .as_deref()
+                .and_then(|v| self.version(file, &format!("{fat}, since"), v));
             let Some(ty) = self.ty(file, &fat, &f.ty, names, local) else {
                 continue;
             };
             out.push(Field {
+                newer_than_oldest: since.is_some_and(|v| v > self.versions.oldest_supported),
+                since,
                 name: f.name,
                 ty,
                 summary: f.summary,
@@ -734,6 +774,10 @@ impl Cx {
             if m.examples.is_empty() {
                 self.err(file, at.clone(), "needs at least one example".into());
             }
+            let since = m
+                .since
+                .as_deref()
+                .and_then(|v| self.version(file, &format!("{at}, since"), v));
             let params = self.fields(file, &format!("{at}, params"), m.params, names, local);
             let result_at = format!("{at}, result");
             let Some(body) = self.body(
@@ -762,6 +806,7 @@ impl Cx {
                 description: m.description,
                 deprecated: m.deprecated,
                 source: m.source,
+                since,
                 params,
                 result,
                 errors: m

@@ -6,10 +6,60 @@ use serde_json::Value;
 /// The whole API.
 #[derive(Debug)]
 pub struct Spec {
+    /// Which node versions the spec describes (`versions.yaml`).
+    pub versions: Versions,
     pub wire_types: Vec<WireType>,
     /// Schemas shared by several interfaces (`spec/schemas/`).
     pub schemas: Vec<Schema>,
     pub interfaces: Vec<Interface>,
+}
+
+/// Which node versions the spec describes.
+#[derive(Debug, Clone, Default)]
+pub struct Versions {
+    /// The client decodes replies of this node version and every later one: a member or
+    /// method added after it (`since`) is optional to the client.
+    pub oldest_supported: Version,
+    /// The node version the spec was last checked against, if stated.
+    pub checked_against: Option<Version>,
+}
+
+/// A node version, `v1.10.19`: ordered by major, minor and patch.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Version {
+    pub major: u32,
+    pub minor: u32,
+    pub patch: u32,
+}
+
+impl std::str::FromStr for Version {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let bad = || format!("`{s}` is not a node version such as `v1.10.19`");
+        let rest = s.strip_prefix('v').ok_or_else(bad)?;
+        let mut parts = rest.split('.').map(|p| {
+            if p.is_empty() || p.len() > 9 || !p.bytes().all(|b| b.is_ascii_digit()) {
+                Err(bad())
+            } else {
+                p.parse::<u32>().map_err(|_| bad())
+            }
+        });
+        let v = Version {
+            major: parts.next().ok_or_else(bad)??,
+            minor: parts.next().ok_or_else(bad)??,
+            patch: parts.next().ok_or_else(bad)??,
+        };
+        if parts.next().is_some() {
+            return Err(bad());
+        }
+        Ok(v)
+    }
+}
+
+impl std::fmt::Display for Version {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "v{}.{}.{}", self.major, self.minor, self.patch)
+    }
 }
 
 /// One entry of the wire vocabulary.
@@ -91,12 +141,23 @@ pub struct Field {
     pub aliases: Vec<String>,
     pub deprecated: Option<Deprecated>,
     pub note: Option<String>,
+    /// The node version that added it; `None` when every supported version has it.
+    pub since: Option<Version>,
+    /// Added after the oldest supported node version: an older node leaves it out, so the
+    /// client reads it as optional although the server always writes it.
+    pub newer_than_oldest: bool,
 }
 
 impl Field {
-    /// Carried as `Option<T>` in Rust.
+    /// Carried as `Option<T>` in Rust: the node may leave it out or write `null`, or an
+    /// older supported node does not know it.
     pub fn is_option(&self) -> bool {
-        self.optional || self.nullable
+        self.optional || self.nullable || self.newer_than_oldest
+    }
+
+    /// Must be given to build a value (`new(...)` takes it): the node always writes it.
+    pub fn is_required(&self) -> bool {
+        !self.optional && !self.nullable
     }
 }
 
@@ -136,6 +197,8 @@ pub struct Method {
     pub deprecated: Option<Deprecated>,
     /// `node` when the node serves it but the description lacks it.
     pub source: Option<String>,
+    /// The node version that added it; `None` when every supported version serves it.
+    pub since: Option<Version>,
     pub params: Vec<Field>,
     /// The result as a schema named `<Method>Result` (an object, or an alias of a type).
     pub result: Schema,

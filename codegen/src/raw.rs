@@ -117,6 +117,9 @@ pub struct Field {
     pub aliases: Vec<String>,
     pub deprecated: Option<Deprecated>,
     pub note: Option<String>,
+    /// The node version that added this member (`v1.10.19`); absent when every supported
+    /// node version has it.
+    pub since: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -181,6 +184,8 @@ pub struct Method {
     pub description: Option<String>,
     pub deprecated: Option<Deprecated>,
     pub source: Option<String>,
+    /// The node version that added this method; absent when every supported version serves it.
+    pub since: Option<String>,
     #[serde(default)]
     pub params: Vec<Field>,
     pub result: MethodResult,
@@ -215,4 +220,14 @@ pub struct Interface {
     #[serde(default)]
     pub schemas: OrderedMap<Schema>,
     pub methods: Vec<Method>,
+}
+
+/// `versions.yaml`: which node versions the spec describes.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Versions {
+    /// The oldest node version whose replies the client must decode.
+    pub oldest_supported: String,
+    /// The node version the spec was last checked against.
+    pub checked_against: String,
 }

@@ -88,6 +88,7 @@ methods:
 /// The valid spec every test starts from.
 fn base() -> Sources {
     Sources {
+        versions: None,
         wire_types: ("wire-types.yaml".into(), WIRE_TYPES.into()),
         schemas: vec![("schemas/common.yaml".into(), COMMON.into())],
         interfaces: vec![("interfaces/info.yaml".into(), INFO.into())],
@@ -1468,5 +1469,66 @@ fn shared_schema_named_like_a_method_type() {
         "interfaces/info.yaml",
         "method `info.getHeight`",
         "the shared schema `GetHeightResult` has the name this method's type takes",
+    );
+}
+
+#[test]
+fn since_that_is_not_a_version() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "summary: More detail. }",
+        "summary: More detail., since: 1.10 }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getNodeID`, params, field `verbose`, since",
+        "`1.10` is not a node version such as `v1.10.19`",
+    );
+}
+
+#[test]
+fn method_since_that_is_not_a_version() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "    summary: Height of the last accepted block.",
+        "    summary: Height of the last accepted block.\n    since: v1.x.0",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "method `info.getHeight`, since",
+        "`v1.x.0` is not a node version such as `v1.10.19`",
+    );
+}
+
+#[test]
+fn versions_file_with_a_bad_version() {
+    let mut s = base();
+    s.versions = Some((
+        "versions.yaml".into(),
+        "oldest-supported: v1.10\nchecked-against: v1.14.2\n".into(),
+    ));
+    assert_error(
+        &s,
+        "versions.yaml",
+        "oldest-supported",
+        "`v1.10` is not a node version such as `v1.10.19`",
+    );
+}
+
+#[test]
+fn versions_file_with_an_unknown_key() {
+    let mut s = base();
+    s.versions = Some((
+        "versions.yaml".into(),
+        "oldest-supported: v1.10.0\nchecked-against: v1.14.2\nnewest: v2.0.0\n".into(),
+    ));
+    let errs = errors(&s);
+    assert_eq!(errs.len(), 1, "{errs:?}");
+    assert_eq!(errs[0].file, "versions.yaml");
+    assert!(
+        errs[0].message.contains("unknown field `newest`"),
+        "{errs:?}"
     );
 }

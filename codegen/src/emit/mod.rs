@@ -24,7 +24,7 @@ use quote::quote;
 pub fn rust(spec: &Spec) -> String {
     let shared = types::schemas(spec, &spec.schemas);
     let modules = spec.interfaces.iter().map(|i| interface_module(spec, i));
-    let accessors = client::node_accessors(spec);
+    let accessors = gated("client", client::node_accessors(spec));
     let all = catalog::all_methods(spec);
     let file: TokenStream = quote! {
         /// Schemas shared by several interfaces (`spec/schemas/`).
@@ -47,15 +47,19 @@ fn interface_module(spec: &Spec, i: &Interface) -> TokenStream {
     let path = &i.path;
     let local = types::schemas(spec, &i.schemas);
     let methods = i.methods.iter().map(|m| types::method_types(spec, m));
-    let client = client::interface(i);
-    let server = server::interface(i);
+    let client = gated("client", client::interface(i));
+    let server = gated("server", server::interface(i));
     let catalog = catalog::interface(spec, i);
-    let mock = mock::interface(i);
+    let mock = gated("server", mock::interface(i));
     quote! {
         #doc
         pub mod #module {
             #![allow(unused_imports, rustdoc::broken_intra_doc_links, rustdoc::bare_urls, rustdoc::invalid_html_tags)]
-            use crate::rpc::{BoxFuture, ClientError, Dispatch, Endpoint, NoParams, Params, Reply, RpcError, Transport};
+            use crate::rpc::{ClientError, NoParams, RpcError};
+            #[cfg(feature = "client")]
+            use crate::rpc::{Endpoint, Transport};
+            #[cfg(feature = "server")]
+            use crate::rpc::{BoxFuture, Dispatch, Params, Reply};
             use crate::types::*;
             use crate::wire::*;
             use std::collections::BTreeMap;
@@ -129,6 +133,23 @@ pub fn method_doc(m: &Method) -> String {
         }
     }
     s
+}
+
+/// `items`, each compiled only with the crate feature `feature` (`client` or `server`), so a
+/// client-only build needs no server dependencies and the reverse.
+pub fn gated(feature: &str, items: TokenStream) -> TokenStream {
+    let file: syn::File = match syn::parse2(items.clone()) {
+        Ok(f) => f,
+        // Left for `format` to report.
+        Err(_) => return items,
+    };
+    let items = file.items.into_iter().map(|item| {
+        quote! {
+            #[cfg(feature = #feature)]
+            #item
+        }
+    });
+    quote!(#(#items)*)
 }
 
 /// `#[doc]` attributes, one per line.

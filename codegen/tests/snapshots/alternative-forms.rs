@@ -38,10 +38,13 @@ pub mod chain {
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{
-        BoxFuture, ClientError, Dispatch, Endpoint, NoParams, Params, Reply, RpcError,
-        Transport,
-    };
+    use crate::rpc::{ClientError, NoParams, RpcError};
+
+    #[cfg(feature = "client")]
+    use crate::rpc::{Endpoint, Transport};
+
+    #[cfg(feature = "server")]
+    use crate::rpc::{BoxFuture, Dispatch, Params, Reply};
     use crate::types::*;
     use crate::wire::*;
     use std::collections::BTreeMap;
@@ -117,6 +120,7 @@ pub mod chain {
         pub height: U64,
     }
 
+    #[cfg(feature = "client")]
     /// Typed calls of the Chain API (`chain.*`). Implemented by [`ChainEndpoint`] over any transport; implement it yourself for a test double.
     pub trait ChainClient {
         /// `chain.getContainers`: Containers in a range.
@@ -137,10 +141,12 @@ pub mod chain {
         ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send;
     }
 
+    #[cfg(feature = "client")]
     /// The Chain API of one node, over transport `T`.
     #[derive(Clone, Debug)]
     pub struct ChainEndpoint<T = crate::rpc::HttpTransport>(Endpoint<T>);
 
+    #[cfg(feature = "client")]
     impl<T: Transport> ChainEndpoint<T> {
         /// The Chain API at `/ext/chain` of the node behind `transport`.
         pub fn new(transport: T) -> Self {
@@ -153,6 +159,7 @@ pub mod chain {
         }
     }
 
+    #[cfg(feature = "client")]
     impl<T: Transport> ChainClient for ChainEndpoint<T> {
         fn get_containers(
             &self,
@@ -175,6 +182,7 @@ pub mod chain {
         }
     }
 
+    #[cfg(feature = "client")]
     /// Calls a `chain.*` method by its wire name with JSON params, through [`ChainClient`]: the params are checked against the method's types before anything is sent, and the typed result comes back as JSON.
     #[allow(deprecated)]
     pub async fn call_json<C: ChainClient + Sync>(
@@ -214,6 +222,7 @@ pub mod chain {
         }
     }
 
+    #[cfg(feature = "server")]
     /// The Chain API as a server implements it: one method per `chain.*` call. Mount it with [`router`].
     ///
     /// A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
@@ -236,9 +245,11 @@ pub mod chain {
         ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send;
     }
 
+    #[cfg(feature = "server")]
     /// Routes `chain.*` calls to a [`ChainServer`].
     pub struct ChainService<S>(pub S);
 
+    #[cfg(feature = "server")]
     impl<S: ChainServer> Dispatch for ChainService<S> {
         fn dispatch<'a>(
             &'a self,
@@ -272,6 +283,7 @@ pub mod chain {
         }
     }
 
+    #[cfg(feature = "server")]
     /// An axum router serving `server` as the Chain API at `/ext/chain`.
     ///
     /// It speaks JSON-RPC 2.0 as described in [`crate::rpc::server`]; merge it with other routers to build a node.
@@ -378,6 +390,7 @@ pub mod chain {
         pub const ALL: &[&MethodInfo] = &[&GET_CONTAINERS, &GET_VALIDATORS, &GET_HEIGHT];
     }
 
+    #[cfg(feature = "server")]
     impl ChainServer for crate::rpc::SpecExamples {
         fn get_containers(
             &self,
@@ -401,6 +414,7 @@ pub mod chain {
     }
 }
 
+#[cfg(feature = "client")]
 impl<T: crate::rpc::Transport + Clone> crate::rpc::Node<T> {
     /// The Chain API (`/ext/chain`).
     pub fn chain(&self) -> chain::ChainEndpoint<T> {

@@ -22,10 +22,13 @@ pub mod health {
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{
-        BoxFuture, ClientError, Dispatch, Endpoint, NoParams, Params, Reply, RpcError,
-        Transport,
-    };
+    use crate::rpc::{ClientError, NoParams, RpcError};
+
+    #[cfg(feature = "client")]
+    use crate::rpc::{Endpoint, Transport};
+
+    #[cfg(feature = "server")]
+    use crate::rpc::{BoxFuture, Dispatch, Params, Reply};
     use crate::types::*;
     use crate::wire::*;
     use std::collections::BTreeMap;
@@ -46,6 +49,7 @@ pub mod health {
     /// Result of `health.getHeight`.
     pub type GetHeightResult = U64;
 
+    #[cfg(feature = "client")]
     /// Typed calls of the Health API (`health.*`). Implemented by [`HealthEndpoint`] over any transport; implement it yourself for a test double.
     pub trait HealthClient {
         /// `health.ping`: Whether the node answers; `params` is left out.
@@ -57,10 +61,12 @@ pub mod health {
         ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send;
     }
 
+    #[cfg(feature = "client")]
     /// The Health API of one node, over transport `T`.
     #[derive(Clone, Debug)]
     pub struct HealthEndpoint<T = crate::rpc::HttpTransport>(Endpoint<T>);
 
+    #[cfg(feature = "client")]
     impl<T: Transport> HealthEndpoint<T> {
         /// The Health API at `/ext/health` of the node behind `transport`.
         pub fn new(transport: T) -> Self {
@@ -73,6 +79,7 @@ pub mod health {
         }
     }
 
+    #[cfg(feature = "client")]
     impl<T: Transport> HealthClient for HealthEndpoint<T> {
         fn ping(&self) -> impl Future<Output = Result<PingResult, ClientError>> + Send {
             self.0.call(&methods::PING, NoParams {})
@@ -85,6 +92,7 @@ pub mod health {
         }
     }
 
+    #[cfg(feature = "client")]
     /// Calls a `health.*` method by its wire name with JSON params, through [`HealthClient`]: the params are checked against the method's types before anything is sent, and the typed result comes back as JSON.
     #[allow(deprecated)]
     pub async fn call_json<C: HealthClient + Sync>(
@@ -105,6 +113,7 @@ pub mod health {
         }
     }
 
+    #[cfg(feature = "server")]
     /// The Health API as a server implements it: one method per `health.*` call. Mount it with [`router`].
     ///
     /// A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
@@ -118,9 +127,11 @@ pub mod health {
         ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send;
     }
 
+    #[cfg(feature = "server")]
     /// Routes `health.*` calls to a [`HealthServer`].
     pub struct HealthService<S>(pub S);
 
+    #[cfg(feature = "server")]
     impl<S: HealthServer> Dispatch for HealthService<S> {
         fn dispatch<'a>(
             &'a self,
@@ -148,6 +159,7 @@ pub mod health {
         }
     }
 
+    #[cfg(feature = "server")]
     /// An axum router serving `server` as the Health API at `/ext/health`.
     ///
     /// It speaks JSON-RPC 2.0 as described in [`crate::rpc::server`]; merge it with other routers to build a node.
@@ -200,6 +212,7 @@ pub mod health {
         pub const ALL: &[&MethodInfo] = &[&PING, &GET_HEIGHT];
     }
 
+    #[cfg(feature = "server")]
     impl HealthServer for crate::rpc::SpecExamples {
         fn ping(&self) -> impl Future<Output = Result<PingResult, RpcError>> + Send {
             self.answer(&methods::PING, NoParams {})
@@ -213,6 +226,7 @@ pub mod health {
     }
 }
 
+#[cfg(feature = "client")]
 impl<T: crate::rpc::Transport + Clone> crate::rpc::Node<T> {
     /// The Health API (`/ext/health`).
     pub fn health(&self) -> health::HealthEndpoint<T> {

@@ -38,10 +38,13 @@ pub mod ledger {
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{
-        BoxFuture, ClientError, Dispatch, Endpoint, NoParams, Params, Reply, RpcError,
-        Transport,
-    };
+    use crate::rpc::{ClientError, NoParams, RpcError};
+
+    #[cfg(feature = "client")]
+    use crate::rpc::{Endpoint, Transport};
+
+    #[cfg(feature = "server")]
+    use crate::rpc::{BoxFuture, Dispatch, Params, Reply};
     use crate::types::*;
     use crate::wire::*;
     use std::collections::BTreeMap;
@@ -103,6 +106,7 @@ pub mod ledger {
         pub counts: BTreeMap<String, U64>,
     }
 
+    #[cfg(feature = "client")]
     /// Typed calls of the Ledger API (`ledger.*`). Implemented by [`LedgerEndpoint`] over any transport; implement it yourself for a test double.
     pub trait LedgerClient {
         /// `ledger.getBalances`: Balance of every asset, by asset name.
@@ -123,10 +127,12 @@ pub mod ledger {
         ) -> impl Future<Output = Result<GetAccountResult, ClientError>> + Send;
     }
 
+    #[cfg(feature = "client")]
     /// The Ledger API of one node, over transport `T`.
     #[derive(Clone, Debug)]
     pub struct LedgerEndpoint<T = crate::rpc::HttpTransport>(Endpoint<T>);
 
+    #[cfg(feature = "client")]
     impl<T: Transport> LedgerEndpoint<T> {
         /// The Ledger API at `/ext/ledger` of the node behind `transport`.
         pub fn new(transport: T) -> Self {
@@ -139,6 +145,7 @@ pub mod ledger {
         }
     }
 
+    #[cfg(feature = "client")]
     impl<T: Transport> LedgerClient for LedgerEndpoint<T> {
         fn get_balances(
             &self,
@@ -161,6 +168,7 @@ pub mod ledger {
         }
     }
 
+    #[cfg(feature = "client")]
     /// Calls a `ledger.*` method by its wire name with JSON params, through [`LedgerClient`]: the params are checked against the method's types before anything is sent, and the typed result comes back as JSON.
     #[allow(deprecated)]
     pub async fn call_json<C: LedgerClient + Sync>(
@@ -200,6 +208,7 @@ pub mod ledger {
         }
     }
 
+    #[cfg(feature = "server")]
     /// The Ledger API as a server implements it: one method per `ledger.*` call. Mount it with [`router`].
     ///
     /// A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
@@ -222,9 +231,11 @@ pub mod ledger {
         ) -> impl Future<Output = Result<GetAccountResult, RpcError>> + Send;
     }
 
+    #[cfg(feature = "server")]
     /// Routes `ledger.*` calls to a [`LedgerServer`].
     pub struct LedgerService<S>(pub S);
 
+    #[cfg(feature = "server")]
     impl<S: LedgerServer> Dispatch for LedgerService<S> {
         fn dispatch<'a>(
             &'a self,
@@ -258,6 +269,7 @@ pub mod ledger {
         }
     }
 
+    #[cfg(feature = "server")]
     /// An axum router serving `server` as the Ledger API at `/ext/ledger`.
     ///
     /// It speaks JSON-RPC 2.0 as described in [`crate::rpc::server`]; merge it with other routers to build a node.
@@ -328,6 +340,7 @@ pub mod ledger {
         pub const ALL: &[&MethodInfo] = &[&GET_BALANCES, &GET_HOLDINGS, &GET_ACCOUNT];
     }
 
+    #[cfg(feature = "server")]
     impl LedgerServer for crate::rpc::SpecExamples {
         fn get_balances(
             &self,
@@ -351,6 +364,7 @@ pub mod ledger {
     }
 }
 
+#[cfg(feature = "client")]
 impl<T: crate::rpc::Transport + Clone> crate::rpc::Node<T> {
     /// The Ledger API (`/ext/ledger`).
     pub fn ledger(&self) -> ledger::LedgerEndpoint<T> {

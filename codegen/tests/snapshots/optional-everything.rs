@@ -22,10 +22,13 @@ pub mod search {
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{
-        BoxFuture, ClientError, Dispatch, Endpoint, NoParams, Params, Reply, RpcError,
-        Transport,
-    };
+    use crate::rpc::{ClientError, NoParams, RpcError};
+
+    #[cfg(feature = "client")]
+    use crate::rpc::{Endpoint, Transport};
+
+    #[cfg(feature = "server")]
+    use crate::rpc::{BoxFuture, Dispatch, Params, Reply};
     use crate::types::*;
     use crate::wire::*;
     use std::collections::BTreeMap;
@@ -101,6 +104,7 @@ pub mod search {
         pub count: Option<U64>,
     }
 
+    #[cfg(feature = "client")]
     /// Typed calls of the Search API (`search.*`). Implemented by [`SearchEndpoint`] over any transport; implement it yourself for a test double.
     pub trait SearchClient {
         /// `search.find`: Finds blocks matching a query.
@@ -110,10 +114,12 @@ pub mod search {
         ) -> impl Future<Output = Result<FindResult, ClientError>> + Send;
     }
 
+    #[cfg(feature = "client")]
     /// The Search API of one node, over transport `T`.
     #[derive(Clone, Debug)]
     pub struct SearchEndpoint<T = crate::rpc::HttpTransport>(Endpoint<T>);
 
+    #[cfg(feature = "client")]
     impl<T: Transport> SearchEndpoint<T> {
         /// The Search API at `/ext/search` of the node behind `transport`.
         pub fn new(transport: T) -> Self {
@@ -126,6 +132,7 @@ pub mod search {
         }
     }
 
+    #[cfg(feature = "client")]
     impl<T: Transport> SearchClient for SearchEndpoint<T> {
         fn find(
             &self,
@@ -135,6 +142,7 @@ pub mod search {
         }
     }
 
+    #[cfg(feature = "client")]
     /// Calls a `search.*` method by its wire name with JSON params, through [`SearchClient`]: the params are checked against the method's types before anything is sent, and the typed result comes back as JSON.
     #[allow(deprecated)]
     pub async fn call_json<C: SearchClient + Sync>(
@@ -157,6 +165,7 @@ pub mod search {
         }
     }
 
+    #[cfg(feature = "server")]
     /// The Search API as a server implements it: one method per `search.*` call. Mount it with [`router`].
     ///
     /// A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
@@ -168,9 +177,11 @@ pub mod search {
         ) -> impl Future<Output = Result<FindResult, RpcError>> + Send;
     }
 
+    #[cfg(feature = "server")]
     /// Routes `search.*` calls to a [`SearchServer`].
     pub struct SearchService<S>(pub S);
 
+    #[cfg(feature = "server")]
     impl<S: SearchServer> Dispatch for SearchService<S> {
         fn dispatch<'a>(
             &'a self,
@@ -192,6 +203,7 @@ pub mod search {
         }
     }
 
+    #[cfg(feature = "server")]
     /// An axum router serving `server` as the Search API at `/ext/search`.
     ///
     /// It speaks JSON-RPC 2.0 as described in [`crate::rpc::server`]; merge it with other routers to build a node.
@@ -232,6 +244,7 @@ pub mod search {
         pub const ALL: &[&MethodInfo] = &[&FIND];
     }
 
+    #[cfg(feature = "server")]
     impl SearchServer for crate::rpc::SpecExamples {
         fn find(
             &self,
@@ -242,6 +255,7 @@ pub mod search {
     }
 }
 
+#[cfg(feature = "client")]
 impl<T: crate::rpc::Transport + Clone> crate::rpc::Node<T> {
     /// The Search API (`/ext/search`).
     pub fn search(&self) -> search::SearchEndpoint<T> {

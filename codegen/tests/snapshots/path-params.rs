@@ -27,10 +27,13 @@ pub mod chains {
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{
-        BoxFuture, ClientError, Dispatch, Endpoint, NoParams, Params, Reply, RpcError,
-        Transport,
-    };
+    use crate::rpc::{ClientError, NoParams, RpcError};
+
+    #[cfg(feature = "client")]
+    use crate::rpc::{Endpoint, Transport};
+
+    #[cfg(feature = "server")]
+    use crate::rpc::{BoxFuture, Dispatch, Params, Reply};
     use crate::types::*;
     use crate::wire::*;
     use std::collections::BTreeMap;
@@ -96,6 +99,7 @@ pub mod chains {
     /// Result of `chains.getTxFee`.
     pub type GetTxFeeResult = U64;
 
+    #[cfg(feature = "client")]
     /// Typed calls of the Chains API (`chains.*`). Implemented by [`ChainsEndpoint`] over any transport; implement it yourself for a test double.
     pub trait ChainsClient {
         /// `chains.getHeight`: Height of the chain's last accepted block.
@@ -127,10 +131,12 @@ pub mod chains {
         ) -> impl Future<Output = Result<GetTxFeeResult, ClientError>> + Send;
     }
 
+    #[cfg(feature = "client")]
     /// The Chains API of one node, over transport `T`.
     #[derive(Clone, Debug)]
     pub struct ChainsEndpoint<T = crate::rpc::HttpTransport>(Endpoint<T>);
 
+    #[cfg(feature = "client")]
     impl<T: Transport> ChainsEndpoint<T> {
         /// The Chains API at `/ext/bc/{chain}` of the node behind `transport`.
         ///
@@ -150,6 +156,7 @@ pub mod chains {
         }
     }
 
+    #[cfg(feature = "client")]
     impl<T: Transport> ChainsClient for ChainsEndpoint<T> {
         fn get_height(
             &self,
@@ -171,6 +178,7 @@ pub mod chains {
         }
     }
 
+    #[cfg(feature = "client")]
     /// Calls a `chains.*` method by its wire name with JSON params, through [`ChainsClient`]: the params are checked against the method's types before anything is sent, and the typed result comes back as JSON.
     #[allow(deprecated)]
     pub async fn call_json<C: ChainsClient + Sync>(
@@ -201,6 +209,7 @@ pub mod chains {
         }
     }
 
+    #[cfg(feature = "server")]
     /// The Chains API as a server implements it: one method per `chains.*` call. Mount it with [`router`].
     ///
     /// A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
@@ -232,9 +241,11 @@ pub mod chains {
         ) -> impl Future<Output = Result<GetTxFeeResult, RpcError>> + Send;
     }
 
+    #[cfg(feature = "server")]
     /// Routes `chains.*` calls to a [`ChainsServer`].
     pub struct ChainsService<S>(pub S);
 
+    #[cfg(feature = "server")]
     impl<S: ChainsServer> Dispatch for ChainsService<S> {
         fn dispatch<'a>(
             &'a self,
@@ -268,6 +279,7 @@ pub mod chains {
         }
     }
 
+    #[cfg(feature = "server")]
     /// An axum router serving `server` as the Chains API at `/ext/bc/{chain}`.
     ///
     /// It speaks JSON-RPC 2.0 as described in [`crate::rpc::server`]; merge it with other routers to build a node.
@@ -341,6 +353,7 @@ pub mod chains {
         pub const ALL: &[&MethodInfo] = &[&GET_HEIGHT, &GET_UTXOS, &GET_TX_FEE];
     }
 
+    #[cfg(feature = "server")]
     impl ChainsServer for crate::rpc::SpecExamples {
         fn get_height(
             &self,
@@ -363,6 +376,7 @@ pub mod chains {
     }
 }
 
+#[cfg(feature = "client")]
 impl<T: crate::rpc::Transport + Clone> crate::rpc::Node<T> {
     /// The Chains API (`/ext/bc/{chain}`).
     ///

@@ -80,10 +80,13 @@ pub mod keywords {
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{
-        BoxFuture, ClientError, Dispatch, Endpoint, NoParams, Params, Reply, RpcError,
-        Transport,
-    };
+    use crate::rpc::{ClientError, NoParams, RpcError};
+
+    #[cfg(feature = "client")]
+    use crate::rpc::{Endpoint, Transport};
+
+    #[cfg(feature = "server")]
+    use crate::rpc::{BoxFuture, Dispatch, Params, Reply};
     use crate::types::*;
     use crate::wire::*;
     use std::collections::BTreeMap;
@@ -190,6 +193,7 @@ pub mod keywords {
     /// Result of `keywords.move`.
     pub type MoveResult = bool;
 
+    #[cfg(feature = "client")]
     /// Typed calls of the Keywords API (`keywords.*`). Implemented by [`KeywordsEndpoint`] over any transport; implement it yourself for a test double.
     pub trait KeywordsClient {
         /// `keywords.type`: A method named `type`.
@@ -208,10 +212,12 @@ pub mod keywords {
         ) -> impl Future<Output = Result<MoveResult, ClientError>> + Send;
     }
 
+    #[cfg(feature = "client")]
     /// The Keywords API of one node, over transport `T`.
     #[derive(Clone, Debug)]
     pub struct KeywordsEndpoint<T = crate::rpc::HttpTransport>(Endpoint<T>);
 
+    #[cfg(feature = "client")]
     impl<T: Transport> KeywordsEndpoint<T> {
         /// The Keywords API at `/ext/keywords` of the node behind `transport`.
         pub fn new(transport: T) -> Self {
@@ -224,6 +230,7 @@ pub mod keywords {
         }
     }
 
+    #[cfg(feature = "client")]
     impl<T: Transport> KeywordsClient for KeywordsEndpoint<T> {
         fn r#type(
             &self,
@@ -244,6 +251,7 @@ pub mod keywords {
         }
     }
 
+    #[cfg(feature = "client")]
     /// Calls a `keywords.*` method by its wire name with JSON params, through [`KeywordsClient`]: the params are checked against the method's types before anything is sent, and the typed result comes back as JSON.
     #[allow(deprecated)]
     pub async fn call_json<C: KeywordsClient + Sync>(
@@ -273,6 +281,7 @@ pub mod keywords {
         }
     }
 
+    #[cfg(feature = "server")]
     /// The Keywords API as a server implements it: one method per `keywords.*` call. Mount it with [`router`].
     ///
     /// A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
@@ -293,9 +302,11 @@ pub mod keywords {
         ) -> impl Future<Output = Result<MoveResult, RpcError>> + Send;
     }
 
+    #[cfg(feature = "server")]
     /// Routes `keywords.*` calls to a [`KeywordsServer`].
     pub struct KeywordsService<S>(pub S);
 
+    #[cfg(feature = "server")]
     impl<S: KeywordsServer> Dispatch for KeywordsService<S> {
         fn dispatch<'a>(
             &'a self,
@@ -329,6 +340,7 @@ pub mod keywords {
         }
     }
 
+    #[cfg(feature = "server")]
     /// An axum router serving `server` as the Keywords API at `/ext/keywords`.
     ///
     /// It speaks JSON-RPC 2.0 as described in [`crate::rpc::server`]; merge it with other routers to build a node.
@@ -399,6 +411,7 @@ pub mod keywords {
         pub const ALL: &[&MethodInfo] = &[&TYPE, &SELF, &MOVE];
     }
 
+    #[cfg(feature = "server")]
     impl KeywordsServer for crate::rpc::SpecExamples {
         fn r#type(
             &self,
@@ -420,6 +433,7 @@ pub mod keywords {
     }
 }
 
+#[cfg(feature = "client")]
 impl<T: crate::rpc::Transport + Clone> crate::rpc::Node<T> {
     /// The Keywords API (`/ext/keywords`).
     pub fn keywords(&self) -> keywords::KeywordsEndpoint<T> {

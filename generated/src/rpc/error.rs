@@ -200,6 +200,7 @@ impl ClientError {
 }
 
 /// At most 200 characters of a body, for error messages.
+#[cfg(feature = "client")]
 pub(crate) fn snippet(body: &[u8]) -> String {
     let text = String::from_utf8_lossy(body);
     let text = text.trim();

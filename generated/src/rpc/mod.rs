@@ -3,21 +3,28 @@
 //! test double.
 
 mod catalog;
+#[cfg(feature = "client")]
 mod client;
 mod error;
+#[cfg(feature = "server")]
 mod mock;
+mod path;
+#[cfg(feature = "server")]
 pub mod server;
 
 pub use catalog::{
     DecodeError, Example, Form, MethodInfo, Rule, Step, decode, normalize, roundtrip,
     roundtrip_result,
 };
+#[cfg(feature = "client")]
 pub use client::{
     ConfigError, Endpoint, HttpReply, HttpTransport, Node, Transport, TransportError, decode_reply,
-    fill_path,
 };
 pub use error::{ClientError, RpcError, codes};
+#[cfg(feature = "server")]
 pub use mock::SpecExamples;
+pub use path::fill_path;
+#[cfg(feature = "server")]
 pub use server::{BoxFuture, Dispatch, Params, Reply, ServerConfig, reply};
 
 use serde::de::DeserializeOwned;
