@@ -559,6 +559,16 @@ impl Cx {
                             format!("enum value `{}` is listed twice", e.value),
                         );
                     }
+                    if variant == "Unrecognized" {
+                        self.err(
+                            file,
+                            at.to_string(),
+                            format!(
+                                "enum value `{}` takes the Rust name `Unrecognized`, which every enumeration keeps for values it does not know",
+                                e.value
+                            ),
+                        );
+                    }
                     seen.push(variant);
                 }
                 Some(Body::Enum(

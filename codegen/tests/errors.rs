@@ -1532,3 +1532,18 @@ fn versions_file_with_an_unknown_key() {
         "{errs:?}"
     );
 }
+
+#[test]
+fn enum_value_taking_the_unrecognized_variant() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "{ value: Down, summary: Stopped. }",
+        "{ value: unrecognized, summary: Reserved. }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml",
+        "schema `Status`",
+        "enum value `unrecognized` takes the Rust name `Unrecognized`, which every enumeration keeps for values it does not know",
+    );
+}

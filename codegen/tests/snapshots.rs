@@ -126,11 +126,12 @@ fn empty_params() {
     assert_lacks(&code, "GetHeightParams");
     assert_has(
         &code,
-        "fn ping(&self) -> impl Future<Output = Result<PingResult, ClientError>> + Send;",
+        "fn ping(&self) -> impl Future<Output = Result<PingResult, ClientError>> + Send {
+         std::future::ready(Err(ClientError::NotImplemented { method: methods::PING.name.into() })) }",
     );
     assert_has(
         &code,
-        "fn get_height(&self) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send;",
+        "fn get_height(&self) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {",
     );
     assert_has(&code, "self.0.call(&methods::GET_HEIGHT, NoParams {})");
     assert_has(
@@ -148,11 +149,13 @@ fn optional_everything() {
     assert_has(
         &code,
         "#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+         #[non_exhaustive]
          pub struct FindParams {",
     );
     assert_has(
         &code,
         "#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+         #[non_exhaustive]
          pub struct FindResult {",
     );
     assert_has(
@@ -184,6 +187,7 @@ fn map_results() {
     assert_has(
         &code,
         "#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+         #[non_exhaustive]
          pub struct GetAccountResult {",
     );
 }
@@ -200,23 +204,24 @@ fn reserved_words() {
         "pub r#in: String,",
         "fn r#type(&self, params: TypeParams)",
         "fn r#move(&self, params: MoveParams)",
-        "pub fn new(r#type: Kind, self_: bool) -> Self",
-        "pub fn with_match(mut self, r#match: String) -> Self",
+        "pub fn new(r#type: impl Into<Kind>, self_: impl Into<bool>) -> Self",
+        "pub fn with_match(mut self, r#match: impl Into<String>) -> Self",
         "client.r#type(crate::rpc::from_json(&methods::TYPE, params)?).await",
     ] {
         assert_has(&code, raw);
     }
     assert_lacks(&code, "#[serde(rename = \"type\")] pub r#type");
-    assert_has(&code, "#[serde(rename = \"type\")] Type,");
+    assert_has(&code, "\"type\" => Self::Type,");
+    assert_has(&code, "Self::Type => \"type\",");
     // `self`, `super` and `crate` cannot be raw identifiers: a trailing `_` and a rename.
     for renamed in [
         "#[serde(rename = \"self\")] pub self_: bool,",
         "#[serde(rename = \"super\")] pub super_: Vec<Reference>,",
         "#[serde(rename = \"crate\", default, skip_serializing_if = \"Option::is_none\")]
          pub crate_: Option<String>,",
-        "pub fn with_self(mut self, self_: bool) -> Self { self.self_ = Some(self_); self }",
-        "fn self_(&self) -> impl Future<Output = Result<SelfResult, ClientError>> + Send;",
-        "#[serde(rename = \"Self\")] Self_,",
+        "pub fn with_self(mut self, self_: impl Into<bool>) -> Self { self.self_ = Some(self_.into()); self }",
+        "fn self_(&self) -> impl Future<Output = Result<SelfResult, ClientError>> + Send {",
+        "\"Self\" => Self::Self_,",
         "Self::Self_ => \"Self\",",
     ] {
         assert_has(&code, renamed);

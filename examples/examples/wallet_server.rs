@@ -16,9 +16,7 @@ impl WalletServer for Wallet {
         let bytes = encoding
             .decode(&params.tx.to_string())
             .map_err(|e| RpcError::invalid_params("tx", e.to_string()))?;
-        Ok(IssueTxResult {
-            tx_id: Id::from_sha256(&bytes),
-        })
+        Ok(IssueTxResult::new(Id::from_sha256(&bytes)))
     }
 }
 

@@ -15,6 +15,8 @@ pub fn interface(i: &Interface) -> TokenStream {
     let decls = i.methods.iter().map(|m| {
         let sig = signature(m);
         let d = doc(&method_doc(m));
+        let konst = ident(&naming::screaming(&m.name));
+        let unused = (!m.params.is_empty()).then(|| quote!(let _ = params;));
         let deprecated = match &m.deprecated {
             Some(dep) => {
                 let since = dep.since.trim_start_matches('v');
@@ -26,7 +28,14 @@ pub fn interface(i: &Interface) -> TokenStream {
             }
             None => quote!(),
         };
-        quote!(#d #deprecated #sig;)
+        quote! {
+            #d
+            #deprecated
+            #sig {
+                #unused
+                std::future::ready(Err(ClientError::NotImplemented { method: methods::#konst.name.into() }))
+            }
+        }
     });
     let impls = i.methods.iter().map(|m| {
         let sig = signature(m);
@@ -69,7 +78,7 @@ pub fn interface(i: &Interface) -> TokenStream {
         quote!(crate::rpc::fill_path(PATH, &[#((#var_names, #vars)),*]))
     };
     let trait_doc = doc(&format!(
-        "Typed calls of the {} (`{}.*`). Implemented by [`{endpoint}`] over any transport; implement it yourself for a test double.",
+        "Typed calls of the {} (`{}.*`). Implemented by [`{endpoint}`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`], so a method added to the spec breaks no implementer.",
         i.title, i.namespace
     ));
     let endpoint_doc = doc(&format!("The {} of one node, over transport `T`.", i.title));

@@ -14,8 +14,20 @@ pub fn interface(i: &Interface) -> TokenStream {
 
     let decls = i.methods.iter().map(|m| {
         let sig = signature(m);
-        let d = doc(&method_doc(m));
-        quote!(#d #sig;)
+        let d = doc(&format!(
+            "{}\n\nUnless implemented, answers -32601 saying this server does not implement `{}`.",
+            method_doc(m),
+            m.wire_name
+        ));
+        let konst = ident(&naming::screaming(&m.name));
+        let unused = (!m.params.is_empty()).then(|| quote!(let _ = params;));
+        quote! {
+            #d
+            #sig {
+                #unused
+                std::future::ready(Err(RpcError::not_implemented(methods::#konst.name)))
+            }
+        }
     });
     let arms = i.methods.iter().map(|m| {
         let wire = &m.wire_name;
@@ -57,7 +69,7 @@ pub fn interface(i: &Interface) -> TokenStream {
     );
     let router_doc = doc(&router_text);
     let trait_doc = doc(&format!(
-        "The {} as a server implements it: one method per `{}.*` call. Mount it with [`router`].\n\nA handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.",
+        "The {} as a server implements it: one method per `{}.*` call. Mount it with [`router`].\n\nImplement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.",
         i.title, i.namespace
     ));
     let service_doc = doc(&format!(

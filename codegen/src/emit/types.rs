@@ -38,9 +38,7 @@ pub fn method_types(spec: &Spec, m: &Method) -> TokenStream {
     } else {
         let name = ident(&format!("{}Params", naming::pascal(&m.name)));
         let d = doc(&format!("Parameters of `{}`.", m.wire_name));
-        let st = object(spec, &name, &m.params, d);
-        let ctor = constructor(spec, &name, &m.params);
-        quote!(#st #ctor)
+        object(spec, &name, &m.params, d)
     };
     let result = schema(spec, &m.result, &result_doc(m));
     quote!(#params #result)
@@ -80,17 +78,21 @@ fn schema(spec: &Spec, s: &Schema, text: &str) -> TokenStream {
 
 fn object(spec: &Spec, name: &syn::Ident, fields: &[Field], d: TokenStream) -> TokenStream {
     let members = fields.iter().map(|f| field(spec, f));
-    let default = if fields.iter().all(Field::is_option) {
+    // `new()` would take nothing: `Default` says the same.
+    let default = if fields.iter().all(|f| !f.is_required()) {
         quote!(Default,)
     } else {
         quote!()
     };
+    let ctor = constructor(spec, name, fields);
     quote! {
         #d
         #[derive(Clone, Debug, #default PartialEq, serde::Serialize, serde::Deserialize)]
+        #[non_exhaustive]
         pub struct #name {
             #(#members)*
         }
+        #ctor
     }
 }
 
@@ -105,10 +107,11 @@ fn field(spec: &Spec, f: &Field) -> TokenStream {
     for a in &f.aliases {
         attrs.push(quote!(alias = #a));
     }
-    if f.optional {
-        attrs.push(quote!(default, skip_serializing_if = "Option::is_none"));
-    } else if f.nullable {
+    if f.nullable {
+        // Always written; `None` is `null`.
         attrs.push(quote!(default));
+    } else if f.is_option() {
+        attrs.push(quote!(default, skip_serializing_if = "Option::is_none"));
     }
     let serde = if attrs.is_empty() {
         quote!()
@@ -161,26 +164,36 @@ fn field_doc(f: &Field) -> String {
         (_, true) => ", may be null.",
         _ => ".",
     });
+    if let Some(v) = &f.since {
+        d.push_str(&format!(" Since node {v}"));
+        d.push_str(if f.newer_than_oldest && !f.optional && !f.nullable {
+            ": older nodes leave it out (`None`); a server always writes it."
+        } else {
+            "."
+        });
+    }
     d
 }
 
-/// `new(required...)` for params structs, so callers name only what they must.
+/// `new(required...)` taking the members the node always writes, in spec order, and a
+/// `with_<member>` setter per optional one: code built this way keeps compiling when the spec
+/// gains an optional member (the struct is `#[non_exhaustive]`).
 fn constructor(spec: &Spec, name: &syn::Ident, fields: &[Field]) -> TokenStream {
-    let required: Vec<&Field> = fields.iter().filter(|f| !f.is_option()).collect();
+    let required: Vec<&Field> = fields.iter().filter(|f| f.is_required()).collect();
     let args = required.iter().map(|f| {
         let id = ident(&naming::snake(&f.name));
         let ty = rust_type(spec, &f.ty);
-        quote!(#id: #ty)
+        quote!(#id: impl Into<#ty>)
     });
     let inits = fields.iter().map(|f| {
         let id = ident(&naming::snake(&f.name));
-        if f.is_option() {
-            quote!(#id: None)
-        } else {
-            quote!(#id)
+        match (f.is_required(), f.is_option()) {
+            (true, true) => quote!(#id: Some(#id.into())),
+            (true, false) => quote!(#id: #id.into()),
+            _ => quote!(#id: None),
         }
     });
-    let setters = fields.iter().filter(|f| f.is_option()).map(|f| {
+    let setters = fields.iter().filter(|f| !f.is_required()).map(|f| {
         let id = ident(&naming::snake(&f.name));
         let setter = ident(&format!(
             "with_{}",
@@ -192,17 +205,33 @@ fn constructor(spec: &Spec, name: &syn::Ident, fields: &[Field]) -> TokenStream 
         let d = doc(&format!("Sets `{}`.", f.name));
         quote! {
             #d
-            pub fn #setter(mut self, #id: #ty) -> Self {
-                self.#id = Some(#id);
+            pub fn #setter(mut self, #id: impl Into<#ty>) -> Self {
+                self.#id = Some(#id.into());
                 self
             }
         }
     });
-    let d = doc("Builds the parameters from the required ones; optional ones start unset.");
+    let d = if required.is_empty() {
+        doc("Builds the value with every optional member unset (as [`Default`]).")
+    } else {
+        let list: Vec<String> = required.iter().map(|f| format!("`{}`", f.name)).collect();
+        let rest = if required.len() < fields.len() {
+            "; optional members start unset"
+        } else {
+            ""
+        };
+        doc(&format!("Builds the value from {}{rest}.", list.join(", ")))
+    };
+    let many = if required.len() > 7 {
+        quote!(#[allow(clippy::too_many_arguments)])
+    } else {
+        quote!()
+    };
     quote! {
         #[allow(deprecated)]
         impl #name {
             #d
+            #many
             pub fn new(#(#args),*) -> Self {
                 Self { #(#inits),* }
             }
@@ -211,40 +240,64 @@ fn constructor(spec: &Spec, name: &syn::Ident, fields: &[Field]) -> TokenStream 
     }
 }
 
+/// An open enumeration: the values the spec lists, and `Unrecognized` keeping the text of a
+/// value a newer node sends.
 fn enumeration(name: &syn::Ident, values: &[EnumValue], d: TokenStream) -> TokenStream {
     let variants = values.iter().map(|v| {
         let id = ident(&naming::variant(&v.value));
-        let wire = &v.value;
         let vd = doc(&v.summary);
-        let rename = if naming::variant(wire) != *wire {
-            quote!(#[serde(rename = #wire)])
-        } else {
-            quote!()
-        };
-        quote!(#vd #rename #id,)
+        quote!(#vd #id,)
     });
-    let arms = values.iter().map(|v| {
+    let to_wire = values.iter().map(|v| {
         let id = ident(&naming::variant(&v.value));
         let wire = &v.value;
         quote!(Self::#id => #wire,)
     });
+    let from_wire = values.iter().map(|v| {
+        let id = ident(&naming::variant(&v.value));
+        let wire = &v.value;
+        quote!(#wire => Self::#id,)
+    });
+    let expecting = format!("a {name} string");
     quote! {
         #d
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        #[non_exhaustive]
         pub enum #name {
             #(#variants)*
+            /// A value these bindings do not know (e.g. from a newer node), kept as sent.
+            Unrecognized(String),
         }
         impl #name {
             /// The value as written on the wire.
-            pub const fn as_str(self) -> &'static str {
+            pub fn as_str(&self) -> &str {
                 match self {
-                    #(#arms)*
+                    #(#to_wire)*
+                    Self::Unrecognized(text) => text,
+                }
+            }
+        }
+        impl From<&str> for #name {
+            fn from(text: &str) -> Self {
+                match text {
+                    #(#from_wire)*
+                    other => Self::Unrecognized(other.to_string()),
                 }
             }
         }
         impl std::fmt::Display for #name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.as_str())
+            }
+        }
+        impl serde::Serialize for #name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+        impl<'de> serde::Deserialize<'de> for #name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                crate::wire::text::deserialize_enum(d, #expecting)
             }
         }
     }

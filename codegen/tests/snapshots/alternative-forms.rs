@@ -15,6 +15,7 @@ pub mod types {
     ///
     /// The client also reads the bare value of `weight` as this object.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct Validator {
         /// Its weight.
         ///
@@ -25,6 +26,23 @@ pub mod types {
         /// Wire: `online` `bool`, may be null.
         #[serde(default)]
         pub online: Option<bool>,
+    }
+
+    #[allow(deprecated)]
+    impl Validator {
+        /// Builds the value from `weight`; optional members start unset.
+        pub fn new(weight: impl Into<U64>) -> Self {
+            Self {
+                weight: weight.into(),
+                online: None,
+            }
+        }
+
+        /// Sets `online`.
+        pub fn with_online(mut self, online: impl Into<bool>) -> Self {
+            self.online = Some(online.into());
+            self
+        }
     }
 }
 
@@ -55,6 +73,7 @@ pub mod chain {
 
     /// Parameters of `chain.getContainers`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct GetContainersParams {
         /// Index of the first container.
         ///
@@ -67,9 +86,11 @@ pub mod chain {
 
     #[allow(deprecated)]
     impl GetContainersParams {
-        /// Builds the parameters from the required ones; optional ones start unset.
-        pub fn new(start_index: U64) -> Self {
-            Self { start_index }
+        /// Builds the value from `startIndex`.
+        pub fn new(start_index: impl Into<U64>) -> Self {
+            Self {
+                start_index: start_index.into(),
+            }
         }
     }
 
@@ -77,6 +98,7 @@ pub mod chain {
     ///
     /// The client also reads a result that is the bare value of `containers`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct GetContainersResult {
         /// Container IDs, in order.
         ///
@@ -84,8 +106,19 @@ pub mod chain {
         pub containers: Vec<Id>,
     }
 
+    #[allow(deprecated)]
+    impl GetContainersResult {
+        /// Builds the value from `containers`.
+        pub fn new(containers: impl Into<Vec<Id>>) -> Self {
+            Self {
+                containers: containers.into(),
+            }
+        }
+    }
+
     /// Parameters of `chain.getValidators`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct GetValidatorsParams {
         /// The height.
         ///
@@ -95,9 +128,9 @@ pub mod chain {
 
     #[allow(deprecated)]
     impl GetValidatorsParams {
-        /// Builds the parameters from the required ones; optional ones start unset.
-        pub fn new(height: U64) -> Self {
-            Self { height }
+        /// Builds the value from `height`.
+        pub fn new(height: impl Into<U64>) -> Self {
+            Self { height: height.into() }
         }
     }
 
@@ -108,6 +141,7 @@ pub mod chain {
 
     /// Result of `chain.getHeight`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct GetHeightResult {
         /// Height of the last accepted block.
         ///
@@ -120,25 +154,53 @@ pub mod chain {
         pub height: U64,
     }
 
+    #[allow(deprecated)]
+    impl GetHeightResult {
+        /// Builds the value from `height`.
+        pub fn new(height: impl Into<U64>) -> Self {
+            Self { height: height.into() }
+        }
+    }
+
     #[cfg(feature = "client")]
-    /// Typed calls of the Chain API (`chain.*`). Implemented by [`ChainEndpoint`] over any transport; implement it yourself for a test double.
+    /// Typed calls of the Chain API (`chain.*`). Implemented by [`ChainEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`], so a method added to the spec breaks no implementer.
     pub trait ChainClient {
         /// `chain.getContainers`: Containers in a range.
         fn get_containers(
             &self,
             params: GetContainersParams,
-        ) -> impl Future<Output = Result<GetContainersResult, ClientError>> + Send;
+        ) -> impl Future<Output = Result<GetContainersResult, ClientError>> + Send {
+            let _ = params;
+            std::future::ready(
+                Err(ClientError::NotImplemented {
+                    method: methods::GET_CONTAINERS.name.into(),
+                }),
+            )
+        }
 
         /// `chain.getValidators`: Validators at a height, by validator ID.
         fn get_validators(
             &self,
             params: GetValidatorsParams,
-        ) -> impl Future<Output = Result<GetValidatorsResult, ClientError>> + Send;
+        ) -> impl Future<Output = Result<GetValidatorsResult, ClientError>> + Send {
+            let _ = params;
+            std::future::ready(
+                Err(ClientError::NotImplemented {
+                    method: methods::GET_VALIDATORS.name.into(),
+                }),
+            )
+        }
 
         /// `chain.getHeight`: The last accepted height; the member was renamed.
         fn get_height(
             &self,
-        ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send;
+        ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {
+            std::future::ready(
+                Err(ClientError::NotImplemented {
+                    method: methods::GET_HEIGHT.name.into(),
+                }),
+            )
+        }
     }
 
     #[cfg(feature = "client")]
@@ -225,24 +287,42 @@ pub mod chain {
     #[cfg(feature = "server")]
     /// The Chain API as a server implements it: one method per `chain.*` call. Mount it with [`router`].
     ///
-    /// A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
+    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
     pub trait ChainServer: Send + Sync + 'static {
         /// `chain.getContainers`: Containers in a range.
+        ///
+        /// Unless implemented, answers -32601 saying this server does not implement `chain.getContainers`.
         fn get_containers(
             &self,
             params: GetContainersParams,
-        ) -> impl Future<Output = Result<GetContainersResult, RpcError>> + Send;
+        ) -> impl Future<Output = Result<GetContainersResult, RpcError>> + Send {
+            let _ = params;
+            std::future::ready(
+                Err(RpcError::not_implemented(methods::GET_CONTAINERS.name)),
+            )
+        }
 
         /// `chain.getValidators`: Validators at a height, by validator ID.
+        ///
+        /// Unless implemented, answers -32601 saying this server does not implement `chain.getValidators`.
         fn get_validators(
             &self,
             params: GetValidatorsParams,
-        ) -> impl Future<Output = Result<GetValidatorsResult, RpcError>> + Send;
+        ) -> impl Future<Output = Result<GetValidatorsResult, RpcError>> + Send {
+            let _ = params;
+            std::future::ready(
+                Err(RpcError::not_implemented(methods::GET_VALIDATORS.name)),
+            )
+        }
 
         /// `chain.getHeight`: The last accepted height; the member was renamed.
+        ///
+        /// Unless implemented, answers -32601 saying this server does not implement `chain.getHeight`.
         fn get_height(
             &self,
-        ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send;
+        ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send {
+            std::future::ready(Err(RpcError::not_implemented(methods::GET_HEIGHT.name)))
+        }
     }
 
     #[cfg(feature = "server")]

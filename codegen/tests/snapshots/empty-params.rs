@@ -39,6 +39,7 @@ pub mod health {
 
     /// Result of `health.ping`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct PingResult {
         /// Always true.
         ///
@@ -46,19 +47,39 @@ pub mod health {
         pub ok: bool,
     }
 
+    #[allow(deprecated)]
+    impl PingResult {
+        /// Builds the value from `ok`.
+        pub fn new(ok: impl Into<bool>) -> Self {
+            Self { ok: ok.into() }
+        }
+    }
+
     /// Result of `health.getHeight`.
     pub type GetHeightResult = U64;
 
     #[cfg(feature = "client")]
-    /// Typed calls of the Health API (`health.*`). Implemented by [`HealthEndpoint`] over any transport; implement it yourself for a test double.
+    /// Typed calls of the Health API (`health.*`). Implemented by [`HealthEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`], so a method added to the spec breaks no implementer.
     pub trait HealthClient {
         /// `health.ping`: Whether the node answers; `params` is left out.
-        fn ping(&self) -> impl Future<Output = Result<PingResult, ClientError>> + Send;
+        fn ping(&self) -> impl Future<Output = Result<PingResult, ClientError>> + Send {
+            std::future::ready(
+                Err(ClientError::NotImplemented {
+                    method: methods::PING.name.into(),
+                }),
+            )
+        }
 
         /// `health.getHeight`: Height of the last accepted block; `params` is an explicit empty list.
         fn get_height(
             &self,
-        ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send;
+        ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {
+            std::future::ready(
+                Err(ClientError::NotImplemented {
+                    method: methods::GET_HEIGHT.name.into(),
+                }),
+            )
+        }
     }
 
     #[cfg(feature = "client")]
@@ -116,15 +137,23 @@ pub mod health {
     #[cfg(feature = "server")]
     /// The Health API as a server implements it: one method per `health.*` call. Mount it with [`router`].
     ///
-    /// A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
+    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
     pub trait HealthServer: Send + Sync + 'static {
         /// `health.ping`: Whether the node answers; `params` is left out.
-        fn ping(&self) -> impl Future<Output = Result<PingResult, RpcError>> + Send;
+        ///
+        /// Unless implemented, answers -32601 saying this server does not implement `health.ping`.
+        fn ping(&self) -> impl Future<Output = Result<PingResult, RpcError>> + Send {
+            std::future::ready(Err(RpcError::not_implemented(methods::PING.name)))
+        }
 
         /// `health.getHeight`: Height of the last accepted block; `params` is an explicit empty list.
+        ///
+        /// Unless implemented, answers -32601 saying this server does not implement `health.getHeight`.
         fn get_height(
             &self,
-        ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send;
+        ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send {
+            std::future::ready(Err(RpcError::not_implemented(methods::GET_HEIGHT.name)))
+        }
     }
 
     #[cfg(feature = "server")]

@@ -13,6 +13,7 @@ pub mod types {
 
     /// What an address holds of one asset.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct Holding {
         /// Amount held.
         ///
@@ -22,6 +23,17 @@ pub mod types {
         ///
         /// Wire: `locked` `bool`.
         pub locked: bool,
+    }
+
+    #[allow(deprecated)]
+    impl Holding {
+        /// Builds the value from `amount`, `locked`.
+        pub fn new(amount: impl Into<U64>, locked: impl Into<bool>) -> Self {
+            Self {
+                amount: amount.into(),
+                locked: locked.into(),
+            }
+        }
     }
 
     /// Holdings of one address, by asset ID.
@@ -58,6 +70,7 @@ pub mod ledger {
 
     /// Parameters of `ledger.getHoldings`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct GetHoldingsParams {
         /// Addresses to look up.
         ///
@@ -67,9 +80,11 @@ pub mod ledger {
 
     #[allow(deprecated)]
     impl GetHoldingsParams {
-        /// Builds the parameters from the required ones; optional ones start unset.
-        pub fn new(addresses: Vec<String>) -> Self {
-            Self { addresses }
+        /// Builds the value from `addresses`.
+        pub fn new(addresses: impl Into<Vec<String>>) -> Self {
+            Self {
+                addresses: addresses.into(),
+            }
         }
     }
 
@@ -78,6 +93,7 @@ pub mod ledger {
 
     /// Parameters of `ledger.getAccount`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct GetAccountParams {
         /// Address to look up.
         ///
@@ -87,14 +103,15 @@ pub mod ledger {
 
     #[allow(deprecated)]
     impl GetAccountParams {
-        /// Builds the parameters from the required ones; optional ones start unset.
-        pub fn new(address: String) -> Self {
-            Self { address }
+        /// Builds the value from `address`.
+        pub fn new(address: impl Into<String>) -> Self {
+            Self { address: address.into() }
         }
     }
 
     /// Result of `ledger.getAccount`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct GetAccountResult {
         /// Its holdings.
         ///
@@ -106,25 +123,59 @@ pub mod ledger {
         pub counts: BTreeMap<String, U64>,
     }
 
+    #[allow(deprecated)]
+    impl GetAccountResult {
+        /// Builds the value from `holdings`, `counts`.
+        pub fn new(
+            holdings: impl Into<Holdings>,
+            counts: impl Into<BTreeMap<String, U64>>,
+        ) -> Self {
+            Self {
+                holdings: holdings.into(),
+                counts: counts.into(),
+            }
+        }
+    }
+
     #[cfg(feature = "client")]
-    /// Typed calls of the Ledger API (`ledger.*`). Implemented by [`LedgerEndpoint`] over any transport; implement it yourself for a test double.
+    /// Typed calls of the Ledger API (`ledger.*`). Implemented by [`LedgerEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`], so a method added to the spec breaks no implementer.
     pub trait LedgerClient {
         /// `ledger.getBalances`: Balance of every asset, by asset name.
         fn get_balances(
             &self,
-        ) -> impl Future<Output = Result<GetBalancesResult, ClientError>> + Send;
+        ) -> impl Future<Output = Result<GetBalancesResult, ClientError>> + Send {
+            std::future::ready(
+                Err(ClientError::NotImplemented {
+                    method: methods::GET_BALANCES.name.into(),
+                }),
+            )
+        }
 
         /// `ledger.getHoldings`: Holdings of every address, by address.
         fn get_holdings(
             &self,
             params: GetHoldingsParams,
-        ) -> impl Future<Output = Result<GetHoldingsResult, ClientError>> + Send;
+        ) -> impl Future<Output = Result<GetHoldingsResult, ClientError>> + Send {
+            let _ = params;
+            std::future::ready(
+                Err(ClientError::NotImplemented {
+                    method: methods::GET_HOLDINGS.name.into(),
+                }),
+            )
+        }
 
         /// `ledger.getAccount`: One account's holdings, as a member typed by a named map schema.
         fn get_account(
             &self,
             params: GetAccountParams,
-        ) -> impl Future<Output = Result<GetAccountResult, ClientError>> + Send;
+        ) -> impl Future<Output = Result<GetAccountResult, ClientError>> + Send {
+            let _ = params;
+            std::future::ready(
+                Err(ClientError::NotImplemented {
+                    method: methods::GET_ACCOUNT.name.into(),
+                }),
+            )
+        }
     }
 
     #[cfg(feature = "client")]
@@ -211,24 +262,42 @@ pub mod ledger {
     #[cfg(feature = "server")]
     /// The Ledger API as a server implements it: one method per `ledger.*` call. Mount it with [`router`].
     ///
-    /// A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
+    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
     pub trait LedgerServer: Send + Sync + 'static {
         /// `ledger.getBalances`: Balance of every asset, by asset name.
+        ///
+        /// Unless implemented, answers -32601 saying this server does not implement `ledger.getBalances`.
         fn get_balances(
             &self,
-        ) -> impl Future<Output = Result<GetBalancesResult, RpcError>> + Send;
+        ) -> impl Future<Output = Result<GetBalancesResult, RpcError>> + Send {
+            std::future::ready(
+                Err(RpcError::not_implemented(methods::GET_BALANCES.name)),
+            )
+        }
 
         /// `ledger.getHoldings`: Holdings of every address, by address.
+        ///
+        /// Unless implemented, answers -32601 saying this server does not implement `ledger.getHoldings`.
         fn get_holdings(
             &self,
             params: GetHoldingsParams,
-        ) -> impl Future<Output = Result<GetHoldingsResult, RpcError>> + Send;
+        ) -> impl Future<Output = Result<GetHoldingsResult, RpcError>> + Send {
+            let _ = params;
+            std::future::ready(
+                Err(RpcError::not_implemented(methods::GET_HOLDINGS.name)),
+            )
+        }
 
         /// `ledger.getAccount`: One account's holdings, as a member typed by a named map schema.
+        ///
+        /// Unless implemented, answers -32601 saying this server does not implement `ledger.getAccount`.
         fn get_account(
             &self,
             params: GetAccountParams,
-        ) -> impl Future<Output = Result<GetAccountResult, RpcError>> + Send;
+        ) -> impl Future<Output = Result<GetAccountResult, RpcError>> + Send {
+            let _ = params;
+            std::future::ready(Err(RpcError::not_implemented(methods::GET_ACCOUNT.name)))
+        }
     }
 
     #[cfg(feature = "server")]

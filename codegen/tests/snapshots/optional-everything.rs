@@ -39,6 +39,7 @@ pub mod search {
 
     /// Parameters of `search.find`.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct FindParams {
         /// Text to match; everything when absent.
         ///
@@ -61,7 +62,7 @@ pub mod search {
 
     #[allow(deprecated)]
     impl FindParams {
-        /// Builds the parameters from the required ones; optional ones start unset.
+        /// Builds the value with every optional member unset (as [`Default`]).
         pub fn new() -> Self {
             Self {
                 query: None,
@@ -71,26 +72,27 @@ pub mod search {
         }
 
         /// Sets `query`.
-        pub fn with_query(mut self, query: String) -> Self {
-            self.query = Some(query);
+        pub fn with_query(mut self, query: impl Into<String>) -> Self {
+            self.query = Some(query.into());
             self
         }
 
         /// Sets `limit`.
-        pub fn with_limit(mut self, limit: U64) -> Self {
-            self.limit = Some(limit);
+        pub fn with_limit(mut self, limit: impl Into<U64>) -> Self {
+            self.limit = Some(limit.into());
             self
         }
 
         /// Sets `after`.
-        pub fn with_after(mut self, after: Id) -> Self {
-            self.after = Some(after);
+        pub fn with_after(mut self, after: impl Into<Id>) -> Self {
+            self.after = Some(after.into());
             self
         }
     }
 
     /// Result of `search.find`.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct FindResult {
         /// First match, or null when none.
         ///
@@ -104,14 +106,41 @@ pub mod search {
         pub count: Option<U64>,
     }
 
+    #[allow(deprecated)]
+    impl FindResult {
+        /// Builds the value with every optional member unset (as [`Default`]).
+        pub fn new() -> Self {
+            Self { first: None, count: None }
+        }
+
+        /// Sets `first`.
+        pub fn with_first(mut self, first: impl Into<Id>) -> Self {
+            self.first = Some(first.into());
+            self
+        }
+
+        /// Sets `count`.
+        pub fn with_count(mut self, count: impl Into<U64>) -> Self {
+            self.count = Some(count.into());
+            self
+        }
+    }
+
     #[cfg(feature = "client")]
-    /// Typed calls of the Search API (`search.*`). Implemented by [`SearchEndpoint`] over any transport; implement it yourself for a test double.
+    /// Typed calls of the Search API (`search.*`). Implemented by [`SearchEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`], so a method added to the spec breaks no implementer.
     pub trait SearchClient {
         /// `search.find`: Finds blocks matching a query.
         fn find(
             &self,
             params: FindParams,
-        ) -> impl Future<Output = Result<FindResult, ClientError>> + Send;
+        ) -> impl Future<Output = Result<FindResult, ClientError>> + Send {
+            let _ = params;
+            std::future::ready(
+                Err(ClientError::NotImplemented {
+                    method: methods::FIND.name.into(),
+                }),
+            )
+        }
     }
 
     #[cfg(feature = "client")]
@@ -168,13 +197,18 @@ pub mod search {
     #[cfg(feature = "server")]
     /// The Search API as a server implements it: one method per `search.*` call. Mount it with [`router`].
     ///
-    /// A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
+    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
     pub trait SearchServer: Send + Sync + 'static {
         /// `search.find`: Finds blocks matching a query.
+        ///
+        /// Unless implemented, answers -32601 saying this server does not implement `search.find`.
         fn find(
             &self,
             params: FindParams,
-        ) -> impl Future<Output = Result<FindResult, RpcError>> + Send;
+        ) -> impl Future<Output = Result<FindResult, RpcError>> + Send {
+            let _ = params;
+            std::future::ready(Err(RpcError::not_implemented(methods::FIND.name)))
+        }
     }
 
     #[cfg(feature = "server")]

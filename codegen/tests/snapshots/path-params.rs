@@ -44,6 +44,7 @@ pub mod chains {
 
     /// Result of `chains.getHeight`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct GetHeightResult {
         /// The height.
         ///
@@ -51,8 +52,17 @@ pub mod chains {
         pub height: U64,
     }
 
+    #[allow(deprecated)]
+    impl GetHeightResult {
+        /// Builds the value from `height`.
+        pub fn new(height: impl Into<U64>) -> Self {
+            Self { height: height.into() }
+        }
+    }
+
     /// Parameters of `chains.getUTXOs`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct GetUtxosParams {
         /// Addresses to look up.
         ///
@@ -72,23 +82,24 @@ pub mod chains {
 
     #[allow(deprecated)]
     impl GetUtxosParams {
-        /// Builds the parameters from the required ones; optional ones start unset.
-        pub fn new(addresses: Vec<String>) -> Self {
+        /// Builds the value from `addresses`; optional members start unset.
+        pub fn new(addresses: impl Into<Vec<String>>) -> Self {
             Self {
-                addresses,
+                addresses: addresses.into(),
                 source_chain: None,
             }
         }
 
         /// Sets `sourceChain`.
-        pub fn with_source_chain(mut self, source_chain: String) -> Self {
-            self.source_chain = Some(source_chain);
+        pub fn with_source_chain(mut self, source_chain: impl Into<String>) -> Self {
+            self.source_chain = Some(source_chain.into());
             self
         }
     }
 
     /// Result of `chains.getUTXOs`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct GetUtxosResult {
         /// The UTXOs, hex-encoded.
         ///
@@ -96,16 +107,30 @@ pub mod chains {
         pub utxos: Vec<String>,
     }
 
+    #[allow(deprecated)]
+    impl GetUtxosResult {
+        /// Builds the value from `utxos`.
+        pub fn new(utxos: impl Into<Vec<String>>) -> Self {
+            Self { utxos: utxos.into() }
+        }
+    }
+
     /// Result of `chains.getTxFee`.
     pub type GetTxFeeResult = U64;
 
     #[cfg(feature = "client")]
-    /// Typed calls of the Chains API (`chains.*`). Implemented by [`ChainsEndpoint`] over any transport; implement it yourself for a test double.
+    /// Typed calls of the Chains API (`chains.*`). Implemented by [`ChainsEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`], so a method added to the spec breaks no implementer.
     pub trait ChainsClient {
         /// `chains.getHeight`: Height of the chain's last accepted block.
         fn get_height(
             &self,
-        ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send;
+        ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {
+            std::future::ready(
+                Err(ClientError::NotImplemented {
+                    method: methods::GET_HEIGHT.name.into(),
+                }),
+            )
+        }
 
         /// `chains.getUTXOs`: UTXOs of some addresses (no longer served).
         ///
@@ -118,7 +143,14 @@ pub mod chains {
         fn get_utxos(
             &self,
             params: GetUtxosParams,
-        ) -> impl Future<Output = Result<GetUtxosResult, ClientError>> + Send;
+        ) -> impl Future<Output = Result<GetUtxosResult, ClientError>> + Send {
+            let _ = params;
+            std::future::ready(
+                Err(ClientError::NotImplemented {
+                    method: methods::GET_UTXOS.name.into(),
+                }),
+            )
+        }
 
         /// `chains.getTxFee`: The fee of a base transaction, deprecated without removal.
         ///
@@ -128,7 +160,13 @@ pub mod chains {
         #[deprecated(since = "1.12.0", note = "chains.getTxFee is deprecated")]
         fn get_tx_fee(
             &self,
-        ) -> impl Future<Output = Result<GetTxFeeResult, ClientError>> + Send;
+        ) -> impl Future<Output = Result<GetTxFeeResult, ClientError>> + Send {
+            std::future::ready(
+                Err(ClientError::NotImplemented {
+                    method: methods::GET_TX_FEE.name.into(),
+                }),
+            )
+        }
     }
 
     #[cfg(feature = "client")]
@@ -212,12 +250,16 @@ pub mod chains {
     #[cfg(feature = "server")]
     /// The Chains API as a server implements it: one method per `chains.*` call. Mount it with [`router`].
     ///
-    /// A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
+    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
     pub trait ChainsServer: Send + Sync + 'static {
         /// `chains.getHeight`: Height of the chain's last accepted block.
+        ///
+        /// Unless implemented, answers -32601 saying this server does not implement `chains.getHeight`.
         fn get_height(
             &self,
-        ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send;
+        ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send {
+            std::future::ready(Err(RpcError::not_implemented(methods::GET_HEIGHT.name)))
+        }
 
         /// `chains.getUTXOs`: UTXOs of some addresses (no longer served).
         ///
@@ -226,19 +268,28 @@ pub mod chains {
         /// Errors the node returns:
         /// - `the method chains.getUTXOs does not exist/is not available`: on nodes from v1.13.1
         /// - `no addresses`
+        ///
+        /// Unless implemented, answers -32601 saying this server does not implement `chains.getUTXOs`.
         fn get_utxos(
             &self,
             params: GetUtxosParams,
-        ) -> impl Future<Output = Result<GetUtxosResult, RpcError>> + Send;
+        ) -> impl Future<Output = Result<GetUtxosResult, RpcError>> + Send {
+            let _ = params;
+            std::future::ready(Err(RpcError::not_implemented(methods::GET_UTXOS.name)))
+        }
 
         /// `chains.getTxFee`: The fee of a base transaction, deprecated without removal.
         ///
         /// Deprecated since v1.12.0.
         ///
         /// Served by the node but absent from the API description.
+        ///
+        /// Unless implemented, answers -32601 saying this server does not implement `chains.getTxFee`.
         fn get_tx_fee(
             &self,
-        ) -> impl Future<Output = Result<GetTxFeeResult, RpcError>> + Send;
+        ) -> impl Future<Output = Result<GetTxFeeResult, RpcError>> + Send {
+            std::future::ready(Err(RpcError::not_implemented(methods::GET_TX_FEE.name)))
+        }
     }
 
     #[cfg(feature = "server")]

@@ -13,6 +13,7 @@ pub mod types {
 
     /// A schema whose members are Rust keywords.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct Reference {
         /// The referenced ID.
         ///
@@ -29,36 +30,57 @@ pub mod types {
         pub crate_: Option<String>,
     }
 
+    #[allow(deprecated)]
+    impl Reference {
+        /// Builds the value from `ref`, `in`; optional members start unset.
+        pub fn new(r#ref: impl Into<Id>, r#in: impl Into<String>) -> Self {
+            Self {
+                r#ref: r#ref.into(),
+                r#in: r#in.into(),
+                crate_: None,
+            }
+        }
+
+        /// Sets `crate`.
+        pub fn with_crate(mut self, crate_: impl Into<String>) -> Self {
+            self.crate_ = Some(crate_.into());
+            self
+        }
+    }
+
     /// An enumeration whose values are Rust keywords.
-    #[derive(
-        Clone,
-        Copy,
-        Debug,
-        PartialEq,
-        Eq,
-        Hash,
-        serde::Serialize,
-        serde::Deserialize
-    )]
+    #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+    #[non_exhaustive]
     pub enum Kind {
         /// A type.
-        #[serde(rename = "type")]
         Type,
         /// The value itself.
-        #[serde(rename = "Self")]
         Self_,
         /// A match.
-        #[serde(rename = "match")]
         Match,
+        /// A value these bindings do not know (e.g. from a newer node), kept as sent.
+        Unrecognized(String),
     }
 
     impl Kind {
         /// The value as written on the wire.
-        pub const fn as_str(self) -> &'static str {
+        pub fn as_str(&self) -> &str {
             match self {
                 Self::Type => "type",
                 Self::Self_ => "Self",
                 Self::Match => "match",
+                Self::Unrecognized(text) => text,
+            }
+        }
+    }
+
+    impl From<&str> for Kind {
+        fn from(text: &str) -> Self {
+            match text {
+                "type" => Self::Type,
+                "Self" => Self::Self_,
+                "match" => Self::Match,
+                other => Self::Unrecognized(other.to_string()),
             }
         }
     }
@@ -66,6 +88,18 @@ pub mod types {
     impl std::fmt::Display for Kind {
         fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
             f.write_str(self.as_str())
+        }
+    }
+
+    impl serde::Serialize for Kind {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            s.serialize_str(self.as_str())
+        }
+    }
+
+    impl<'de> serde::Deserialize<'de> for Kind {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            crate::wire::text::deserialize_enum(d, "a Kind string")
         }
     }
 }
@@ -97,6 +131,7 @@ pub mod keywords {
 
     /// Parameters of `keywords.type`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct TypeParams {
         /// A param named `type`.
         ///
@@ -121,31 +156,32 @@ pub mod keywords {
 
     #[allow(deprecated)]
     impl TypeParams {
-        /// Builds the parameters from the required ones; optional ones start unset.
-        pub fn new(r#type: Kind, self_: bool) -> Self {
+        /// Builds the value from `type`, `self`; optional members start unset.
+        pub fn new(r#type: impl Into<Kind>, self_: impl Into<bool>) -> Self {
             Self {
-                r#type,
-                self_,
+                r#type: r#type.into(),
+                self_: self_.into(),
                 r#match: None,
                 r#async: None,
             }
         }
 
         /// Sets `match`.
-        pub fn with_match(mut self, r#match: String) -> Self {
-            self.r#match = Some(r#match);
+        pub fn with_match(mut self, r#match: impl Into<String>) -> Self {
+            self.r#match = Some(r#match.into());
             self
         }
 
         /// Sets `async`.
-        pub fn with_async(mut self, r#async: bool) -> Self {
-            self.r#async = Some(r#async);
+        pub fn with_async(mut self, r#async: impl Into<bool>) -> Self {
+            self.r#async = Some(r#async.into());
             self
         }
     }
 
     /// Result of `keywords.type`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct TypeResult {
         /// A member named `type`.
         ///
@@ -163,11 +199,28 @@ pub mod keywords {
         pub super_: Vec<Reference>,
     }
 
+    #[allow(deprecated)]
+    impl TypeResult {
+        /// Builds the value from `type`, `self`, `super`.
+        pub fn new(
+            r#type: impl Into<Kind>,
+            self_: impl Into<Reference>,
+            super_: impl Into<Vec<Reference>>,
+        ) -> Self {
+            Self {
+                r#type: r#type.into(),
+                self_: self_.into(),
+                super_: super_.into(),
+            }
+        }
+    }
+
     /// Result of `keywords.self`.
     pub type SelfResult = Kind;
 
     /// Parameters of `keywords.move`.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
     pub struct MoveParams {
         /// An optional param named `self`.
         ///
@@ -178,14 +231,14 @@ pub mod keywords {
 
     #[allow(deprecated)]
     impl MoveParams {
-        /// Builds the parameters from the required ones; optional ones start unset.
+        /// Builds the value with every optional member unset (as [`Default`]).
         pub fn new() -> Self {
             Self { self_: None }
         }
 
         /// Sets `self`.
-        pub fn with_self(mut self, self_: bool) -> Self {
-            self.self_ = Some(self_);
+        pub fn with_self(mut self, self_: impl Into<bool>) -> Self {
+            self.self_ = Some(self_.into());
             self
         }
     }
@@ -194,22 +247,42 @@ pub mod keywords {
     pub type MoveResult = bool;
 
     #[cfg(feature = "client")]
-    /// Typed calls of the Keywords API (`keywords.*`). Implemented by [`KeywordsEndpoint`] over any transport; implement it yourself for a test double.
+    /// Typed calls of the Keywords API (`keywords.*`). Implemented by [`KeywordsEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`], so a method added to the spec breaks no implementer.
     pub trait KeywordsClient {
         /// `keywords.type`: A method named `type`.
         fn r#type(
             &self,
             params: TypeParams,
-        ) -> impl Future<Output = Result<TypeResult, ClientError>> + Send;
+        ) -> impl Future<Output = Result<TypeResult, ClientError>> + Send {
+            let _ = params;
+            std::future::ready(
+                Err(ClientError::NotImplemented {
+                    method: methods::TYPE.name.into(),
+                }),
+            )
+        }
 
         /// `keywords.self`: A method named `self`.
-        fn self_(&self) -> impl Future<Output = Result<SelfResult, ClientError>> + Send;
+        fn self_(&self) -> impl Future<Output = Result<SelfResult, ClientError>> + Send {
+            std::future::ready(
+                Err(ClientError::NotImplemented {
+                    method: methods::SELF.name.into(),
+                }),
+            )
+        }
 
         /// `keywords.move`: A method named `move`.
         fn r#move(
             &self,
             params: MoveParams,
-        ) -> impl Future<Output = Result<MoveResult, ClientError>> + Send;
+        ) -> impl Future<Output = Result<MoveResult, ClientError>> + Send {
+            let _ = params;
+            std::future::ready(
+                Err(ClientError::NotImplemented {
+                    method: methods::MOVE.name.into(),
+                }),
+            )
+        }
     }
 
     #[cfg(feature = "client")]
@@ -284,22 +357,36 @@ pub mod keywords {
     #[cfg(feature = "server")]
     /// The Keywords API as a server implements it: one method per `keywords.*` call. Mount it with [`router`].
     ///
-    /// A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
+    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
     pub trait KeywordsServer: Send + Sync + 'static {
         /// `keywords.type`: A method named `type`.
+        ///
+        /// Unless implemented, answers -32601 saying this server does not implement `keywords.type`.
         fn r#type(
             &self,
             params: TypeParams,
-        ) -> impl Future<Output = Result<TypeResult, RpcError>> + Send;
+        ) -> impl Future<Output = Result<TypeResult, RpcError>> + Send {
+            let _ = params;
+            std::future::ready(Err(RpcError::not_implemented(methods::TYPE.name)))
+        }
 
         /// `keywords.self`: A method named `self`.
-        fn self_(&self) -> impl Future<Output = Result<SelfResult, RpcError>> + Send;
+        ///
+        /// Unless implemented, answers -32601 saying this server does not implement `keywords.self`.
+        fn self_(&self) -> impl Future<Output = Result<SelfResult, RpcError>> + Send {
+            std::future::ready(Err(RpcError::not_implemented(methods::SELF.name)))
+        }
 
         /// `keywords.move`: A method named `move`.
+        ///
+        /// Unless implemented, answers -32601 saying this server does not implement `keywords.move`.
         fn r#move(
             &self,
             params: MoveParams,
-        ) -> impl Future<Output = Result<MoveResult, RpcError>> + Send;
+        ) -> impl Future<Output = Result<MoveResult, RpcError>> + Send {
+            let _ = params;
+            std::future::ready(Err(RpcError::not_implemented(methods::MOVE.name)))
+        }
     }
 
     #[cfg(feature = "server")]

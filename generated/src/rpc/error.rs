@@ -64,6 +64,16 @@ impl RpcError {
         }
     }
 
+    /// -32601 for a method this server's interface has but the implementation leaves out
+    /// (the default body of every generated server method).
+    pub fn not_implemented(method: &str) -> Self {
+        Self {
+            code: codes::METHOD_NOT_FOUND,
+            message: format!("method not implemented: this server does not implement `{method}`"),
+            data: Some(serde_json::json!({ "method": method })),
+        }
+    }
+
     /// -32601 for `method`.
     pub fn method_not_found(method: &str) -> Self {
         Self {
@@ -174,6 +184,13 @@ pub enum ClientError {
         /// The name given.
         method: String,
     },
+    /// A client (e.g. a test double) does not implement this method: the default body of
+    /// every generated client method.
+    #[error("{method}: not implemented by this client")]
+    NotImplemented {
+        /// The method called.
+        method: String,
+    },
 }
 
 impl ClientError {
@@ -194,7 +211,8 @@ impl ClientError {
             | ClientError::Decode { method, .. }
             | ClientError::InvalidParams { method, .. }
             | ClientError::Transport { method, .. }
-            | ClientError::UnknownMethod { method } => method,
+            | ClientError::UnknownMethod { method }
+            | ClientError::NotImplemented { method } => method,
         }
     }
 }

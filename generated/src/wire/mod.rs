@@ -10,7 +10,7 @@ mod height;
 mod hex;
 mod ids;
 mod numbers;
-mod text;
+pub(crate) mod text;
 mod time;
 
 pub use address::Address;

@@ -50,3 +50,29 @@ macro_rules! string_serde {
 }
 
 pub(crate) use string_serde;
+
+/// Visitor that reads a JSON string into an open enumeration through its `From<&str>`, which
+/// keeps a value it does not know instead of failing.
+struct EnumVisitor<T>(&'static str, PhantomData<T>);
+
+impl<T: for<'a> From<&'a str>> Visitor<'_> for EnumVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        Ok(T::from(v))
+    }
+}
+
+/// Deserializes a spec enumeration (generated with an `Unrecognized(String)` variant) from its
+/// wire text; only a value that is not a string is an error.
+pub(crate) fn deserialize_enum<'de, D, T>(d: D, expecting: &'static str) -> Result<T, D::Error>
+where
+    D: Deserializer<'de>,
+    T: for<'a> From<&'a str>,
+{
+    d.deserialize_str(EnumVisitor(expecting, PhantomData))
+}
