@@ -1,9 +1,18 @@
-//! Generates the bindings from `spec/` into `$OUT_DIR/bindings.rs`.
+//! Generates the bindings from the spec into `$OUT_DIR/bindings.rs`.
+//!
+//! The spec is `spec/` inside this package: in the repository a link to the workspace's
+//! `spec/` (the one place people edit), in the published package a copy of it. Set
+//! `AVALANCHE_RPC_SPEC_DIR` to build the bindings from another spec folder (e.g. a copy you
+//! changed, to see what your change breaks).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 fn main() {
-    let spec_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec");
+    println!("cargo:rerun-if-env-changed=AVALANCHE_RPC_SPEC_DIR");
+    let spec_dir = match std::env::var_os("AVALANCHE_RPC_SPEC_DIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("spec"),
+    };
     println!("cargo:rerun-if-changed={}", spec_dir.display());
     let sources = match avalanche_rpc_codegen::Sources::read_dir(&spec_dir) {
         Ok(s) => s,
