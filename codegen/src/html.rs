@@ -286,6 +286,13 @@ fn method(h: &mut String, spec: &Spec, i: &Interface, m: &Method) {
     if m.is_node_only() {
         h.push_str("<span class=\"badge badge-node\" title=\"Served by the node but absent from the API description\">node only</span>");
     }
+    if let Some(v) = &m.since {
+        let _ = write!(
+            h,
+            "<span class=\"badge badge-since\" title=\"First served by this node version\">since {}</span>",
+            esc(&v.to_string())
+        );
+    }
     let _ = write!(
         h,
         "</div>\n<p class=\"summary\">{}</p>\n<p class=\"endpoint\"><span class=\"verb\">POST</span> <code>{}</code></p>\n</header>\n",
@@ -460,6 +467,13 @@ fn fields_table(h: &mut String, spec: &Spec, fields: &[Field], params: bool) {
         }
         if f.deprecated.is_some() {
             tags.push_str("<span class=\"tag tag-deprecated\">deprecated</span>");
+        }
+        if let Some(v) = &f.since {
+            let _ = write!(
+                tags,
+                "<span class=\"tag tag-since\" title=\"Added in this node version; older nodes leave it out\">since {}</span>",
+                esc(&v.to_string())
+            );
         }
         let mut desc = format!("<p>{}</p>", inline(&f.summary));
         if let Some(d) = &f.description {

@@ -240,6 +240,13 @@ impl Deprecated {
 }
 
 impl Method {
+    /// The params with the required ones first, each group in spec order: the order a
+    /// by-position listing must use (OpenRPC requires it).
+    pub fn params_required_first(&self) -> impl Iterator<Item = &Field> {
+        let required = self.params.iter().filter(|p| !p.optional);
+        required.chain(self.params.iter().filter(|p| p.optional))
+    }
+
     /// Served by the node but absent from the API description (`source: node`).
     pub fn is_node_only(&self) -> bool {
         self.source.as_deref() == Some("node")

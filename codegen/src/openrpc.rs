@@ -307,6 +307,9 @@ pub fn field_details(f: &Field) -> Vec<String> {
     if let Some(n) = &f.note {
         parts.push(format!("Node: {}", n.trim_end()));
     }
+    if let Some(v) = &f.since {
+        parts.push(format!("Since node {v}; older nodes leave it out."));
+    }
     parts
 }
 
@@ -600,8 +603,12 @@ impl Cx<'_> {
         if m.is_node_only() {
             o.insert("x-source".into(), json!("node"));
         }
+        if let Some(v) = &m.since {
+            o.insert("x-since".into(), json!(v.to_string()));
+        }
         o.insert("paramStructure".into(), json!("by-name"));
-        let params: Vec<Value> = m.params.iter().map(|p| self.param(p)).collect();
+        // OpenRPC: required params come before optional ones.
+        let params: Vec<Value> = m.params_required_first().map(|p| self.param(p)).collect();
         o.insert("params".into(), Value::Array(params));
         let mut result = Map::new();
         result.insert("name".into(), json!(m.result.name));
@@ -645,6 +652,9 @@ impl Cx<'_> {
         o.insert("schema".into(), self.field_type(p));
         if !p.aliases.is_empty() {
             o.insert("x-aliases".into(), json!(p.aliases));
+        }
+        if let Some(v) = &p.since {
+            o.insert("x-since".into(), json!(v.to_string()));
         }
         Value::Object(o)
     }
@@ -725,6 +735,9 @@ fn method_description(i: &Interface, m: &Method, combined: bool) -> String {
     if m.is_node_only() {
         parts.push("Served by the node but absent from the API description.".into());
     }
+    if let Some(v) = &m.since {
+        parts.push(format!("Served since node {v}."));
+    }
     let mut notes = Vec::new();
     for p in &m.params {
         if let Some(n) = &p.note {
@@ -779,8 +792,7 @@ fn method_description(i: &Interface, m: &Method, combined: bool) -> String {
 /// One example pairing: params in the order of the method's params, the result as given.
 fn example(m: &Method, e: &Example) -> Value {
     let params: Vec<Value> = m
-        .params
-        .iter()
+        .params_required_first()
         .filter_map(|p| {
             e.params
                 .get(&p.name)

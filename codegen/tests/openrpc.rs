@@ -550,3 +550,54 @@ fn the_html_page_lists_every_method_and_fetches_nothing() {
     assert!(page.contains("P-&lt;hrp&gt;1…"));
     assert!(!page.contains("P-<hrp>"));
 }
+
+#[test]
+fn required_params_come_before_optional_ones_in_every_method() {
+    // OpenRPC 1.3.2, Method Object: "required params MUST be positioned before optional params".
+    let spec = spec();
+    let mut reordered = 0;
+    for (name, doc) in openrpc::documents(&spec) {
+        for m in doc["methods"].as_array().unwrap() {
+            let required: Vec<bool> = m["params"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["required"] == json!(true))
+                .collect();
+            let first_optional = required.iter().position(|r| !r).unwrap_or(required.len());
+            assert!(
+                required[first_optional..].iter().all(|r| !r),
+                "{name}: {} lists a required param after an optional one",
+                m["name"]
+            );
+            for e in m["examples"].as_array().unwrap() {
+                let listed: Vec<&Value> = e["params"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| &p["name"])
+                    .collect();
+                let order: Vec<&Value> = m["params"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|p| &p["name"])
+                    .filter(|n| listed.contains(n))
+                    .collect();
+                assert_eq!(listed, order, "{name}: {} example params", m["name"]);
+            }
+        }
+    }
+    // The spec writes some optional params first: those methods are the ones reordered.
+    for (_, m) in spec.methods() {
+        let spec_order: Vec<&str> = m.params.iter().map(|p| p.name.as_str()).collect();
+        let listed: Vec<&str> = m.params_required_first().map(|p| p.name.as_str()).collect();
+        if spec_order != listed {
+            reordered += 1;
+        }
+    }
+    assert!(
+        reordered >= 2,
+        "avm.getAddressTxs and index.getContainerRange"
+    );
+}
