@@ -42,16 +42,12 @@ fn method(spec: &Spec, i: &Interface, m: &Method) -> TokenStream {
     };
     let result = ident(&m.result.name);
     let rules = rules(spec, &m.result).into_iter().map(|(path, alt)| {
-        let steps = path.iter().map(|s| match s {
-            Step::Field(f) => quote!(Step::Field(#f)),
-            Step::Items => quote!(Step::Items),
-            Step::Values => quote!(Step::Values),
-        });
+        let steps = steps(&path);
         let form = match alt {
             Alternative::Bare(f) => quote!(Form::Bare(#f)),
             Alternative::WrappedIn(k) => quote!(Form::WrappedIn(#k)),
         };
-        quote!(Rule { path: &[#(#steps),*], form: #form })
+        quote!(Rule { path: &[#steps], form: #form })
     });
     let examples = m.examples.iter().map(|e| {
         let name = &e.name;
@@ -66,6 +62,17 @@ fn method(spec: &Spec, i: &Interface, m: &Method) -> TokenStream {
         };
         quote!(Example { name: #name, params: #p, result: #r, normalized: #n })
     });
+    let newer = newer_members(spec, &m.result).into_iter().map(|path| {
+        let steps = steps(&path);
+        quote!(&[#steps])
+    });
+    let since = match &m.since {
+        Some(v) => {
+            let v = v.to_string();
+            quote!(Some(#v))
+        }
+        None => quote!(None),
+    };
     let d = super::doc(&format!("`{wire}`: {}", m.summary));
     quote! {
         #d
@@ -73,12 +80,23 @@ fn method(spec: &Spec, i: &Interface, m: &Method) -> TokenStream {
             name: #wire,
             interface: #iface,
             deprecated: #deprecated,
+            since: #since,
             rules: &[#(#rules),*],
+            newer_members: &[#(#newer),*],
             examples: &[#(#examples),*],
             check_params: crate::rpc::roundtrip::<#params>,
             check_result: crate::rpc::roundtrip_result::<#result>,
         };
     }
+}
+
+fn steps(path: &[Step]) -> TokenStream {
+    let steps = path.iter().map(|s| match s {
+        Step::Field(f) => quote!(Step::Field(#f)),
+        Step::Items => quote!(Step::Items),
+        Step::Values => quote!(Step::Values),
+    });
+    quote!(#(#steps),*)
 }
 
 /// One step into a JSON value.
@@ -89,44 +107,80 @@ pub enum Step {
     Values,
 }
 
+/// What the walk of a result type meets.
+enum Visit<'a> {
+    /// A named schema (or the result itself) at this path.
+    Schema(&'a Schema),
+    /// A member; the path ends with its name.
+    Member(&'a Field),
+}
+
 /// Where in a result the forms of `also-accepts` may appear, outermost first.
 pub fn rules(spec: &Spec, result: &Schema) -> Vec<(Vec<Step>, Alternative)> {
     let mut out = Vec::new();
-    let mut seen = Vec::new();
-    walk_schema(spec, result, &mut Vec::new(), &mut seen, &mut out);
+    walk_schema(
+        spec,
+        result,
+        &mut Vec::new(),
+        &mut Vec::new(),
+        &mut |path, v| {
+            if let Visit::Schema(s) = v {
+                out.extend(s.also_accepts.iter().map(|a| (path.to_vec(), a.clone())));
+            }
+        },
+    );
     out.sort_by_key(|(path, _)| path.len());
     out
 }
 
-fn walk_schema(
-    spec: &Spec,
-    s: &Schema,
+/// Where in a result the members that a node newer than the oldest supported one added are:
+/// what an older node's reply lacks.
+pub fn newer_members(spec: &Spec, result: &Schema) -> Vec<Vec<Step>> {
+    let mut out = Vec::new();
+    walk_schema(
+        spec,
+        result,
+        &mut Vec::new(),
+        &mut Vec::new(),
+        &mut |path, v| {
+            if let Visit::Member(f) = v
+                && f.newer_than_oldest
+            {
+                out.push(path.to_vec());
+            }
+        },
+    );
+    out
+}
+
+fn walk_schema<'a>(
+    spec: &'a Spec,
+    s: &'a Schema,
     path: &mut Vec<Step>,
     seen: &mut Vec<String>,
-    out: &mut Vec<(Vec<Step>, Alternative)>,
+    visit: &mut impl FnMut(&[Step], Visit<'a>),
 ) {
-    for alt in &s.also_accepts {
-        out.push((path.clone(), alt.clone()));
-    }
+    visit(path, Visit::Schema(s));
     match &s.body {
         Body::Object(fields) => {
             for f in fields {
                 path.push(Step::Field(f.name.clone()));
-                walk_type(spec, &f.ty, path, seen, out);
+                visit(path, Visit::Member(f));
+                walk_type(spec, &f.ty, path, seen, visit);
                 path.pop();
             }
         }
-        Body::Alias(t) => walk_type(spec, t, path, seen, out),
+        Body::Alias(t) => walk_type(spec, t, path, seen, visit),
         Body::Enum(_) => {}
     }
 }
 
-fn walk_type(
-    spec: &Spec,
-    t: &TypeRef,
+fn walk_type<'a>(
+    spec: &'a Spec,
+    t: &'a TypeRef,
     path: &mut Vec<Step>,
     seen: &mut Vec<String>,
-    out: &mut Vec<(Vec<Step>, Alternative)>,
+    visit: &mut impl FnMut(&[Step], Visit<'a>),
 ) {
     match t {
         TypeRef::Wire(_) => {}
@@ -137,18 +191,18 @@ fn walk_type(
             }
             if let Some(s) = spec.schema(name, scope) {
                 seen.push(name.clone());
-                walk_schema(spec, s, path, seen, out);
+                walk_schema(spec, s, path, seen, visit);
                 seen.pop();
             }
         }
         TypeRef::List(inner) => {
             path.push(Step::Items);
-            walk_type(spec, inner, path, seen, out);
+            walk_type(spec, inner, path, seen, visit);
             path.pop();
         }
         TypeRef::Map(_, v) => {
             path.push(Step::Values);
-            walk_type(spec, v, path, seen, out);
+            walk_type(spec, v, path, seen, visit);
             path.pop();
         }
     }

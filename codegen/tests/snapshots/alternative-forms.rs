@@ -381,12 +381,14 @@ pub mod chain {
             name: "chain.getContainers",
             interface: "chain",
             deprecated: false,
+            since: None,
             rules: &[
                 Rule {
                     path: &[],
                     form: Form::Bare("containers"),
                 },
             ],
+            newer_members: &[],
             examples: &[
                 Example {
                     name: "As the node writes it",
@@ -412,6 +414,7 @@ pub mod chain {
             name: "chain.getValidators",
             interface: "chain",
             deprecated: false,
+            since: None,
             rules: &[
                 Rule {
                     path: &[],
@@ -422,6 +425,7 @@ pub mod chain {
                     form: Form::Bare("weight"),
                 },
             ],
+            newer_members: &[],
             examples: &[
                 Example {
                     name: "As the node writes it",
@@ -447,7 +451,9 @@ pub mod chain {
             name: "chain.getHeight",
             interface: "chain",
             deprecated: false,
+            since: None,
             rules: &[],
+            newer_members: &[],
             examples: &[
                 Example {
                     name: "Today",

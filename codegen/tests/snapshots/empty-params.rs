@@ -206,7 +206,9 @@ pub mod health {
             name: "health.ping",
             interface: "health",
             deprecated: false,
+            since: None,
             rules: &[],
+            newer_members: &[],
             examples: &[
                 Example {
                     name: "Up",
@@ -224,7 +226,9 @@ pub mod health {
             name: "health.getHeight",
             interface: "health",
             deprecated: false,
+            since: None,
             rules: &[],
+            newer_members: &[],
             examples: &[
                 Example {
                     name: "Genesis",

@@ -356,7 +356,9 @@ pub mod ledger {
             name: "ledger.getBalances",
             interface: "ledger",
             deprecated: false,
+            since: None,
             rules: &[],
+            newer_members: &[],
             examples: &[
                 Example {
                     name: "Two assets",
@@ -374,7 +376,9 @@ pub mod ledger {
             name: "ledger.getHoldings",
             interface: "ledger",
             deprecated: false,
+            since: None,
             rules: &[],
+            newer_members: &[],
             examples: &[
                 Example {
                     name: "One address",
@@ -392,7 +396,9 @@ pub mod ledger {
             name: "ledger.getAccount",
             interface: "ledger",
             deprecated: false,
+            since: None,
             rules: &[],
+            newer_members: &[],
             examples: &[
                 Example {
                     name: "Empty account",

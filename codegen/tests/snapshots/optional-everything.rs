@@ -255,7 +255,9 @@ pub mod search {
             name: "search.find",
             interface: "search",
             deprecated: false,
+            since: None,
             rules: &[],
+            newer_members: &[],
             examples: &[
                 Example {
                     name: "Nothing but the nullable member",

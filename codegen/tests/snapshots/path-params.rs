@@ -351,7 +351,9 @@ pub mod chains {
             name: "chains.getHeight",
             interface: "chains",
             deprecated: false,
+            since: None,
             rules: &[],
+            newer_members: &[],
             examples: &[
                 Example {
                     name: "X-chain",
@@ -369,7 +371,9 @@ pub mod chains {
             name: "chains.getUTXOs",
             interface: "chains",
             deprecated: true,
+            since: None,
             rules: &[],
+            newer_members: &[],
             examples: &[
                 Example {
                     name: "None",
@@ -387,7 +391,9 @@ pub mod chains {
             name: "chains.getTxFee",
             interface: "chains",
             deprecated: true,
+            since: None,
             rules: &[],
+            newer_members: &[],
             examples: &[
                 Example {
                     name: "Mainnet",

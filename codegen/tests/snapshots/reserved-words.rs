@@ -445,7 +445,9 @@ pub mod keywords {
             name: "keywords.type",
             interface: "keywords",
             deprecated: false,
+            since: None,
             rules: &[],
+            newer_members: &[],
             examples: &[
                 Example {
                     name: "Keywords everywhere",
@@ -463,7 +465,9 @@ pub mod keywords {
             name: "keywords.self",
             interface: "keywords",
             deprecated: false,
+            since: None,
             rules: &[],
+            newer_members: &[],
             examples: &[
                 Example {
                     name: "Itself",
@@ -481,7 +485,9 @@ pub mod keywords {
             name: "keywords.move",
             interface: "keywords",
             deprecated: false,
+            since: None,
             rules: &[],
+            newer_members: &[],
             examples: &[
                 Example {
                     name: "Moved",

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 /// Everything the runtime needs to know of one method, generated from the spec.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct MethodInfo {
     /// Wire name, e.g. `info.getNodeID`.
     pub name: &'static str,
@@ -13,8 +14,14 @@ pub struct MethodInfo {
     pub interface: &'static str,
     /// Deprecated in the spec.
     pub deprecated: bool,
+    /// The node version that first served it (`v1.14.0`), when that is newer than every
+    /// supported version; `None` when every supported node serves it.
+    pub since: Option<&'static str>,
     /// Rewrites applied to a result before decoding, for forms the node no longer sends.
     pub rules: &'static [Rule],
+    /// Where the result members are that a node newer than the oldest supported one added
+    /// (each path ends with the member's name): what an older node's reply lacks.
+    pub newer_members: &'static [&'static [Step]],
     /// The spec's examples.
     pub examples: &'static [Example],
     /// Decodes JSON params into the params type and encodes them again.
@@ -27,6 +34,18 @@ impl MethodInfo {
     /// `value` as the typed params, re-encoded: what a server would see.
     pub fn roundtrip_params(&self, value: &Value) -> Result<Value, DecodeError> {
         (self.check_params)(value)
+    }
+
+    /// `result` as the oldest supported node would write it: without the members newer
+    /// nodes added ([`newer_members`](Self::newer_members)).
+    pub fn oldest_shape(&self, result: &Value) -> Value {
+        let mut value = result.clone();
+        for path in self.newer_members {
+            if let Some((Step::Field(member), parent)) = path.split_last() {
+                remove_member(&mut value, parent, member);
+            }
+        }
+        value
     }
 
     /// `value` as the typed result, re-encoded: what a client would see.
@@ -139,6 +158,34 @@ fn apply(value: &mut Value, path: &[Step], form: Form) {
         Some((Step::Values, rest)) => {
             if let Value::Object(map) = value {
                 map.values_mut().for_each(|v| apply(v, rest, form));
+            }
+        }
+    }
+}
+
+fn remove_member(value: &mut Value, path: &[Step], member: &str) {
+    match path.split_first() {
+        None => {
+            if let Value::Object(map) = value {
+                map.remove(member);
+            }
+        }
+        Some((Step::Field(f), rest)) => {
+            if let Some(v) = value.get_mut(*f) {
+                remove_member(v, rest, member);
+            }
+        }
+        Some((Step::Items, rest)) => {
+            if let Value::Array(items) = value {
+                items
+                    .iter_mut()
+                    .for_each(|v| remove_member(v, rest, member));
+            }
+        }
+        Some((Step::Values, rest)) => {
+            if let Value::Object(map) = value {
+                map.values_mut()
+                    .for_each(|v| remove_member(v, rest, member));
             }
         }
     }
