@@ -745,7 +745,7 @@ impl Cx {
                 );
             }
             let result_name = format!("{}Result", naming::pascal(&m.name));
-            let params_name = format!("{}Params", naming::pascal(&m.name));
+            let params_name = naming::params_type(&m.name);
             if let Some(n) = [&result_name, &params_name]
                 .into_iter()
                 .find(|n| names.shared.contains(n))

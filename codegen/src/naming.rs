@@ -104,6 +104,11 @@ pub fn variant(value: &str) -> String {
     if s == "Self" { "Self_".to_string() } else { s }
 }
 
+/// The params struct of a method: `getUTXOs` → `GetUtxosParams`.
+pub fn params_type(method: &str) -> String {
+    format!("{}Params", pascal(method))
+}
+
 /// `SCREAMING_SNAKE_CASE` for constants.
 pub fn screaming(name: &str) -> String {
     words(name).join("_").to_ascii_uppercase()

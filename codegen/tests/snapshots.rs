@@ -120,26 +120,36 @@ fn assert_lacks(code: &str, needle: &str) {
 #[test]
 fn empty_params() {
     let code = snapshot("empty-params");
-    // Leaving `params` out and writing `params: []` mean the same: no params struct, and
-    // `NoParams` on the wire.
-    assert_lacks(&code, "PingParams");
-    assert_lacks(&code, "GetHeightParams");
+    // Leaving `params` out and writing `params: []` mean the same: an empty params struct, so
+    // that a param added later breaks no caller and no implementer.
     assert_has(
         &code,
-        "fn ping(&self) -> impl Future<Output = Result<PingResult, ClientError>> + Send {
+        "#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+         #[non_exhaustive]
+         pub struct PingParams {}",
+    );
+    assert_has(&code, "pub struct GetHeightParams {}");
+    assert_has(
+        &code,
+        "fn ping(&self, params: PingParams) -> impl Future<Output = Result<PingResult, ClientError>> + Send {
+         let _ = params;
          std::future::ready(Err(ClientError::NotImplemented { method: methods::PING.name.into() })) }",
     );
     assert_has(
         &code,
-        "fn get_height(&self) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {",
+        "fn get_height(&self, params: GetHeightParams) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {",
     );
-    assert_has(&code, "self.0.call(&methods::GET_HEIGHT, NoParams {})");
+    assert_has(&code, "self.0.call(&methods::GET_HEIGHT, params)");
     assert_has(
         &code,
-        "params.none()?; crate::rpc::reply(server.get_height().await)",
+        "let params = params.parse()?; crate::rpc::reply(server.get_height(params).await)",
     );
     assert_has(&code, "pub type GetHeightResult = U64;");
-    assert_has(&code, "check_params: crate::rpc::roundtrip::<NoParams>,");
+    assert_has(
+        &code,
+        "check_params: crate::rpc::roundtrip::<GetHeightParams>,",
+    );
+    assert_lacks(&code, "NoParams");
 }
 
 #[test]
@@ -220,7 +230,7 @@ fn reserved_words() {
         "#[serde(rename = \"crate\", default, skip_serializing_if = \"Option::is_none\")]
          pub crate_: Option<String>,",
         "pub fn with_self(mut self, self_: impl Into<bool>) -> Self { self.self_ = Some(self_.into()); self }",
-        "fn self_(&self) -> impl Future<Output = Result<SelfResult, ClientError>> + Send {",
+        "fn self_(&self, params: SelfParams) -> impl Future<Output = Result<SelfResult, ClientError>> + Send {",
         "\"Self\" => Self::Self_,",
         "Self::Self_ => \"Self\",",
     ] {

@@ -12,11 +12,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or_else(|| "http://127.0.0.1:9650".into());
     let node = Node::http(&url)?;
 
-    let me = node.info().get_node_id().await?;
-    let network = node.info().get_network_name().await?;
+    // A method without params takes an empty params struct: `Default::default()`.
+    let me = node.info().get_node_id(Default::default()).await?;
+    let network = node.info().get_network_name(Default::default()).await?;
     println!("{url}: {} on {}", me.node_id, network.network_name);
 
-    let height = node.platform().get_height().await?;
+    let height = node.platform().get_height(Default::default()).await?;
     println!("P-chain height {}", height.height);
 
     let validators = node

@@ -31,7 +31,11 @@ async fn a_json_rpc_error_is_an_err_with_code_message_and_data() {
         r#"{"jsonrpc":"2.0","error":{"code":-32000,"message":"not found","data":{"x":1}},"id":1}"#,
     )
     .await;
-    let err = node.info().get_node_id().await.unwrap_err();
+    let err = node
+        .info()
+        .get_node_id(Default::default())
+        .await
+        .unwrap_err();
     match &err {
         ClientError::Rpc { method, error } => {
             assert_eq!(method, "info.getNodeID");
@@ -54,7 +58,11 @@ async fn an_http_failure_carries_the_status_and_the_body() {
         "API call rejected because chain is not done bootstrapping\n",
     )
     .await;
-    let err = node.platform().get_height().await.unwrap_err();
+    let err = node
+        .platform()
+        .get_height(Default::default())
+        .await
+        .unwrap_err();
     match err {
         ClientError::Http {
             method,
@@ -75,7 +83,11 @@ async fn an_http_failure_carries_the_status_and_the_body() {
 #[tokio::test]
 async fn a_body_that_is_not_json_rpc_is_an_invalid_response() {
     let node = node_answering(200, "<html>gateway says hi</html>").await;
-    let err = node.info().get_node_id().await.unwrap_err();
+    let err = node
+        .info()
+        .get_node_id(Default::default())
+        .await
+        .unwrap_err();
     match err {
         ClientError::InvalidResponse {
             status,
@@ -90,7 +102,11 @@ async fn a_body_that_is_not_json_rpc_is_an_invalid_response() {
         other => panic!("expected InvalidResponse, got {other:?}"),
     }
     let node = node_answering(200, r#"{"jsonrpc":"2.0","id":1}"#).await;
-    let err = node.info().get_node_id().await.unwrap_err();
+    let err = node
+        .info()
+        .get_node_id(Default::default())
+        .await
+        .unwrap_err();
     assert!(
         err.to_string().contains("neither `result` nor `error`"),
         "{err}"
@@ -100,7 +116,11 @@ async fn a_body_that_is_not_json_rpc_is_an_invalid_response() {
         r#"{"jsonrpc":"2.0","result":{"networkName":"x"},"id":99}"#,
     )
     .await;
-    let err = node.info().get_network_name().await.unwrap_err();
+    let err = node
+        .info()
+        .get_network_name(Default::default())
+        .await
+        .unwrap_err();
     assert!(
         err.to_string()
             .contains("the reply is for id 99 but the request had id 1"),
@@ -144,7 +164,11 @@ async fn a_refused_connection_is_a_transport_error() {
         .unwrap()
         .port();
     let node = Node::http(&format!("http://127.0.0.1:{port}")).unwrap();
-    let err = node.info().get_node_id().await.unwrap_err();
+    let err = node
+        .info()
+        .get_node_id(Default::default())
+        .await
+        .unwrap_err();
     assert!(matches!(err, ClientError::Transport { .. }), "{err:?}");
     assert!(
         err.to_string()
@@ -170,7 +194,11 @@ async fn the_client_reads_the_forms_only_the_description_shows() {
         r#"{"jsonrpc":"2.0","result":{"time":"2024-01-01T00:00:00Z"},"id":1}"#,
     )
     .await;
-    let r = node.platform().get_timestamp().await.unwrap();
+    let r = node
+        .platform()
+        .get_timestamp(Default::default())
+        .await
+        .unwrap();
     assert_eq!(r.timestamp.as_str(), "2024-01-01T00:00:00Z");
 
     let node = node_answering(200, r#"{"jsonrpc":"2.0","result":{"validators":{"NodeID-7Xhw2mDxuDS44j42TCB6U5579esbSt3Lg":2000}},"id":1}"#).await;

@@ -3,7 +3,7 @@
 
 mod common;
 
-use avalanche_rpc::info::{self, GetNetworkIdResult, InfoClient, InfoServer};
+use avalanche_rpc::info::{self, GetNetworkIdParams, GetNetworkIdResult, InfoClient, InfoServer};
 use avalanche_rpc::platform::{GetTxStatusResult, TxStatus};
 use avalanche_rpc::rpc::{ClientError, Node, RpcError, codes};
 use serde_json::json;
@@ -12,7 +12,7 @@ use serde_json::json;
 struct OnlyNetworkId;
 
 impl InfoServer for OnlyNetworkId {
-    async fn get_network_id(&self) -> Result<GetNetworkIdResult, RpcError> {
+    async fn get_network_id(&self, _: GetNetworkIdParams) -> Result<GetNetworkIdResult, RpcError> {
         Ok(GetNetworkIdResult::new(12345u32))
     }
 }
@@ -22,10 +22,18 @@ async fn a_server_implementing_one_method_serves_it_and_answers_32601_for_the_ot
     let base = common::serve(info::router(OnlyNetworkId)).await;
     let node = Node::http(&base).expect("client");
 
-    let id = node.info().get_network_id().await.expect("served");
+    let id = node
+        .info()
+        .get_network_id(Default::default())
+        .await
+        .expect("served");
     assert_eq!(id.network_id.get(), 12345);
 
-    let err = node.info().get_node_id().await.unwrap_err();
+    let err = node
+        .info()
+        .get_node_id(Default::default())
+        .await
+        .unwrap_err();
     let ClientError::Rpc { error, .. } = &err else {
         panic!("expected a JSON-RPC error, got {err:?}");
     };
@@ -63,15 +71,29 @@ async fn a_server_implementing_one_method_serves_it_and_answers_32601_for_the_ot
 struct FakeInfo;
 
 impl InfoClient for FakeInfo {
-    async fn get_network_id(&self) -> Result<GetNetworkIdResult, ClientError> {
+    async fn get_network_id(
+        &self,
+        _: GetNetworkIdParams,
+    ) -> Result<GetNetworkIdResult, ClientError> {
         Ok(GetNetworkIdResult::new(5u32))
     }
 }
 
 #[tokio::test]
 async fn a_client_double_implementing_one_method_gets_a_typed_error_for_the_others() {
-    assert_eq!(FakeInfo.get_network_id().await.unwrap().network_id.get(), 5);
-    let err = FakeInfo.get_node_version().await.unwrap_err();
+    assert_eq!(
+        FakeInfo
+            .get_network_id(Default::default())
+            .await
+            .unwrap()
+            .network_id
+            .get(),
+        5
+    );
+    let err = FakeInfo
+        .get_node_version(Default::default())
+        .await
+        .unwrap_err();
     assert!(
         matches!(&err, ClientError::NotImplemented { method } if method == "info.getNodeVersion"),
         "{err:?}"

@@ -34,12 +34,7 @@ fn method(spec: &Spec, i: &Interface, m: &Method) -> TokenStream {
     let wire = &m.wire_name;
     let iface = &i.name;
     let deprecated = m.deprecated.is_some();
-    let params = if m.params.is_empty() {
-        quote!(NoParams)
-    } else {
-        let p = ident(&format!("{}Params", naming::pascal(&m.name)));
-        quote!(#p)
-    };
+    let params = ident(&naming::params_type(&m.name));
     let result = ident(&m.result.name);
     let rules = rules(spec, &m.result).into_iter().map(|(path, alt)| {
         let steps = steps(&path);

@@ -16,7 +16,7 @@ pub fn interface(i: &Interface) -> TokenStream {
         let sig = signature(m);
         let d = doc(&method_doc(m));
         let konst = ident(&naming::screaming(&m.name));
-        let unused = (!m.params.is_empty()).then(|| quote!(let _ = params;));
+
         let deprecated = match &m.deprecated {
             Some(dep) => {
                 let since = dep.since.trim_start_matches('v');
@@ -32,7 +32,7 @@ pub fn interface(i: &Interface) -> TokenStream {
             #d
             #deprecated
             #sig {
-                #unused
+                let _ = params;
                 std::future::ready(Err(ClientError::NotImplemented { method: methods::#konst.name.into() }))
             }
         }
@@ -40,12 +40,7 @@ pub fn interface(i: &Interface) -> TokenStream {
     let impls = i.methods.iter().map(|m| {
         let sig = signature(m);
         let konst = ident(&naming::screaming(&m.name));
-        let params = if m.params.is_empty() {
-            quote!(NoParams {})
-        } else {
-            quote!(params)
-        };
-        quote!(#sig { self.0.call(&methods::#konst, #params) })
+        quote!(#sig { self.0.call(&methods::#konst, params) })
     });
 
     let vars: Vec<syn::Ident> = i
@@ -116,12 +111,8 @@ pub fn interface(i: &Interface) -> TokenStream {
 fn signature(m: &Method) -> TokenStream {
     let name = ident(&naming::snake(&m.name));
     let result = ident(&m.result.name);
-    if m.params.is_empty() {
-        quote!(fn #name(&self) -> impl Future<Output = Result<#result, ClientError>> + Send)
-    } else {
-        let params = ident(&format!("{}Params", naming::pascal(&m.name)));
-        quote!(fn #name(&self, params: #params) -> impl Future<Output = Result<#result, ClientError>> + Send)
-    }
+    let params = ident(&naming::params_type(&m.name));
+    quote!(fn #name(&self, params: #params) -> impl Future<Output = Result<#result, ClientError>> + Send)
 }
 
 /// Calls a method by wire name with JSON params, through the typed client: params are checked
@@ -131,11 +122,7 @@ fn call_json(i: &Interface, trait_name: &syn::Ident) -> TokenStream {
         let wire = &m.wire_name;
         let name = ident(&naming::snake(&m.name));
         let konst = ident(&naming::screaming(&m.name));
-        if m.params.is_empty() {
-            quote!(#wire => crate::rpc::to_json(&methods::#konst, client.#name().await),)
-        } else {
-            quote!(#wire => crate::rpc::to_json(&methods::#konst, client.#name(crate::rpc::from_json(&methods::#konst, params)?).await),)
-        }
+        quote!(#wire => crate::rpc::to_json(&methods::#konst, client.#name(crate::rpc::from_json(&methods::#konst, params)?).await),)
     });
     let d = doc(&format!(
         "Calls a `{}.*` method by its wire name with JSON params, through [`{trait_name}`]: the params are checked against the method's types before anything is sent, and the typed result comes back as JSON.",

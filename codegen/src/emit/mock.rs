@@ -12,12 +12,7 @@ pub fn interface(i: &Interface) -> TokenStream {
     let methods = i.methods.iter().map(|m| {
         let sig = server::signature(m);
         let konst = ident(&naming::screaming(&m.name));
-        let params = if m.params.is_empty() {
-            quote!(NoParams {})
-        } else {
-            quote!(params)
-        };
-        quote!(#sig { self.answer(&methods::#konst, #params) })
+        quote!(#sig { self.answer(&methods::#konst, params) })
     });
     quote! {
         impl #trait_name for crate::rpc::SpecExamples {

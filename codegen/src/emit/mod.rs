@@ -55,7 +55,7 @@ fn interface_module(spec: &Spec, i: &Interface) -> TokenStream {
         #doc
         pub mod #module {
             #![allow(unused_imports, rustdoc::broken_intra_doc_links, rustdoc::bare_urls, rustdoc::invalid_html_tags)]
-            use crate::rpc::{ClientError, NoParams, RpcError};
+            use crate::rpc::{ClientError, RpcError};
             #[cfg(feature = "client")]
             use crate::rpc::{Endpoint, Transport};
             #[cfg(feature = "server")]
@@ -230,6 +230,7 @@ fn space_out(text: &str) -> String {
         let ends_use_block = this.starts_with("use ") && !following.starts_with("use ");
         let is_code = !this.starts_with("//");
         let ends_item = this == "}"
+            || (this.starts_with("pub struct ") && this.ends_with("{}"))
             || this == "};"
             || (is_code && this.ends_with(';') && !this.starts_with("use "));
         if same_indent

@@ -20,11 +20,11 @@ pub fn interface(i: &Interface) -> TokenStream {
             m.wire_name
         ));
         let konst = ident(&naming::screaming(&m.name));
-        let unused = (!m.params.is_empty()).then(|| quote!(let _ = params;));
+
         quote! {
             #d
             #sig {
-                #unused
+                let _ = params;
                 std::future::ready(Err(RpcError::not_implemented(methods::#konst.name)))
             }
         }
@@ -32,17 +32,10 @@ pub fn interface(i: &Interface) -> TokenStream {
     let arms = i.methods.iter().map(|m| {
         let wire = &m.wire_name;
         let name = ident(&naming::snake(&m.name));
-        if m.params.is_empty() {
-            quote!(#wire => Box::pin(async move {
-                params.none()?;
-                crate::rpc::reply(server.#name().await)
-            }),)
-        } else {
-            quote!(#wire => Box::pin(async move {
-                let params = params.parse()?;
-                crate::rpc::reply(server.#name(params).await)
-            }),)
-        }
+        quote!(#wire => Box::pin(async move {
+            let params = params.parse()?;
+            crate::rpc::reply(server.#name(params).await)
+        }),)
     });
 
     let vars: Vec<syn::Ident> = i
@@ -106,10 +99,6 @@ pub fn interface(i: &Interface) -> TokenStream {
 pub(super) fn signature(m: &Method) -> TokenStream {
     let name = ident(&naming::snake(&m.name));
     let result = ident(&m.result.name);
-    if m.params.is_empty() {
-        quote!(fn #name(&self) -> impl Future<Output = Result<#result, RpcError>> + Send)
-    } else {
-        let params = ident(&format!("{}Params", naming::pascal(&m.name)));
-        quote!(fn #name(&self, params: #params) -> impl Future<Output = Result<#result, RpcError>> + Send)
-    }
+    let params = ident(&naming::params_type(&m.name));
+    quote!(fn #name(&self, params: #params) -> impl Future<Output = Result<#result, RpcError>> + Send)
 }

@@ -31,15 +31,20 @@ fn schema_doc(s: &Schema) -> String {
     d
 }
 
-/// The params struct and result type of a method.
+/// The params struct and result type of a method. A method that takes no params still gets
+/// an (empty) params struct, so that adding an optional param later breaks no caller and no
+/// implementer.
 pub fn method_types(spec: &Spec, m: &Method) -> TokenStream {
-    let params = if m.params.is_empty() {
-        quote!()
+    let name = ident(&naming::params_type(&m.name));
+    let text = if m.params.is_empty() {
+        format!(
+            "Parameters of `{}`: none today (any params object is accepted); the struct lets the method gain optional ones without breaking callers.",
+            m.wire_name
+        )
     } else {
-        let name = ident(&format!("{}Params", naming::pascal(&m.name)));
-        let d = doc(&format!("Parameters of `{}`.", m.wire_name));
-        object(spec, &name, &m.params, d)
+        format!("Parameters of `{}`.", m.wire_name)
     };
+    let params = object(spec, &name, &m.params, doc(&text));
     let result = schema(spec, &m.result, &result_doc(m));
     quote!(#params #result)
 }

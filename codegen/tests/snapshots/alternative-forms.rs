@@ -56,7 +56,7 @@ pub mod chain {
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{ClientError, NoParams, RpcError};
+    use crate::rpc::{ClientError, RpcError};
 
     #[cfg(feature = "client")]
     use crate::rpc::{Endpoint, Transport};
@@ -139,6 +139,19 @@ pub mod chain {
     /// The client also reads a result wrapped as `{"validators": …}`.
     pub type GetValidatorsResult = BTreeMap<Id, Validator>;
 
+    /// Parameters of `chain.getHeight`: none today (any params object is accepted); the struct lets the method gain optional ones without breaking callers.
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
+    pub struct GetHeightParams {}
+
+    #[allow(deprecated)]
+    impl GetHeightParams {
+        /// Builds the value with every optional member unset (as [`Default`]).
+        pub fn new() -> Self {
+            Self {}
+        }
+    }
+
     /// Result of `chain.getHeight`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
     #[non_exhaustive]
@@ -194,7 +207,9 @@ pub mod chain {
         /// `chain.getHeight`: The last accepted height; the member was renamed.
         fn get_height(
             &self,
+            params: GetHeightParams,
         ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {
+            let _ = params;
             std::future::ready(
                 Err(ClientError::NotImplemented {
                     method: methods::GET_HEIGHT.name.into(),
@@ -239,8 +254,9 @@ pub mod chain {
 
         fn get_height(
             &self,
+            params: GetHeightParams,
         ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {
-            self.0.call(&methods::GET_HEIGHT, NoParams {})
+            self.0.call(&methods::GET_HEIGHT, params)
         }
     }
 
@@ -274,7 +290,12 @@ pub mod chain {
                 )
             }
             "chain.getHeight" => {
-                crate::rpc::to_json(&methods::GET_HEIGHT, client.get_height().await)
+                crate::rpc::to_json(
+                    &methods::GET_HEIGHT,
+                    client
+                        .get_height(crate::rpc::from_json(&methods::GET_HEIGHT, params)?)
+                        .await,
+                )
             }
             _ => {
                 Err(ClientError::UnknownMethod {
@@ -320,7 +341,9 @@ pub mod chain {
         /// Unless implemented, answers -32601 saying this server does not implement `chain.getHeight`.
         fn get_height(
             &self,
+            params: GetHeightParams,
         ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send {
+            let _ = params;
             std::future::ready(Err(RpcError::not_implemented(methods::GET_HEIGHT.name)))
         }
     }
@@ -353,8 +376,8 @@ pub mod chain {
                     }
                     "chain.getHeight" => {
                         Box::pin(async move {
-                            params.none()?;
-                            crate::rpc::reply(server.get_height().await)
+                            let params = params.parse()?;
+                            crate::rpc::reply(server.get_height(params).await)
                         })
                     }
                     _ => return None,
@@ -468,7 +491,7 @@ pub mod chain {
                     normalized: Some("{\"height\":\"12\"}"),
                 },
             ],
-            check_params: crate::rpc::roundtrip::<NoParams>,
+            check_params: crate::rpc::roundtrip::<GetHeightParams>,
             check_result: crate::rpc::roundtrip_result::<GetHeightResult>,
         };
 
@@ -494,8 +517,9 @@ pub mod chain {
 
         fn get_height(
             &self,
+            params: GetHeightParams,
         ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send {
-            self.answer(&methods::GET_HEIGHT, NoParams {})
+            self.answer(&methods::GET_HEIGHT, params)
         }
     }
 }

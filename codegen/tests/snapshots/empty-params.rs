@@ -22,7 +22,7 @@ pub mod health {
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{ClientError, NoParams, RpcError};
+    use crate::rpc::{ClientError, RpcError};
 
     #[cfg(feature = "client")]
     use crate::rpc::{Endpoint, Transport};
@@ -36,6 +36,19 @@ pub mod health {
 
     /// The path this interface is served at; `{variables}` are filled per instance.
     pub const PATH: &str = "/ext/health";
+
+    /// Parameters of `health.ping`: none today (any params object is accepted); the struct lets the method gain optional ones without breaking callers.
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
+    pub struct PingParams {}
+
+    #[allow(deprecated)]
+    impl PingParams {
+        /// Builds the value with every optional member unset (as [`Default`]).
+        pub fn new() -> Self {
+            Self {}
+        }
+    }
 
     /// Result of `health.ping`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -55,6 +68,19 @@ pub mod health {
         }
     }
 
+    /// Parameters of `health.getHeight`: none today (any params object is accepted); the struct lets the method gain optional ones without breaking callers.
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
+    pub struct GetHeightParams {}
+
+    #[allow(deprecated)]
+    impl GetHeightParams {
+        /// Builds the value with every optional member unset (as [`Default`]).
+        pub fn new() -> Self {
+            Self {}
+        }
+    }
+
     /// Result of `health.getHeight`.
     pub type GetHeightResult = U64;
 
@@ -62,7 +88,11 @@ pub mod health {
     /// Typed calls of the Health API (`health.*`). Implemented by [`HealthEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`], so a method added to the spec breaks no implementer.
     pub trait HealthClient {
         /// `health.ping`: Whether the node answers; `params` is left out.
-        fn ping(&self) -> impl Future<Output = Result<PingResult, ClientError>> + Send {
+        fn ping(
+            &self,
+            params: PingParams,
+        ) -> impl Future<Output = Result<PingResult, ClientError>> + Send {
+            let _ = params;
             std::future::ready(
                 Err(ClientError::NotImplemented {
                     method: methods::PING.name.into(),
@@ -73,7 +103,9 @@ pub mod health {
         /// `health.getHeight`: Height of the last accepted block; `params` is an explicit empty list.
         fn get_height(
             &self,
+            params: GetHeightParams,
         ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {
+            let _ = params;
             std::future::ready(
                 Err(ClientError::NotImplemented {
                     method: methods::GET_HEIGHT.name.into(),
@@ -102,14 +134,18 @@ pub mod health {
 
     #[cfg(feature = "client")]
     impl<T: Transport> HealthClient for HealthEndpoint<T> {
-        fn ping(&self) -> impl Future<Output = Result<PingResult, ClientError>> + Send {
-            self.0.call(&methods::PING, NoParams {})
+        fn ping(
+            &self,
+            params: PingParams,
+        ) -> impl Future<Output = Result<PingResult, ClientError>> + Send {
+            self.0.call(&methods::PING, params)
         }
 
         fn get_height(
             &self,
+            params: GetHeightParams,
         ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {
-            self.0.call(&methods::GET_HEIGHT, NoParams {})
+            self.0.call(&methods::GET_HEIGHT, params)
         }
     }
 
@@ -122,9 +158,19 @@ pub mod health {
         params: Value,
     ) -> Result<Value, ClientError> {
         match method {
-            "health.ping" => crate::rpc::to_json(&methods::PING, client.ping().await),
+            "health.ping" => {
+                crate::rpc::to_json(
+                    &methods::PING,
+                    client.ping(crate::rpc::from_json(&methods::PING, params)?).await,
+                )
+            }
             "health.getHeight" => {
-                crate::rpc::to_json(&methods::GET_HEIGHT, client.get_height().await)
+                crate::rpc::to_json(
+                    &methods::GET_HEIGHT,
+                    client
+                        .get_height(crate::rpc::from_json(&methods::GET_HEIGHT, params)?)
+                        .await,
+                )
             }
             _ => {
                 Err(ClientError::UnknownMethod {
@@ -142,7 +188,11 @@ pub mod health {
         /// `health.ping`: Whether the node answers; `params` is left out.
         ///
         /// Unless implemented, answers -32601 saying this server does not implement `health.ping`.
-        fn ping(&self) -> impl Future<Output = Result<PingResult, RpcError>> + Send {
+        fn ping(
+            &self,
+            params: PingParams,
+        ) -> impl Future<Output = Result<PingResult, RpcError>> + Send {
+            let _ = params;
             std::future::ready(Err(RpcError::not_implemented(methods::PING.name)))
         }
 
@@ -151,7 +201,9 @@ pub mod health {
         /// Unless implemented, answers -32601 saying this server does not implement `health.getHeight`.
         fn get_height(
             &self,
+            params: GetHeightParams,
         ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send {
+            let _ = params;
             std::future::ready(Err(RpcError::not_implemented(methods::GET_HEIGHT.name)))
         }
     }
@@ -172,14 +224,14 @@ pub mod health {
                 match method {
                     "health.ping" => {
                         Box::pin(async move {
-                            params.none()?;
-                            crate::rpc::reply(server.ping().await)
+                            let params = params.parse()?;
+                            crate::rpc::reply(server.ping(params).await)
                         })
                     }
                     "health.getHeight" => {
                         Box::pin(async move {
-                            params.none()?;
-                            crate::rpc::reply(server.get_height().await)
+                            let params = params.parse()?;
+                            crate::rpc::reply(server.get_height(params).await)
                         })
                     }
                     _ => return None,
@@ -217,7 +269,7 @@ pub mod health {
                     normalized: None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<NoParams>,
+            check_params: crate::rpc::roundtrip::<PingParams>,
             check_result: crate::rpc::roundtrip_result::<PingResult>,
         };
 
@@ -237,7 +289,7 @@ pub mod health {
                     normalized: None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<NoParams>,
+            check_params: crate::rpc::roundtrip::<GetHeightParams>,
             check_result: crate::rpc::roundtrip_result::<GetHeightResult>,
         };
 
@@ -247,14 +299,18 @@ pub mod health {
 
     #[cfg(feature = "server")]
     impl HealthServer for crate::rpc::SpecExamples {
-        fn ping(&self) -> impl Future<Output = Result<PingResult, RpcError>> + Send {
-            self.answer(&methods::PING, NoParams {})
+        fn ping(
+            &self,
+            params: PingParams,
+        ) -> impl Future<Output = Result<PingResult, RpcError>> + Send {
+            self.answer(&methods::PING, params)
         }
 
         fn get_height(
             &self,
+            params: GetHeightParams,
         ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send {
-            self.answer(&methods::GET_HEIGHT, NoParams {})
+            self.answer(&methods::GET_HEIGHT, params)
         }
     }
 }

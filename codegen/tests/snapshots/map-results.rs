@@ -50,7 +50,7 @@ pub mod ledger {
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{ClientError, NoParams, RpcError};
+    use crate::rpc::{ClientError, RpcError};
 
     #[cfg(feature = "client")]
     use crate::rpc::{Endpoint, Transport};
@@ -64,6 +64,19 @@ pub mod ledger {
 
     /// The path this interface is served at; `{variables}` are filled per instance.
     pub const PATH: &str = "/ext/ledger";
+
+    /// Parameters of `ledger.getBalances`: none today (any params object is accepted); the struct lets the method gain optional ones without breaking callers.
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
+    pub struct GetBalancesParams {}
+
+    #[allow(deprecated)]
+    impl GetBalancesParams {
+        /// Builds the value with every optional member unset (as [`Default`]).
+        pub fn new() -> Self {
+            Self {}
+        }
+    }
 
     /// Result of `ledger.getBalances`.
     pub type GetBalancesResult = BTreeMap<String, U64>;
@@ -143,7 +156,9 @@ pub mod ledger {
         /// `ledger.getBalances`: Balance of every asset, by asset name.
         fn get_balances(
             &self,
+            params: GetBalancesParams,
         ) -> impl Future<Output = Result<GetBalancesResult, ClientError>> + Send {
+            let _ = params;
             std::future::ready(
                 Err(ClientError::NotImplemented {
                     method: methods::GET_BALANCES.name.into(),
@@ -200,8 +215,9 @@ pub mod ledger {
     impl<T: Transport> LedgerClient for LedgerEndpoint<T> {
         fn get_balances(
             &self,
+            params: GetBalancesParams,
         ) -> impl Future<Output = Result<GetBalancesResult, ClientError>> + Send {
-            self.0.call(&methods::GET_BALANCES, NoParams {})
+            self.0.call(&methods::GET_BALANCES, params)
         }
 
         fn get_holdings(
@@ -229,7 +245,14 @@ pub mod ledger {
     ) -> Result<Value, ClientError> {
         match method {
             "ledger.getBalances" => {
-                crate::rpc::to_json(&methods::GET_BALANCES, client.get_balances().await)
+                crate::rpc::to_json(
+                    &methods::GET_BALANCES,
+                    client
+                        .get_balances(
+                            crate::rpc::from_json(&methods::GET_BALANCES, params)?,
+                        )
+                        .await,
+                )
             }
             "ledger.getHoldings" => {
                 crate::rpc::to_json(
@@ -269,7 +292,9 @@ pub mod ledger {
         /// Unless implemented, answers -32601 saying this server does not implement `ledger.getBalances`.
         fn get_balances(
             &self,
+            params: GetBalancesParams,
         ) -> impl Future<Output = Result<GetBalancesResult, RpcError>> + Send {
+            let _ = params;
             std::future::ready(
                 Err(RpcError::not_implemented(methods::GET_BALANCES.name)),
             )
@@ -316,8 +341,8 @@ pub mod ledger {
                 match method {
                     "ledger.getBalances" => {
                         Box::pin(async move {
-                            params.none()?;
-                            crate::rpc::reply(server.get_balances().await)
+                            let params = params.parse()?;
+                            crate::rpc::reply(server.get_balances(params).await)
                         })
                     }
                     "ledger.getHoldings" => {
@@ -367,7 +392,7 @@ pub mod ledger {
                     normalized: None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<NoParams>,
+            check_params: crate::rpc::roundtrip::<GetBalancesParams>,
             check_result: crate::rpc::roundtrip_result::<GetBalancesResult>,
         };
 
@@ -419,8 +444,9 @@ pub mod ledger {
     impl LedgerServer for crate::rpc::SpecExamples {
         fn get_balances(
             &self,
+            params: GetBalancesParams,
         ) -> impl Future<Output = Result<GetBalancesResult, RpcError>> + Send {
-            self.answer(&methods::GET_BALANCES, NoParams {})
+            self.answer(&methods::GET_BALANCES, params)
         }
 
         fn get_holdings(

@@ -22,7 +22,7 @@ pub mod search {
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{ClientError, NoParams, RpcError};
+    use crate::rpc::{ClientError, RpcError};
 
     #[cfg(feature = "client")]
     use crate::rpc::{Endpoint, Transport};

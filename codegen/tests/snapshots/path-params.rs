@@ -27,7 +27,7 @@ pub mod chains {
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{ClientError, NoParams, RpcError};
+    use crate::rpc::{ClientError, RpcError};
 
     #[cfg(feature = "client")]
     use crate::rpc::{Endpoint, Transport};
@@ -41,6 +41,19 @@ pub mod chains {
 
     /// The path this interface is served at; `{variables}` are filled per instance.
     pub const PATH: &str = "/ext/bc/{chain}";
+
+    /// Parameters of `chains.getHeight`: none today (any params object is accepted); the struct lets the method gain optional ones without breaking callers.
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
+    pub struct GetHeightParams {}
+
+    #[allow(deprecated)]
+    impl GetHeightParams {
+        /// Builds the value with every optional member unset (as [`Default`]).
+        pub fn new() -> Self {
+            Self {}
+        }
+    }
 
     /// Result of `chains.getHeight`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -115,6 +128,19 @@ pub mod chains {
         }
     }
 
+    /// Parameters of `chains.getTxFee`: none today (any params object is accepted); the struct lets the method gain optional ones without breaking callers.
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
+    pub struct GetTxFeeParams {}
+
+    #[allow(deprecated)]
+    impl GetTxFeeParams {
+        /// Builds the value with every optional member unset (as [`Default`]).
+        pub fn new() -> Self {
+            Self {}
+        }
+    }
+
     /// Result of `chains.getTxFee`.
     pub type GetTxFeeResult = U64;
 
@@ -124,7 +150,9 @@ pub mod chains {
         /// `chains.getHeight`: Height of the chain's last accepted block.
         fn get_height(
             &self,
+            params: GetHeightParams,
         ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {
+            let _ = params;
             std::future::ready(
                 Err(ClientError::NotImplemented {
                     method: methods::GET_HEIGHT.name.into(),
@@ -160,7 +188,9 @@ pub mod chains {
         #[deprecated(since = "1.12.0", note = "chains.getTxFee is deprecated")]
         fn get_tx_fee(
             &self,
+            params: GetTxFeeParams,
         ) -> impl Future<Output = Result<GetTxFeeResult, ClientError>> + Send {
+            let _ = params;
             std::future::ready(
                 Err(ClientError::NotImplemented {
                     method: methods::GET_TX_FEE.name.into(),
@@ -198,8 +228,9 @@ pub mod chains {
     impl<T: Transport> ChainsClient for ChainsEndpoint<T> {
         fn get_height(
             &self,
+            params: GetHeightParams,
         ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {
-            self.0.call(&methods::GET_HEIGHT, NoParams {})
+            self.0.call(&methods::GET_HEIGHT, params)
         }
 
         fn get_utxos(
@@ -211,8 +242,9 @@ pub mod chains {
 
         fn get_tx_fee(
             &self,
+            params: GetTxFeeParams,
         ) -> impl Future<Output = Result<GetTxFeeResult, ClientError>> + Send {
-            self.0.call(&methods::GET_TX_FEE, NoParams {})
+            self.0.call(&methods::GET_TX_FEE, params)
         }
     }
 
@@ -226,7 +258,12 @@ pub mod chains {
     ) -> Result<Value, ClientError> {
         match method {
             "chains.getHeight" => {
-                crate::rpc::to_json(&methods::GET_HEIGHT, client.get_height().await)
+                crate::rpc::to_json(
+                    &methods::GET_HEIGHT,
+                    client
+                        .get_height(crate::rpc::from_json(&methods::GET_HEIGHT, params)?)
+                        .await,
+                )
             }
             "chains.getUTXOs" => {
                 crate::rpc::to_json(
@@ -237,7 +274,12 @@ pub mod chains {
                 )
             }
             "chains.getTxFee" => {
-                crate::rpc::to_json(&methods::GET_TX_FEE, client.get_tx_fee().await)
+                crate::rpc::to_json(
+                    &methods::GET_TX_FEE,
+                    client
+                        .get_tx_fee(crate::rpc::from_json(&methods::GET_TX_FEE, params)?)
+                        .await,
+                )
             }
             _ => {
                 Err(ClientError::UnknownMethod {
@@ -257,7 +299,9 @@ pub mod chains {
         /// Unless implemented, answers -32601 saying this server does not implement `chains.getHeight`.
         fn get_height(
             &self,
+            params: GetHeightParams,
         ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send {
+            let _ = params;
             std::future::ready(Err(RpcError::not_implemented(methods::GET_HEIGHT.name)))
         }
 
@@ -287,7 +331,9 @@ pub mod chains {
         /// Unless implemented, answers -32601 saying this server does not implement `chains.getTxFee`.
         fn get_tx_fee(
             &self,
+            params: GetTxFeeParams,
         ) -> impl Future<Output = Result<GetTxFeeResult, RpcError>> + Send {
+            let _ = params;
             std::future::ready(Err(RpcError::not_implemented(methods::GET_TX_FEE.name)))
         }
     }
@@ -308,8 +354,8 @@ pub mod chains {
                 match method {
                     "chains.getHeight" => {
                         Box::pin(async move {
-                            params.none()?;
-                            crate::rpc::reply(server.get_height().await)
+                            let params = params.parse()?;
+                            crate::rpc::reply(server.get_height(params).await)
                         })
                     }
                     "chains.getUTXOs" => {
@@ -320,8 +366,8 @@ pub mod chains {
                     }
                     "chains.getTxFee" => {
                         Box::pin(async move {
-                            params.none()?;
-                            crate::rpc::reply(server.get_tx_fee().await)
+                            let params = params.parse()?;
+                            crate::rpc::reply(server.get_tx_fee(params).await)
                         })
                     }
                     _ => return None,
@@ -362,7 +408,7 @@ pub mod chains {
                     normalized: None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<NoParams>,
+            check_params: crate::rpc::roundtrip::<GetHeightParams>,
             check_result: crate::rpc::roundtrip_result::<GetHeightResult>,
         };
 
@@ -402,7 +448,7 @@ pub mod chains {
                     normalized: None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<NoParams>,
+            check_params: crate::rpc::roundtrip::<GetTxFeeParams>,
             check_result: crate::rpc::roundtrip_result::<GetTxFeeResult>,
         };
 
@@ -414,8 +460,9 @@ pub mod chains {
     impl ChainsServer for crate::rpc::SpecExamples {
         fn get_height(
             &self,
+            params: GetHeightParams,
         ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send {
-            self.answer(&methods::GET_HEIGHT, NoParams {})
+            self.answer(&methods::GET_HEIGHT, params)
         }
 
         fn get_utxos(
@@ -427,8 +474,9 @@ pub mod chains {
 
         fn get_tx_fee(
             &self,
+            params: GetTxFeeParams,
         ) -> impl Future<Output = Result<GetTxFeeResult, RpcError>> + Send {
-            self.answer(&methods::GET_TX_FEE, NoParams {})
+            self.answer(&methods::GET_TX_FEE, params)
         }
     }
 }

@@ -114,7 +114,7 @@ pub mod keywords {
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{ClientError, NoParams, RpcError};
+    use crate::rpc::{ClientError, RpcError};
 
     #[cfg(feature = "client")]
     use crate::rpc::{Endpoint, Transport};
@@ -215,6 +215,19 @@ pub mod keywords {
         }
     }
 
+    /// Parameters of `keywords.self`: none today (any params object is accepted); the struct lets the method gain optional ones without breaking callers.
+    #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+    #[non_exhaustive]
+    pub struct SelfParams {}
+
+    #[allow(deprecated)]
+    impl SelfParams {
+        /// Builds the value with every optional member unset (as [`Default`]).
+        pub fn new() -> Self {
+            Self {}
+        }
+    }
+
     /// Result of `keywords.self`.
     pub type SelfResult = Kind;
 
@@ -263,7 +276,11 @@ pub mod keywords {
         }
 
         /// `keywords.self`: A method named `self`.
-        fn self_(&self) -> impl Future<Output = Result<SelfResult, ClientError>> + Send {
+        fn self_(
+            &self,
+            params: SelfParams,
+        ) -> impl Future<Output = Result<SelfResult, ClientError>> + Send {
+            let _ = params;
             std::future::ready(
                 Err(ClientError::NotImplemented {
                     method: methods::SELF.name.into(),
@@ -312,8 +329,11 @@ pub mod keywords {
             self.0.call(&methods::TYPE, params)
         }
 
-        fn self_(&self) -> impl Future<Output = Result<SelfResult, ClientError>> + Send {
-            self.0.call(&methods::SELF, NoParams {})
+        fn self_(
+            &self,
+            params: SelfParams,
+        ) -> impl Future<Output = Result<SelfResult, ClientError>> + Send {
+            self.0.call(&methods::SELF, params)
         }
 
         fn r#move(
@@ -339,7 +359,12 @@ pub mod keywords {
                     client.r#type(crate::rpc::from_json(&methods::TYPE, params)?).await,
                 )
             }
-            "keywords.self" => crate::rpc::to_json(&methods::SELF, client.self_().await),
+            "keywords.self" => {
+                crate::rpc::to_json(
+                    &methods::SELF,
+                    client.self_(crate::rpc::from_json(&methods::SELF, params)?).await,
+                )
+            }
             "keywords.move" => {
                 crate::rpc::to_json(
                     &methods::MOVE,
@@ -373,7 +398,11 @@ pub mod keywords {
         /// `keywords.self`: A method named `self`.
         ///
         /// Unless implemented, answers -32601 saying this server does not implement `keywords.self`.
-        fn self_(&self) -> impl Future<Output = Result<SelfResult, RpcError>> + Send {
+        fn self_(
+            &self,
+            params: SelfParams,
+        ) -> impl Future<Output = Result<SelfResult, RpcError>> + Send {
+            let _ = params;
             std::future::ready(Err(RpcError::not_implemented(methods::SELF.name)))
         }
 
@@ -411,8 +440,8 @@ pub mod keywords {
                     }
                     "keywords.self" => {
                         Box::pin(async move {
-                            params.none()?;
-                            crate::rpc::reply(server.self_().await)
+                            let params = params.parse()?;
+                            crate::rpc::reply(server.self_(params).await)
                         })
                     }
                     "keywords.move" => {
@@ -476,7 +505,7 @@ pub mod keywords {
                     normalized: None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<NoParams>,
+            check_params: crate::rpc::roundtrip::<SelfParams>,
             check_result: crate::rpc::roundtrip_result::<SelfResult>,
         };
 
@@ -513,8 +542,11 @@ pub mod keywords {
             self.answer(&methods::TYPE, params)
         }
 
-        fn self_(&self) -> impl Future<Output = Result<SelfResult, RpcError>> + Send {
-            self.answer(&methods::SELF, NoParams {})
+        fn self_(
+            &self,
+            params: SelfParams,
+        ) -> impl Future<Output = Result<SelfResult, RpcError>> + Send {
+            self.answer(&methods::SELF, params)
         }
 
         fn r#move(

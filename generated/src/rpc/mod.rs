@@ -27,13 +27,9 @@ pub use path::fill_path;
 #[cfg(feature = "server")]
 pub use server::{BoxFuture, Dispatch, Params, Reply, ServerConfig, reply};
 
+use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
-
-/// The params of a method that takes none: written as `{}`, and any object is read.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NoParams {}
 
 /// Decodes JSON params for `method` (for dynamic calls); `null` counts as `{}`.
 pub fn from_json<P: DeserializeOwned>(

@@ -59,12 +59,6 @@ impl Params {
         Self(object)
     }
 
-    /// For methods without params: any params object is accepted and its members ignored,
-    /// as the node does.
-    pub fn none(&self) -> Result<(), RpcError> {
-        Ok(())
-    }
-
     /// Decodes the params into `T`; absent params decode as `{}`. A failure is -32602
     /// naming the field path and the problem.
     pub fn parse<T: DeserializeOwned>(&self) -> Result<T, RpcError> {
