@@ -1,7 +1,7 @@
 //! The client side: a transport moves bytes, an [`Endpoint`] speaks JSON-RPC over it.
 
 use super::catalog::{MethodInfo, normalize};
-use super::error::{ClientError, RpcError, snippet, strip_position};
+use super::error::{ClientError, ReplyProblem, RpcError, snippet, strip_position};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -145,14 +145,166 @@ struct Request<'a, P> {
     params: &'a P,
 }
 
-#[derive(Deserialize)]
-struct Response<'a> {
-    #[serde(borrow, default)]
+/// The members of a reply object the client reads, each as its raw JSON; any other member is
+/// skipped. Parsed in one pass, without copying: the result is decoded from its raw text.
+#[derive(Default)]
+struct Envelope<'a> {
+    jsonrpc: Option<&'a RawValue>,
     result: Option<&'a RawValue>,
-    #[serde(default)]
-    error: Option<RpcError>,
-    #[serde(borrow, default)]
+    error: Option<&'a RawValue>,
     id: Option<&'a RawValue>,
+    duplicate: Option<&'static str>,
+}
+
+/// A body that is JSON: an object's envelope, or what it is instead.
+enum Parsed<'a> {
+    Object(Envelope<'a>),
+    Other(&'static str),
+}
+
+/// A member name of the envelope.
+enum Member {
+    Jsonrpc,
+    Result,
+    Error,
+    Id,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Member {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Member;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Member, E> {
+                Ok(match name {
+                    "jsonrpc" => Member::Jsonrpc,
+                    "result" => Member::Result,
+                    "error" => Member::Error,
+                    "id" => Member::Id,
+                    _ => Member::Other,
+                })
+            }
+        }
+        deserializer.deserialize_identifier(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Parsed<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::{IgnoredAny, MapAccess, SeqAccess};
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Parsed<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Parsed<'de>, A::Error> {
+                let mut envelope = Envelope::default();
+                while let Some(member) = map.next_key::<Member>()? {
+                    let (slot, name) = match member {
+                        Member::Jsonrpc => (&mut envelope.jsonrpc, "jsonrpc"),
+                        Member::Result => (&mut envelope.result, "result"),
+                        Member::Error => (&mut envelope.error, "error"),
+                        Member::Id => (&mut envelope.id, "id"),
+                        Member::Other => {
+                            map.next_value::<IgnoredAny>()?;
+                            continue;
+                        }
+                    };
+                    let value = map.next_value::<&'de RawValue>()?;
+                    if slot.is_some() {
+                        envelope.duplicate.get_or_insert(name);
+                    } else {
+                        *slot = Some(value);
+                    }
+                }
+                Ok(Parsed::Object(envelope))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Parsed<'de>, A::Error> {
+                // Read to the end, so that a broken array is reported as not JSON.
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Parsed::Other("an array"))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Parsed<'de>, E> {
+                Ok(Parsed::Other("a string"))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Parsed<'de>, E> {
+                Ok(Parsed::Other("a boolean"))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Parsed<'de>, E> {
+                Ok(Parsed::Other("a number"))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Parsed<'de>, E> {
+                Ok(Parsed::Other("a number"))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Parsed<'de>, E> {
+                Ok(Parsed::Other("a number"))
+            }
+            fn visit_unit<E>(self) -> Result<Parsed<'de>, E> {
+                Ok(Parsed::Other("null"))
+            }
+        }
+        deserializer.deserialize_any(V)
+    }
+}
+
+/// At most 40 characters of a piece of JSON, for a [`ReplyProblem`].
+fn short(json: &str) -> String {
+    match json.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &json[..i]),
+        None => json.to_string(),
+    }
+}
+
+/// Checks the envelope's rules in order; the outcome (`result` or `error`) of a valid one.
+fn check_envelope(body: &[u8], id: u64) -> Result<Result<&RawValue, RpcError>, ReplyProblem> {
+    let envelope = match serde_json::from_slice::<Parsed>(body) {
+        Ok(Parsed::Object(envelope)) => envelope,
+        Ok(Parsed::Other(found)) => return Err(ReplyProblem::NotAnObject { found }),
+        Err(e) => {
+            return Err(ReplyProblem::NotJson {
+                reason: strip_position(e.to_string()),
+            });
+        }
+    };
+    if let Some(name) = envelope.duplicate {
+        return Err(ReplyProblem::DuplicateMember { name });
+    }
+    match envelope.jsonrpc.map(RawValue::get) {
+        None => return Err(ReplyProblem::MissingVersion),
+        Some(r#""2.0""#) => {}
+        Some(other) => {
+            return Err(ReplyProblem::WrongVersion {
+                found: short(other),
+            });
+        }
+    }
+    match envelope.id.map(RawValue::get) {
+        None => return Err(ReplyProblem::MissingId),
+        Some("null") => return Err(ReplyProblem::NullId),
+        Some(got) if got.parse::<u64>() == Ok(id) => {}
+        Some(got) => {
+            return Err(ReplyProblem::IdMismatch {
+                sent: id,
+                received: short(got),
+            });
+        }
+    }
+    match (envelope.result, envelope.error) {
+        (Some(_), Some(_)) => Err(ReplyProblem::BothResultAndError),
+        (None, None) => Err(ReplyProblem::NeitherResultNorError),
+        (Some(result), None) => Ok(Ok(result)),
+        (None, Some(error)) => match serde_json::from_str::<RpcError>(error.get()) {
+            Ok(error) => Ok(Err(error)),
+            Err(e) => Err(ReplyProblem::MalformedError {
+                reason: strip_position(e.to_string()),
+            }),
+        },
+    }
 }
 
 impl<T> Endpoint<T> {
@@ -211,6 +363,10 @@ impl<T: Transport> Endpoint<T> {
 }
 
 /// Turns an HTTP reply into the method's result or the error it carries.
+///
+/// Only a status of 200 and a body that is a JSON object with `"jsonrpc": "2.0"`, the `id`
+/// of the request and exactly one of `result` and `error` count as a reply; anything else is
+/// [`ClientError::Http`] or [`ClientError::InvalidResponse`] naming the rule broken.
 pub fn decode_reply<R: DeserializeOwned>(
     method: &MethodInfo,
     id: u64,
@@ -224,37 +380,32 @@ pub fn decode_reply<R: DeserializeOwned>(
             body: snippet(&reply.body),
         });
     }
-    let invalid = |reason: String| ClientError::InvalidResponse {
-        method: name(),
-        status: reply.status,
-        reason,
-        body: snippet(&reply.body),
+    let raw = match check_envelope(&reply.body, id) {
+        Ok(Ok(result)) => result,
+        Ok(Err(error)) => {
+            return Err(ClientError::Rpc {
+                method: name(),
+                error: Box::new(error),
+            });
+        }
+        Err(problem) => {
+            return Err(ClientError::InvalidResponse {
+                method: name(),
+                status: reply.status,
+                problem,
+                body: snippet(&reply.body),
+            });
+        }
     };
-    let response: Response =
-        serde_json::from_slice(&reply.body).map_err(|e| invalid(strip_position(e.to_string())))?;
-    if let Some(got) = response.id
-        && got.get() != id.to_string()
-        && got.get() != "null"
-    {
-        return Err(invalid(format!(
-            "the reply is for id {} but the request had id {id}",
-            got.get()
-        )));
-    }
-    if let Some(error) = response.error {
-        return Err(ClientError::Rpc {
-            method: name(),
-            error: Box::new(error),
-        });
-    }
-    let raw = response
-        .result
-        .ok_or_else(|| invalid("it has neither `result` nor `error`".into()))?;
     let decoded = if method.rules.is_empty() {
         serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(raw.get()))
     } else {
         let mut value: serde_json::Value =
-            serde_json::from_str(raw.get()).map_err(|e| invalid(strip_position(e.to_string())))?;
+            serde_json::from_str(raw.get()).map_err(|e| ClientError::Decode {
+                method: name(),
+                path: ".".into(),
+                message: strip_position(e.to_string()),
+            })?;
         normalize(&mut value, method.rules);
         serde_path_to_error::deserialize(value)
     };
@@ -263,4 +414,73 @@ pub fn decode_reply<R: DeserializeOwned>(
         path: e.path().to_string(),
         message: strip_position(e.inner().to_string()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(body: &str) -> Option<ReplyProblem> {
+        check_envelope(body.as_bytes(), 7).err()
+    }
+
+    #[test]
+    fn a_valid_envelope_gives_its_result_or_error() {
+        let ok = check_envelope(br#"{"jsonrpc":"2.0","id":7,"result":[1, 2]}"#, 7);
+        assert!(matches!(ok, Ok(Ok(raw)) if raw.get() == "[1, 2]"));
+        let ok = check_envelope(
+            br#"{"id":7,"error":{"code":-32000,"message":"m"},"jsonrpc":"2.0","x":{}}"#,
+            7,
+        );
+        assert!(matches!(ok, Ok(Err(e)) if e.code == -32000 && e.message == "m"));
+        // Escaped member names are member names.
+        let ok = check_envelope(br#"{"json\u0072pc":"2.0","id":7,"result":null}"#, 7);
+        assert!(matches!(ok, Ok(Ok(raw)) if raw.get() == "null"));
+    }
+
+    #[test]
+    fn the_rules_are_checked_in_order() {
+        // Every rule broken at once: the first one is reported.
+        assert_eq!(
+            problem(r#"{"jsonrpc":"1.0","id":1,"id":2}"#),
+            Some(ReplyProblem::DuplicateMember { name: "id" })
+        );
+        assert_eq!(
+            problem(r#"{"jsonrpc":"1.0","id":1}"#),
+            Some(ReplyProblem::WrongVersion {
+                found: r#""1.0""#.into()
+            })
+        );
+        assert_eq!(
+            problem(r#"{"jsonrpc":"2.0","id":1}"#).map(|p| p.to_string()),
+            Some("the reply is for id 1 but the request had id 7".into())
+        );
+        assert_eq!(
+            problem("true"),
+            Some(ReplyProblem::NotAnObject { found: "a boolean" })
+        );
+        assert_eq!(
+            problem("-1.5"),
+            Some(ReplyProblem::NotAnObject { found: "a number" })
+        );
+        assert!(matches!(
+            problem("{} x"),
+            Some(ReplyProblem::NotJson { .. })
+        ));
+    }
+
+    #[test]
+    fn long_values_are_cut_short() {
+        let id = format!("\"{}\"", "a".repeat(1000));
+        let body = format!(r#"{{"jsonrpc":"2.0","result":1,"id":{id}}}"#);
+        match problem(&body) {
+            Some(ReplyProblem::IdMismatch { sent: 7, received }) => {
+                assert_eq!(received.chars().count(), 41, "{received}");
+                assert!(received.ends_with('…'));
+            }
+            other => panic!("{other:?}"),
+        }
+        let big = vec![b'x'; 10 << 20];
+        assert_eq!(snippet(&big).chars().count(), 201);
+    }
 }

@@ -20,7 +20,7 @@ pub use catalog::{
 pub use client::{
     ConfigError, Endpoint, HttpReply, HttpTransport, Node, Transport, TransportError, decode_reply,
 };
-pub use error::{ClientError, RpcError, codes};
+pub use error::{ClientError, ReplyProblem, RpcError, codes};
 #[cfg(feature = "server")]
 pub use mock::SpecExamples;
 pub use path::fill_path;
