@@ -25,6 +25,9 @@ pub type TransportError = Box<dyn std::error::Error + Send + Sync>;
 /// Moves one request body to a path of a node and brings back the reply. Everything about
 /// JSON-RPC (ids, envelopes, errors) is the [`Endpoint`]'s, so a transport stays small: the
 /// bundled [`HttpTransport`], or your own (in-process, recorded, with retries or auth).
+///
+/// A transport that refuses a body for its size should fail with [`ResponseTooLarge`]: the
+/// endpoint turns it into [`ClientError::ResponseTooLarge`].
 pub trait Transport: Send + Sync {
     /// POSTs `body` (JSON) to `path` (e.g. `/ext/info`).
     fn post(
@@ -34,11 +37,23 @@ pub trait Transport: Send + Sync {
     ) -> impl Future<Output = Result<HttpReply, TransportError>> + Send;
 }
 
-/// A base URL plus a `reqwest::Client` (yours, or one with a 30 s timeout).
+/// A transport's error for a response body over its limit; read no further than the limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the response body exceeds the limit of {limit} bytes")]
+pub struct ResponseTooLarge {
+    /// The limit, in bytes.
+    pub limit: u64,
+}
+
+/// JSON-RPC over HTTP POST: a base URL, a `reqwest::Client` and a limit on response bodies.
+///
+/// Built by [`HttpTransport::new`] (the defaults) or [`HttpTransport::builder`]: an overall
+/// timeout of 30 s, a connect timeout of 10 s and bodies of at most 64 MiB.
 #[derive(Clone, Debug)]
 pub struct HttpTransport {
     client: reqwest::Client,
     base: Arc<str>,
+    max_response_bytes: u64,
 }
 
 /// A transport could not be built.
@@ -46,17 +61,91 @@ pub struct HttpTransport {
 #[error("{0}")]
 pub struct ConfigError(String);
 
-impl HttpTransport {
-    /// A transport to `base_url` (e.g. `http://127.0.0.1:9650`) with its own client.
-    pub fn new(base_url: &str) -> Result<Self, ConfigError> {
-        let client = reqwest::Client::builder()
-            .timeout(Duration::from_secs(30))
-            .build()
-            .map_err(|e| ConfigError(format!("cannot build the HTTP client: {e}")))?;
-        Self::with_client(base_url, client)
+/// Settings of an [`HttpTransport`], from [`HttpTransport::builder`].
+#[derive(Clone, Debug)]
+#[must_use]
+pub struct HttpTransportBuilder {
+    base: String,
+    timeout: Duration,
+    connect_timeout: Duration,
+    max_response_bytes: u64,
+}
+
+impl HttpTransportBuilder {
+    /// The longest a call may take, from connecting to the last byte of the body (default
+    /// 30 s).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
     }
 
-    /// A transport to `base_url` over your own client (timeouts, proxies, TLS, pooling).
+    /// The longest connecting may take (default 10 s).
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// The largest response body read, in bytes (default 64 MiB). A larger one ends the call
+    /// in [`ClientError::ResponseTooLarge`], as soon as its `Content-Length` says so or, without
+    /// one, once that many bytes have arrived: no more than the limit is ever held.
+    pub fn max_response_bytes(mut self, limit: u64) -> Self {
+        self.max_response_bytes = limit;
+        self
+    }
+
+    /// The transport; fails on a base URL that is not `http` or `https`, or a client that
+    /// cannot be built.
+    pub fn build(self) -> Result<HttpTransport, ConfigError> {
+        let client = reqwest::Client::builder()
+            .timeout(self.timeout)
+            .connect_timeout(self.connect_timeout)
+            .build()
+            .map_err(|e| ConfigError(format!("cannot build the HTTP client: {e}")))?;
+        Ok(HttpTransport::with_client(&self.base, client)?
+            .with_max_response_bytes(self.max_response_bytes))
+    }
+}
+
+impl HttpTransport {
+    /// The default overall timeout of a call: 30 s.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+    /// The default connect timeout: 10 s.
+    pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+    /// The default limit on a response body: 64 MiB.
+    pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 64 << 20;
+
+    /// A transport to `base_url` (e.g. `http://127.0.0.1:9650`) with the defaults.
+    pub fn new(base_url: &str) -> Result<Self, ConfigError> {
+        Self::builder(base_url).build()
+    }
+
+    /// Settings for a transport to `base_url`, starting from the defaults.
+    ///
+    /// ```no_run
+    /// use avalanche_rpc::rpc::{HttpTransport, Node};
+    /// use std::time::Duration;
+    /// # fn main() -> Result<(), avalanche_rpc::rpc::ConfigError> {
+    /// let transport = HttpTransport::builder("http://127.0.0.1:9650")
+    ///     .timeout(Duration::from_secs(10))
+    ///     .connect_timeout(Duration::from_secs(2))
+    ///     .max_response_bytes(16 << 20)
+    ///     .build()?;
+    /// let node = Node::new(transport);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn builder(base_url: &str) -> HttpTransportBuilder {
+        HttpTransportBuilder {
+            base: base_url.to_string(),
+            timeout: Self::DEFAULT_TIMEOUT,
+            connect_timeout: Self::DEFAULT_CONNECT_TIMEOUT,
+            max_response_bytes: Self::DEFAULT_MAX_RESPONSE_BYTES,
+        }
+    }
+
+    /// A transport to `base_url` over your own client (proxies, TLS, pooling, headers). The
+    /// limit on bodies (64 MiB; see [`with_max_response_bytes`](Self::with_max_response_bytes))
+    /// and the checks on replies still apply; timeouts are the client's.
     pub fn with_client(base_url: &str, client: reqwest::Client) -> Result<Self, ConfigError> {
         let url = reqwest::Url::parse(base_url)
             .map_err(|e| ConfigError(format!("invalid base URL {base_url:?}: {e}")))?;
@@ -68,12 +157,24 @@ impl HttpTransport {
         Ok(Self {
             client,
             base: base_url.trim_end_matches('/').into(),
+            max_response_bytes: Self::DEFAULT_MAX_RESPONSE_BYTES,
         })
+    }
+
+    /// The same transport with another limit on response bodies, in bytes.
+    pub fn with_max_response_bytes(mut self, limit: u64) -> Self {
+        self.max_response_bytes = limit;
+        self
     }
 
     /// The base URL, without a trailing `/`.
     pub fn base_url(&self) -> &str {
         &self.base
+    }
+
+    /// The limit on response bodies, in bytes.
+    pub fn max_response_bytes(&self) -> u64 {
+        self.max_response_bytes
     }
 }
 
@@ -88,13 +189,59 @@ impl Transport for HttpTransport {
             .post(format!("{}{path}", self.base))
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             .body(body);
+        let limit = self.max_response_bytes;
         async move {
             let response = request.send().await?;
             let status = response.status().as_u16();
-            let body = response.bytes().await?;
+            let body = read_body(response, limit).await?;
             Ok(HttpReply { status, body })
         }
     }
+}
+
+/// Reads a body of at most `limit` bytes: refused at once when its `Content-Length` is larger,
+/// otherwise counted chunk by chunk and dropped as soon as it passes the limit. A body that
+/// comes in one chunk is not copied.
+async fn read_body(
+    mut response: reqwest::Response,
+    limit: u64,
+) -> Result<bytes::Bytes, TransportError> {
+    let too_large = || Box::new(ResponseTooLarge { limit });
+    let declared = response.content_length();
+    if declared.is_some_and(|n| n > limit) {
+        return Err(too_large());
+    }
+    let Some(first) = response.chunk().await? else {
+        return Ok(bytes::Bytes::new());
+    };
+    if first.len() as u64 > limit {
+        return Err(too_large());
+    }
+    let Some(second) = response.chunk().await? else {
+        return Ok(first);
+    };
+    // The limit bounds every allocation: usize::MAX when it is wider than memory anyway.
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let declared = declared.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    let mut body = Vec::new();
+    let mut next = Some(second);
+    body.reserve_exact(declared.max(first.len() * 2).min(limit));
+    body.extend_from_slice(&first);
+    drop(first);
+    while let Some(chunk) = next {
+        let len = body.len().saturating_add(chunk.len());
+        if len > limit {
+            return Err(too_large());
+        }
+        if len > body.capacity() {
+            // Grow by doubling, but never past the limit.
+            let target = body.capacity().saturating_mul(2).max(len).min(limit);
+            body.reserve_exact(target - body.len());
+        }
+        body.extend_from_slice(&chunk);
+        next = response.chunk().await?;
+    }
+    Ok(body.into())
 }
 
 /// A node: a transport shared by one accessor per interface (`node.info()`,
@@ -105,7 +252,9 @@ pub struct Node<T = HttpTransport> {
 }
 
 impl Node<HttpTransport> {
-    /// A node at `base_url` over HTTP, e.g. `Node::http("http://127.0.0.1:9650")`.
+    /// A node at `base_url` over HTTP with the defaults of [`HttpTransport::new`], e.g.
+    /// `Node::http("http://127.0.0.1:9650")`. For other timeouts or limit, build
+    /// the transport: `Node::new(HttpTransport::builder(base_url).timeout(d).build()?)`.
     pub fn http(base_url: &str) -> Result<Self, ConfigError> {
         Ok(Self::new(HttpTransport::new(base_url)?))
     }
@@ -353,9 +502,15 @@ impl<T: Transport> Endpoint<T> {
                 .transport
                 .post(&self.path, body?)
                 .await
-                .map_err(|source| ClientError::Transport {
-                    method: method.name.into(),
-                    source,
+                .map_err(|source| match source.downcast::<ResponseTooLarge>() {
+                    Ok(e) => ClientError::ResponseTooLarge {
+                        method: method.name.into(),
+                        limit: e.limit,
+                    },
+                    Err(source) => ClientError::Transport {
+                        method: method.name.into(),
+                        source,
+                    },
                 })?;
             decode_reply(method, id, &reply)
         }

@@ -139,6 +139,16 @@ pub enum ClientError {
         /// The start of the body.
         body: String,
     },
+    /// The response body is larger than the transport's limit (see
+    /// [`HttpTransportBuilder::max_response_bytes`](crate::rpc::HttpTransportBuilder::max_response_bytes));
+    /// it was not read past the limit.
+    #[error("{method}: the response body exceeds the limit of {limit} bytes")]
+    ResponseTooLarge {
+        /// The method called.
+        method: String,
+        /// The limit, in bytes.
+        limit: u64,
+    },
     /// The result does not fit the method's result type.
     #[error("{method}: cannot decode the result at `{path}`: {message}")]
     Decode {
@@ -192,6 +202,7 @@ impl ClientError {
             ClientError::Rpc { method, .. }
             | ClientError::Http { method, .. }
             | ClientError::InvalidResponse { method, .. }
+            | ClientError::ResponseTooLarge { method, .. }
             | ClientError::Decode { method, .. }
             | ClientError::InvalidParams { method, .. }
             | ClientError::Transport { method, .. }
