@@ -59,10 +59,12 @@ async fn an_http_failure_carries_the_status_and_the_body() {
         ClientError::Http {
             method,
             status,
+            location,
             body,
         } => {
             assert_eq!(method, "platform.getHeight");
             assert_eq!(status, 503);
+            assert_eq!(location, None);
             assert_eq!(
                 body,
                 "API call rejected because chain is not done bootstrapping"

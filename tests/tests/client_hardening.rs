@@ -1,5 +1,5 @@
 //! The client against misbehaving servers: bodies over the limit, replies that break a rule
-//! of JSON-RPC 2.0, and servers that never connect or never answer.
+//! of JSON-RPC 2.0, redirects, and servers that never connect or never answer.
 //! The 100 MB body's memory use is measured alone, in `client_memory.rs`.
 
 mod common;
@@ -7,9 +7,12 @@ mod misbehaving;
 
 use avalanche_rpc::info::InfoClient;
 use avalanche_rpc::rpc::{ClientError, HttpTransport, Node, ReplyProblem};
-use axum::http::header;
-use axum::routing::post;
+use axum::body::Bytes;
+use axum::http::{Method, StatusCode, header};
+use axum::response::IntoResponse;
+use axum::routing::{any, post};
 use misbehaving::{MB, serve_stalling, serve_streaming};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Every call here ends well within this.
@@ -341,6 +344,242 @@ async fn a_long_body_is_cut_short_in_the_error() {
     assert_eq!(excerpt.chars().count(), 201, "{excerpt}");
     assert!(excerpt.ends_with('…'), "{excerpt}");
     assert!(err.to_string().len() < 400, "{err}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Redirects
+
+/// What a server's `/moved` (or `/ext/info` of the other server) received.
+#[derive(Clone, Default)]
+struct Hits(Arc<Mutex<Vec<(Method, Bytes)>>>);
+
+impl Hits {
+    fn take(&self) -> Vec<(Method, Bytes)> {
+        std::mem::take(&mut *self.0.lock().unwrap_or_else(|e| e.into_inner()))
+    }
+}
+
+/// A route that records the request and answers the JSON-RPC call with `networkName: moved`.
+fn recording(hits: Hits) -> axum::routing::MethodRouter {
+    any(move |method: Method, body: Bytes| {
+        let hits = hits.clone();
+        async move {
+            let id = serde_json::from_slice::<serde_json::Value>(&body)
+                .ok()
+                .and_then(|v| v.get("id").cloned())
+                .unwrap_or_default();
+            hits.0
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push((method, body));
+            let reply =
+                serde_json::json!({"jsonrpc": "2.0", "result": {"networkName": "moved"}, "id": id});
+            (
+                [(header::CONTENT_TYPE, "application/json")],
+                reply.to_string(),
+            )
+        }
+    })
+}
+
+/// A server whose `/ext/info` records the request and redirects with `status` to `location`,
+/// and whose `/moved` records and answers; returns its base URL.
+async fn redirecting(status: u16, location: String, sent: Hits, moved: Hits) -> String {
+    let router = axum::Router::new()
+        .route(
+            "/ext/info",
+            post(move |body: Bytes| {
+                let sent = sent.clone();
+                let location = location.clone();
+                async move {
+                    sent.0
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((Method::POST, body));
+                    let status = StatusCode::from_u16(status).unwrap_or(StatusCode::IM_A_TEAPOT);
+                    (status, [(header::LOCATION, location)], "moved elsewhere").into_response()
+                }
+            }),
+        )
+        .route("/moved", recording(moved));
+    common::serve(router).await
+}
+
+fn transport(base: &str, same_origin_redirects: bool) -> HttpTransport {
+    HttpTransport::builder(base)
+        .timeout(BOUND)
+        .same_origin_redirects(same_origin_redirects)
+        .build()
+        .unwrap()
+}
+
+/// Expects the call to end in the redirect itself, not followed.
+fn assert_not_followed(err: &ClientError, status: u16, location: &str) {
+    match err {
+        ClientError::Http {
+            status: s,
+            location: l,
+            body,
+            ..
+        } => {
+            assert_eq!(*s, status);
+            assert_eq!(l.as_deref(), Some(location));
+            assert_eq!(body, "moved elsewhere");
+        }
+        other => panic!("expected Http {status}, got {other:?}"),
+    }
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "info.getNetworkName: HTTP {status} (redirect to {location} not followed): moved elsewhere"
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_cross_origin_redirect_is_never_followed() {
+    let other = Hits::default();
+    let other_base =
+        common::serve(axum::Router::new().route("/ext/info", recording(other.clone()))).await;
+    for status in [307, 308] {
+        for opt_in in [false, true] {
+            let location = format!("{other_base}/ext/info");
+            let sent = Hits::default();
+            let base = redirecting(status, location.clone(), sent.clone(), Hits::default()).await;
+            let err = bounded(
+                Node::new(transport(&base, opt_in))
+                    .info()
+                    .get_network_name(),
+            )
+            .await
+            .unwrap_err();
+            assert_not_followed(&err, status, &location);
+            assert_eq!(sent.take().len(), 1);
+            assert!(
+                other.take().is_empty(),
+                "{status} followed to another origin"
+            );
+        }
+    }
+    // The same port on another host name is another origin too.
+    let moved = Hits::default();
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    drop(listener);
+    let location = format!("http://localhost:{port}/moved");
+    let base = redirecting(307, location.clone(), Hits::default(), moved.clone()).await;
+    let err = bounded(Node::new(transport(&base, true)).info().get_network_name())
+        .await
+        .unwrap_err();
+    assert_not_followed(&err, 307, &location);
+    assert!(moved.take().is_empty());
+}
+
+#[tokio::test]
+async fn no_redirect_is_followed_by_default() {
+    for status in [301, 302, 303, 307, 308] {
+        let moved = Hits::default();
+        let base = redirecting(status, "/moved".into(), Hits::default(), moved.clone()).await;
+        let err = bounded(Node::new(transport(&base, false)).info().get_network_name())
+            .await
+            .unwrap_err();
+        assert_not_followed(&err, status, "/moved");
+        assert!(moved.take().is_empty(), "{status} followed");
+        // `Node::http` is the same default.
+        let err = bounded(Node::http(&base).unwrap().info().get_network_name())
+            .await
+            .unwrap_err();
+        assert_not_followed(&err, status, "/moved");
+        assert!(moved.take().is_empty(), "{status} followed");
+    }
+}
+
+#[tokio::test]
+async fn a_redirect_that_would_turn_the_post_into_a_get_is_never_followed() {
+    for status in [301, 302, 303] {
+        let moved = Hits::default();
+        let base = redirecting(status, "/moved".into(), Hits::default(), moved.clone()).await;
+        let err = bounded(Node::new(transport(&base, true)).info().get_network_name())
+            .await
+            .unwrap_err();
+        assert_not_followed(&err, status, "/moved");
+        assert!(moved.take().is_empty(), "{status} followed");
+    }
+}
+
+#[tokio::test]
+async fn a_same_origin_307_or_308_is_followed_when_opted_in_keeping_the_post_and_its_body() {
+    for status in [307, 308] {
+        let (sent, moved) = (Hits::default(), Hits::default());
+        let base = redirecting(status, "/moved".into(), sent.clone(), moved.clone()).await;
+        let reply = bounded(Node::new(transport(&base, true)).info().get_network_name())
+            .await
+            .unwrap();
+        assert_eq!(reply.network_name, "moved");
+        let sent = sent.take();
+        let moved = moved.take();
+        assert_eq!(moved.len(), 1, "{status}");
+        assert_eq!(moved[0].0, Method::POST, "{status}");
+        assert_eq!(moved[0].1, sent[0].1, "{status}: the body changed");
+        let body: serde_json::Value = serde_json::from_slice(&moved[0].1).unwrap();
+        assert_eq!(body["method"], "info.getNetworkName");
+
+        // An absolute URL of the same origin too.
+        let moved = Hits::default();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let router = axum::Router::new()
+            .route(
+                "/ext/info",
+                post(move || async move {
+                    (
+                        StatusCode::from_u16(status).unwrap_or(StatusCode::IM_A_TEAPOT),
+                        [(header::LOCATION, format!("http://{addr}/moved"))],
+                    )
+                }),
+            )
+            .route("/moved", recording(moved.clone()));
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        let reply = bounded(
+            Node::new(transport(&format!("http://{addr}"), true))
+                .info()
+                .get_network_name(),
+        )
+        .await
+        .unwrap();
+        assert_eq!(reply.network_name, "moved");
+        assert_eq!(moved.take().len(), 1);
+    }
+}
+
+#[tokio::test]
+async fn a_redirect_loop_ends_in_the_redirect() {
+    let hits = Hits::default();
+    let counter = hits.clone();
+    let router = axum::Router::new().route(
+        "/ext/info",
+        post(move |body: Bytes| {
+            let hits = counter.clone();
+            async move {
+                hits.0
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((Method::POST, body));
+                (
+                    StatusCode::TEMPORARY_REDIRECT,
+                    [(header::LOCATION, "/ext/info")],
+                    "moved elsewhere",
+                )
+            }
+        }),
+    );
+    let base = common::serve(router).await;
+    let err = bounded(Node::new(transport(&base, true)).info().get_network_name())
+        .await
+        .unwrap_err();
+    assert_not_followed(&err, 307, "/ext/info");
+    // The first request and at most 5 redirects.
+    assert_eq!(hits.take().len(), 6);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,11 +12,31 @@ use std::time::Duration;
 
 /// What a transport got back: the HTTP status and the body.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct HttpReply {
     /// HTTP status code.
     pub status: u16,
     /// Response body.
     pub body: bytes::Bytes,
+    /// The `Location` of a redirect (3xx) that was not followed, if it had one.
+    pub location: Option<String>,
+}
+
+impl HttpReply {
+    /// A reply with `status` and `body`.
+    pub fn new(status: u16, body: impl Into<bytes::Bytes>) -> Self {
+        Self {
+            status,
+            body: body.into(),
+            location: None,
+        }
+    }
+
+    /// The same reply with the `Location` of a redirect that was not followed.
+    pub fn with_location(mut self, location: impl Into<String>) -> Self {
+        self.location = Some(location.into());
+        self
+    }
 }
 
 /// Error of a transport.
@@ -48,7 +68,9 @@ pub struct ResponseTooLarge {
 /// JSON-RPC over HTTP POST: a base URL, a `reqwest::Client` and a limit on response bodies.
 ///
 /// Built by [`HttpTransport::new`] (the defaults) or [`HttpTransport::builder`]: an overall
-/// timeout of 30 s, a connect timeout of 10 s and bodies of at most 64 MiB.
+/// timeout of 30 s, a connect timeout of 10 s, bodies of at most 64 MiB, and no redirects
+/// followed. A redirect that is not followed ends the call in [`ClientError::Http`] with its
+/// status and `Location`.
 #[derive(Clone, Debug)]
 pub struct HttpTransport {
     client: reqwest::Client,
@@ -69,6 +91,7 @@ pub struct HttpTransportBuilder {
     timeout: Duration,
     connect_timeout: Duration,
     max_response_bytes: u64,
+    same_origin_redirects: bool,
 }
 
 impl HttpTransportBuilder {
@@ -87,9 +110,19 @@ impl HttpTransportBuilder {
 
     /// The largest response body read, in bytes (default 64 MiB). A larger one ends the call
     /// in [`ClientError::ResponseTooLarge`], as soon as its `Content-Length` says so or, without
-    /// one, once that many bytes have arrived: no more than the limit is ever held.
+    /// one, as soon as more than that many bytes have arrived: the body held never grows past
+    /// the limit.
     pub fn max_response_bytes(mut self, limit: u64) -> Self {
         self.max_response_bytes = limit;
+        self
+    }
+
+    /// Whether to follow redirects to the same origin (scheme, host and port) that keep the
+    /// method and body (307 and 308); default `false`, no redirect is followed. A redirect to
+    /// another origin, and a 301, 302 or 303 (which would turn the POST into a GET), is never
+    /// followed.
+    pub fn same_origin_redirects(mut self, follow: bool) -> Self {
+        self.same_origin_redirects = follow;
         self
     }
 
@@ -99,12 +132,16 @@ impl HttpTransportBuilder {
         let client = reqwest::Client::builder()
             .timeout(self.timeout)
             .connect_timeout(self.connect_timeout)
+            .redirect(HttpTransport::redirect_policy(self.same_origin_redirects))
             .build()
             .map_err(|e| ConfigError(format!("cannot build the HTTP client: {e}")))?;
         Ok(HttpTransport::with_client(&self.base, client)?
             .with_max_response_bytes(self.max_response_bytes))
     }
 }
+
+/// The most redirects followed in one call (same-origin 307/308 only).
+const MAX_REDIRECTS: usize = 5;
 
 impl HttpTransport {
     /// The default overall timeout of a call: 30 s.
@@ -129,6 +166,7 @@ impl HttpTransport {
     ///     .timeout(Duration::from_secs(10))
     ///     .connect_timeout(Duration::from_secs(2))
     ///     .max_response_bytes(16 << 20)
+    ///     .same_origin_redirects(true)
     ///     .build()?;
     /// let node = Node::new(transport);
     /// # Ok(())
@@ -140,12 +178,16 @@ impl HttpTransport {
             timeout: Self::DEFAULT_TIMEOUT,
             connect_timeout: Self::DEFAULT_CONNECT_TIMEOUT,
             max_response_bytes: Self::DEFAULT_MAX_RESPONSE_BYTES,
+            same_origin_redirects: false,
         }
     }
 
     /// A transport to `base_url` over your own client (proxies, TLS, pooling, headers). The
     /// limit on bodies (64 MiB; see [`with_max_response_bytes`](Self::with_max_response_bytes))
-    /// and the checks on replies still apply; timeouts are the client's.
+    /// and the checks on replies still apply; timeouts and redirects are the client's. A
+    /// `reqwest::Client` follows up to 10 redirects by default, to any origin, re-sending the
+    /// POST on a 307 or 308: build it with
+    /// `.redirect(HttpTransport::redirect_policy(false))` to follow none.
     pub fn with_client(base_url: &str, client: reqwest::Client) -> Result<Self, ConfigError> {
         let url = reqwest::Url::parse(base_url)
             .map_err(|e| ConfigError(format!("invalid base URL {base_url:?}: {e}")))?;
@@ -165,6 +207,27 @@ impl HttpTransport {
     pub fn with_max_response_bytes(mut self, limit: u64) -> Self {
         self.max_response_bytes = limit;
         self
+    }
+
+    /// The redirect policy of transports from [`builder`](Self::builder), for your own client:
+    /// with `same_origin` false none is followed; with it true, only 307 and 308 to the
+    /// scheme, host and port of the request, at most 5 in a row.
+    pub fn redirect_policy(same_origin: bool) -> reqwest::redirect::Policy {
+        if !same_origin {
+            return reqwest::redirect::Policy::none();
+        }
+        reqwest::redirect::Policy::custom(|attempt| {
+            let keeps_method = matches!(attempt.status().as_u16(), 307 | 308);
+            let same_origin = attempt
+                .previous()
+                .first()
+                .is_some_and(|first| first.origin() == attempt.url().origin());
+            if keeps_method && same_origin && attempt.previous().len() <= MAX_REDIRECTS {
+                attempt.follow()
+            } else {
+                attempt.stop()
+            }
+        })
     }
 
     /// The base URL, without a trailing `/`.
@@ -192,9 +255,21 @@ impl Transport for HttpTransport {
         let limit = self.max_response_bytes;
         async move {
             let response = request.send().await?;
-            let status = response.status().as_u16();
+            let status = response.status();
+            let location = if status.is_redirection() {
+                response
+                    .headers()
+                    .get(reqwest::header::LOCATION)
+                    .map(|l| String::from_utf8_lossy(l.as_bytes()).into_owned())
+            } else {
+                None
+            };
             let body = read_body(response, limit).await?;
-            Ok(HttpReply { status, body })
+            Ok(HttpReply {
+                status: status.as_u16(),
+                body,
+                location,
+            })
         }
     }
 }
@@ -253,7 +328,7 @@ pub struct Node<T = HttpTransport> {
 
 impl Node<HttpTransport> {
     /// A node at `base_url` over HTTP with the defaults of [`HttpTransport::new`], e.g.
-    /// `Node::http("http://127.0.0.1:9650")`. For other timeouts or limit, build
+    /// `Node::http("http://127.0.0.1:9650")`. For other timeouts, limit or redirects, build
     /// the transport: `Node::new(HttpTransport::builder(base_url).timeout(d).build()?)`.
     pub fn http(base_url: &str) -> Result<Self, ConfigError> {
         Ok(Self::new(HttpTransport::new(base_url)?))
@@ -532,6 +607,7 @@ pub fn decode_reply<R: DeserializeOwned>(
         return Err(ClientError::Http {
             method: name(),
             status: reply.status,
+            location: reply.location.clone(),
             body: snippet(&reply.body),
         });
     }

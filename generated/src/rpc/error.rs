@@ -116,13 +116,16 @@ pub enum ClientError {
         /// The error object as sent (boxed: it is large and rare).
         error: Box<RpcError>,
     },
-    /// The HTTP status was not 200 (e.g. 404 for an index the node does not serve).
-    #[error("{method}: HTTP {status}: {body}")]
+    /// The HTTP status was not 200 (e.g. 404 for an index the node does not serve, or a
+    /// redirect that was not followed).
+    #[error("{method}: HTTP {status}{}: {body}", redirect_note(.location))]
     Http {
         /// The method called.
         method: String,
         /// The HTTP status code.
         status: u16,
+        /// Where a redirect (3xx) pointed, when it was not followed.
+        location: Option<String>,
         /// The start of the body.
         body: String,
     },
@@ -216,6 +219,14 @@ impl ClientError {
             ClientError::InvalidResponse { problem, .. } => Some(problem),
             _ => None,
         }
+    }
+}
+
+/// ` (redirect to … not followed)` when a redirect's `Location` is known.
+fn redirect_note(location: &Option<String>) -> String {
+    match location {
+        Some(location) => format!(" (redirect to {location} not followed)"),
+        None => String::new(),
     }
 }
 
