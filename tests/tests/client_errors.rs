@@ -5,7 +5,7 @@ mod common;
 
 use avalanche_rpc::info::InfoClient;
 use avalanche_rpc::platform::PlatformClient;
-use avalanche_rpc::rpc::{ClientError, Node};
+use avalanche_rpc::rpc::{ClientError, Node, ReplyProblem};
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::post;
@@ -67,10 +67,12 @@ async fn an_http_failure_carries_the_status_and_the_body() {
         ClientError::Http {
             method,
             status,
+            location,
             body,
         } => {
             assert_eq!(method, "platform.getHeight");
             assert_eq!(status, 503);
+            assert_eq!(location, None);
             assert_eq!(
                 body,
                 "API call rejected because chain is not done bootstrapping"
@@ -92,12 +94,17 @@ async fn a_body_that_is_not_json_rpc_is_an_invalid_response() {
         ClientError::InvalidResponse {
             status,
             body,
-            reason,
+            problem,
             ..
         } => {
             assert_eq!(status, 200);
             assert_eq!(body, "<html>gateway says hi</html>");
-            assert!(reason.contains("expected value"), "{reason}");
+            match problem {
+                ReplyProblem::NotJson { reason } => {
+                    assert!(reason.contains("expected value"), "{reason}")
+                }
+                other => panic!("expected NotJson, got {other:?}"),
+            }
         }
         other => panic!("expected InvalidResponse, got {other:?}"),
     }
@@ -107,9 +114,13 @@ async fn a_body_that_is_not_json_rpc_is_an_invalid_response() {
         .get_node_id(Default::default())
         .await
         .unwrap_err();
-    assert!(
-        err.to_string().contains("neither `result` nor `error`"),
-        "{err}"
+    assert_eq!(
+        err.reply_problem(),
+        Some(&ReplyProblem::NeitherResultNorError)
+    );
+    assert_eq!(
+        err.to_string(),
+        r#"info.getNodeID: not a valid JSON-RPC 2.0 reply: it has neither `result` nor `error`; HTTP 200, body: {"jsonrpc":"2.0","id":1}"#
     );
     let node = node_answering(
         200,

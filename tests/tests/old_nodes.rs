@@ -27,10 +27,7 @@ impl Transport for Replay {
             reply[k] = v.clone();
         }
         let body = serde_json::to_vec(&reply).expect("encode");
-        std::future::ready(Ok(HttpReply {
-            status: 200,
-            body: body.into(),
-        }))
+        std::future::ready(Ok(HttpReply::new(200, body)))
     }
 }
 

@@ -1,7 +1,7 @@
 //! The client side: a transport moves bytes, an [`Endpoint`] speaks JSON-RPC over it.
 
 use super::catalog::{MethodInfo, normalize};
-use super::error::{ClientError, RpcError, snippet, strip_position};
+use super::error::{ClientError, ReplyProblem, RpcError, snippet, strip_position};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -12,11 +12,31 @@ use std::time::Duration;
 
 /// What a transport got back: the HTTP status and the body.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct HttpReply {
     /// HTTP status code.
     pub status: u16,
     /// Response body.
     pub body: bytes::Bytes,
+    /// The `Location` of a redirect (3xx) that was not followed, if it had one.
+    pub location: Option<String>,
+}
+
+impl HttpReply {
+    /// A reply with `status` and `body`.
+    pub fn new(status: u16, body: impl Into<bytes::Bytes>) -> Self {
+        Self {
+            status,
+            body: body.into(),
+            location: None,
+        }
+    }
+
+    /// The same reply with the `Location` of a redirect that was not followed.
+    pub fn with_location(mut self, location: impl Into<String>) -> Self {
+        self.location = Some(location.into());
+        self
+    }
 }
 
 /// Error of a transport.
@@ -25,6 +45,9 @@ pub type TransportError = Box<dyn std::error::Error + Send + Sync>;
 /// Moves one request body to a path of a node and brings back the reply. Everything about
 /// JSON-RPC (ids, envelopes, errors) is the [`Endpoint`]'s, so a transport stays small: the
 /// bundled [`HttpTransport`], or your own (in-process, recorded, with retries or auth).
+///
+/// A transport that refuses a body for its size should fail with [`ResponseTooLarge`]: the
+/// endpoint turns it into [`ClientError::ResponseTooLarge`].
 pub trait Transport: Send + Sync {
     /// POSTs `body` (JSON) to `path` (e.g. `/ext/info`).
     fn post(
@@ -34,11 +57,25 @@ pub trait Transport: Send + Sync {
     ) -> impl Future<Output = Result<HttpReply, TransportError>> + Send;
 }
 
-/// A base URL plus a `reqwest::Client` (yours, or one with a 30 s timeout).
+/// A transport's error for a response body over its limit; read no further than the limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the response body exceeds the limit of {limit} bytes")]
+pub struct ResponseTooLarge {
+    /// The limit, in bytes.
+    pub limit: u64,
+}
+
+/// JSON-RPC over HTTP POST: a base URL, a `reqwest::Client` and a limit on response bodies.
+///
+/// Built by [`HttpTransport::new`] (the defaults) or [`HttpTransport::builder`]: an overall
+/// timeout of 30 s, a connect timeout of 10 s, bodies of at most 64 MiB, and no redirects
+/// followed. A redirect that is not followed ends the call in [`ClientError::Http`] with its
+/// status and `Location`.
 #[derive(Clone, Debug)]
 pub struct HttpTransport {
     client: reqwest::Client,
     base: Arc<str>,
+    max_response_bytes: u64,
 }
 
 /// A transport could not be built.
@@ -46,17 +83,111 @@ pub struct HttpTransport {
 #[error("{0}")]
 pub struct ConfigError(String);
 
-impl HttpTransport {
-    /// A transport to `base_url` (e.g. `http://127.0.0.1:9650`) with its own client.
-    pub fn new(base_url: &str) -> Result<Self, ConfigError> {
-        let client = reqwest::Client::builder()
-            .timeout(Duration::from_secs(30))
-            .build()
-            .map_err(|e| ConfigError(format!("cannot build the HTTP client: {e}")))?;
-        Self::with_client(base_url, client)
+/// Settings of an [`HttpTransport`], from [`HttpTransport::builder`].
+#[derive(Clone, Debug)]
+#[must_use]
+pub struct HttpTransportBuilder {
+    base: String,
+    timeout: Duration,
+    connect_timeout: Duration,
+    max_response_bytes: u64,
+    same_origin_redirects: bool,
+}
+
+impl HttpTransportBuilder {
+    /// The longest a call may take, from connecting to the last byte of the body (default
+    /// 30 s).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
     }
 
-    /// A transport to `base_url` over your own client (timeouts, proxies, TLS, pooling).
+    /// The longest connecting may take (default 10 s).
+    pub fn connect_timeout(mut self, timeout: Duration) -> Self {
+        self.connect_timeout = timeout;
+        self
+    }
+
+    /// The largest response body read, in bytes (default 64 MiB). A larger one ends the call
+    /// in [`ClientError::ResponseTooLarge`], as soon as its `Content-Length` says so or, without
+    /// one, as soon as more than that many bytes have arrived: the body held never grows past
+    /// the limit.
+    pub fn max_response_bytes(mut self, limit: u64) -> Self {
+        self.max_response_bytes = limit;
+        self
+    }
+
+    /// Whether to follow redirects to the same origin (scheme, host and port) that keep the
+    /// method and body (307 and 308); default `false`, no redirect is followed. A redirect to
+    /// another origin, and a 301, 302 or 303 (which would turn the POST into a GET), is never
+    /// followed.
+    pub fn same_origin_redirects(mut self, follow: bool) -> Self {
+        self.same_origin_redirects = follow;
+        self
+    }
+
+    /// The transport; fails on a base URL that is not `http` or `https`, or a client that
+    /// cannot be built.
+    pub fn build(self) -> Result<HttpTransport, ConfigError> {
+        let client = reqwest::Client::builder()
+            .timeout(self.timeout)
+            .connect_timeout(self.connect_timeout)
+            .redirect(HttpTransport::redirect_policy(self.same_origin_redirects))
+            .build()
+            .map_err(|e| ConfigError(format!("cannot build the HTTP client: {e}")))?;
+        Ok(HttpTransport::with_client(&self.base, client)?
+            .with_max_response_bytes(self.max_response_bytes))
+    }
+}
+
+/// The most redirects followed in one call (same-origin 307/308 only).
+const MAX_REDIRECTS: usize = 5;
+
+impl HttpTransport {
+    /// The default overall timeout of a call: 30 s.
+    pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+    /// The default connect timeout: 10 s.
+    pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
+    /// The default limit on a response body: 64 MiB.
+    pub const DEFAULT_MAX_RESPONSE_BYTES: u64 = 64 << 20;
+
+    /// A transport to `base_url` (e.g. `http://127.0.0.1:9650`) with the defaults.
+    pub fn new(base_url: &str) -> Result<Self, ConfigError> {
+        Self::builder(base_url).build()
+    }
+
+    /// Settings for a transport to `base_url`, starting from the defaults.
+    ///
+    /// ```no_run
+    /// use avalanche_rpc::rpc::{HttpTransport, Node};
+    /// use std::time::Duration;
+    /// # fn main() -> Result<(), avalanche_rpc::rpc::ConfigError> {
+    /// let transport = HttpTransport::builder("http://127.0.0.1:9650")
+    ///     .timeout(Duration::from_secs(10))
+    ///     .connect_timeout(Duration::from_secs(2))
+    ///     .max_response_bytes(16 << 20)
+    ///     .same_origin_redirects(true)
+    ///     .build()?;
+    /// let node = Node::new(transport);
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn builder(base_url: &str) -> HttpTransportBuilder {
+        HttpTransportBuilder {
+            base: base_url.to_string(),
+            timeout: Self::DEFAULT_TIMEOUT,
+            connect_timeout: Self::DEFAULT_CONNECT_TIMEOUT,
+            max_response_bytes: Self::DEFAULT_MAX_RESPONSE_BYTES,
+            same_origin_redirects: false,
+        }
+    }
+
+    /// A transport to `base_url` over your own client (proxies, TLS, pooling, headers). The
+    /// limit on bodies (64 MiB; see [`with_max_response_bytes`](Self::with_max_response_bytes))
+    /// and the checks on replies still apply; timeouts and redirects are the client's. A
+    /// `reqwest::Client` follows up to 10 redirects by default, to any origin, re-sending the
+    /// POST on a 307 or 308: build it with
+    /// `.redirect(HttpTransport::redirect_policy(false))` to follow none.
     pub fn with_client(base_url: &str, client: reqwest::Client) -> Result<Self, ConfigError> {
         let url = reqwest::Url::parse(base_url)
             .map_err(|e| ConfigError(format!("invalid base URL {base_url:?}: {e}")))?;
@@ -68,12 +199,45 @@ impl HttpTransport {
         Ok(Self {
             client,
             base: base_url.trim_end_matches('/').into(),
+            max_response_bytes: Self::DEFAULT_MAX_RESPONSE_BYTES,
+        })
+    }
+
+    /// The same transport with another limit on response bodies, in bytes.
+    pub fn with_max_response_bytes(mut self, limit: u64) -> Self {
+        self.max_response_bytes = limit;
+        self
+    }
+
+    /// The redirect policy of transports from [`builder`](Self::builder), for your own client:
+    /// with `same_origin` false none is followed; with it true, only 307 and 308 to the
+    /// scheme, host and port of the request, at most 5 in a row.
+    pub fn redirect_policy(same_origin: bool) -> reqwest::redirect::Policy {
+        if !same_origin {
+            return reqwest::redirect::Policy::none();
+        }
+        reqwest::redirect::Policy::custom(|attempt| {
+            let keeps_method = matches!(attempt.status().as_u16(), 307 | 308);
+            let same_origin = attempt
+                .previous()
+                .first()
+                .is_some_and(|first| first.origin() == attempt.url().origin());
+            if keeps_method && same_origin && attempt.previous().len() <= MAX_REDIRECTS {
+                attempt.follow()
+            } else {
+                attempt.stop()
+            }
         })
     }
 
     /// The base URL, without a trailing `/`.
     pub fn base_url(&self) -> &str {
         &self.base
+    }
+
+    /// The limit on response bodies, in bytes.
+    pub fn max_response_bytes(&self) -> u64 {
+        self.max_response_bytes
     }
 }
 
@@ -88,13 +252,71 @@ impl Transport for HttpTransport {
             .post(format!("{}{path}", self.base))
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             .body(body);
+        let limit = self.max_response_bytes;
         async move {
             let response = request.send().await?;
-            let status = response.status().as_u16();
-            let body = response.bytes().await?;
-            Ok(HttpReply { status, body })
+            let status = response.status();
+            let location = if status.is_redirection() {
+                response
+                    .headers()
+                    .get(reqwest::header::LOCATION)
+                    .map(|l| String::from_utf8_lossy(l.as_bytes()).into_owned())
+            } else {
+                None
+            };
+            let body = read_body(response, limit).await?;
+            Ok(HttpReply {
+                status: status.as_u16(),
+                body,
+                location,
+            })
         }
     }
+}
+
+/// Reads a body of at most `limit` bytes: refused at once when its `Content-Length` is larger,
+/// otherwise counted chunk by chunk and dropped as soon as it passes the limit. A body that
+/// comes in one chunk is not copied.
+async fn read_body(
+    mut response: reqwest::Response,
+    limit: u64,
+) -> Result<bytes::Bytes, TransportError> {
+    let too_large = || Box::new(ResponseTooLarge { limit });
+    let declared = response.content_length();
+    if declared.is_some_and(|n| n > limit) {
+        return Err(too_large());
+    }
+    let Some(first) = response.chunk().await? else {
+        return Ok(bytes::Bytes::new());
+    };
+    if first.len() as u64 > limit {
+        return Err(too_large());
+    }
+    let Some(second) = response.chunk().await? else {
+        return Ok(first);
+    };
+    // The limit bounds every allocation: usize::MAX when it is wider than memory anyway.
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX);
+    let declared = declared.map_or(0, |n| usize::try_from(n).unwrap_or(usize::MAX));
+    let mut body = Vec::new();
+    let mut next = Some(second);
+    body.reserve_exact(declared.max(first.len() * 2).min(limit));
+    body.extend_from_slice(&first);
+    drop(first);
+    while let Some(chunk) = next {
+        let len = body.len().saturating_add(chunk.len());
+        if len > limit {
+            return Err(too_large());
+        }
+        if len > body.capacity() {
+            // Grow by doubling, but never past the limit.
+            let target = body.capacity().saturating_mul(2).max(len).min(limit);
+            body.reserve_exact(target - body.len());
+        }
+        body.extend_from_slice(&chunk);
+        next = response.chunk().await?;
+    }
+    Ok(body.into())
 }
 
 /// A node: a transport shared by one accessor per interface (`node.info()`,
@@ -105,7 +327,9 @@ pub struct Node<T = HttpTransport> {
 }
 
 impl Node<HttpTransport> {
-    /// A node at `base_url` over HTTP, e.g. `Node::http("http://127.0.0.1:9650")`.
+    /// A node at `base_url` over HTTP with the defaults of [`HttpTransport::new`], e.g.
+    /// `Node::http("http://127.0.0.1:9650")`. For other timeouts, limit or redirects, build
+    /// the transport: `Node::new(HttpTransport::builder(base_url).timeout(d).build()?)`.
     pub fn http(base_url: &str) -> Result<Self, ConfigError> {
         Ok(Self::new(HttpTransport::new(base_url)?))
     }
@@ -145,14 +369,166 @@ struct Request<'a, P> {
     params: &'a P,
 }
 
-#[derive(Deserialize)]
-struct Response<'a> {
-    #[serde(borrow, default)]
+/// The members of a reply object the client reads, each as its raw JSON; any other member is
+/// skipped. Parsed in one pass, without copying: the result is decoded from its raw text.
+#[derive(Default)]
+struct Envelope<'a> {
+    jsonrpc: Option<&'a RawValue>,
     result: Option<&'a RawValue>,
-    #[serde(default)]
-    error: Option<RpcError>,
-    #[serde(borrow, default)]
+    error: Option<&'a RawValue>,
     id: Option<&'a RawValue>,
+    duplicate: Option<&'static str>,
+}
+
+/// A body that is JSON: an object's envelope, or what it is instead.
+enum Parsed<'a> {
+    Object(Envelope<'a>),
+    Other(&'static str),
+}
+
+/// A member name of the envelope.
+enum Member {
+    Jsonrpc,
+    Result,
+    Error,
+    Id,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for Member {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = Member;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a member name")
+            }
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Member, E> {
+                Ok(match name {
+                    "jsonrpc" => Member::Jsonrpc,
+                    "result" => Member::Result,
+                    "error" => Member::Error,
+                    "id" => Member::Id,
+                    _ => Member::Other,
+                })
+            }
+        }
+        deserializer.deserialize_identifier(V)
+    }
+}
+
+impl<'de> Deserialize<'de> for Parsed<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        use serde::de::{IgnoredAny, MapAccess, SeqAccess};
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Parsed<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Parsed<'de>, A::Error> {
+                let mut envelope = Envelope::default();
+                while let Some(member) = map.next_key::<Member>()? {
+                    let (slot, name) = match member {
+                        Member::Jsonrpc => (&mut envelope.jsonrpc, "jsonrpc"),
+                        Member::Result => (&mut envelope.result, "result"),
+                        Member::Error => (&mut envelope.error, "error"),
+                        Member::Id => (&mut envelope.id, "id"),
+                        Member::Other => {
+                            map.next_value::<IgnoredAny>()?;
+                            continue;
+                        }
+                    };
+                    let value = map.next_value::<&'de RawValue>()?;
+                    if slot.is_some() {
+                        envelope.duplicate.get_or_insert(name);
+                    } else {
+                        *slot = Some(value);
+                    }
+                }
+                Ok(Parsed::Object(envelope))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Parsed<'de>, A::Error> {
+                // Read to the end, so that a broken array is reported as not JSON.
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Parsed::Other("an array"))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Parsed<'de>, E> {
+                Ok(Parsed::Other("a string"))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Parsed<'de>, E> {
+                Ok(Parsed::Other("a boolean"))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Parsed<'de>, E> {
+                Ok(Parsed::Other("a number"))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Parsed<'de>, E> {
+                Ok(Parsed::Other("a number"))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Parsed<'de>, E> {
+                Ok(Parsed::Other("a number"))
+            }
+            fn visit_unit<E>(self) -> Result<Parsed<'de>, E> {
+                Ok(Parsed::Other("null"))
+            }
+        }
+        deserializer.deserialize_any(V)
+    }
+}
+
+/// At most 40 characters of a piece of JSON, for a [`ReplyProblem`].
+fn short(json: &str) -> String {
+    match json.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &json[..i]),
+        None => json.to_string(),
+    }
+}
+
+/// Checks the envelope's rules in order; the outcome (`result` or `error`) of a valid one.
+fn check_envelope(body: &[u8], id: u64) -> Result<Result<&RawValue, RpcError>, ReplyProblem> {
+    let envelope = match serde_json::from_slice::<Parsed>(body) {
+        Ok(Parsed::Object(envelope)) => envelope,
+        Ok(Parsed::Other(found)) => return Err(ReplyProblem::NotAnObject { found }),
+        Err(e) => {
+            return Err(ReplyProblem::NotJson {
+                reason: strip_position(e.to_string()),
+            });
+        }
+    };
+    if let Some(name) = envelope.duplicate {
+        return Err(ReplyProblem::DuplicateMember { name });
+    }
+    match envelope.jsonrpc.map(RawValue::get) {
+        None => return Err(ReplyProblem::MissingVersion),
+        Some(r#""2.0""#) => {}
+        Some(other) => {
+            return Err(ReplyProblem::WrongVersion {
+                found: short(other),
+            });
+        }
+    }
+    match envelope.id.map(RawValue::get) {
+        None => return Err(ReplyProblem::MissingId),
+        Some("null") => return Err(ReplyProblem::NullId),
+        Some(got) if got.parse::<u64>() == Ok(id) => {}
+        Some(got) => {
+            return Err(ReplyProblem::IdMismatch {
+                sent: id,
+                received: short(got),
+            });
+        }
+    }
+    match (envelope.result, envelope.error) {
+        (Some(_), Some(_)) => Err(ReplyProblem::BothResultAndError),
+        (None, None) => Err(ReplyProblem::NeitherResultNorError),
+        (Some(result), None) => Ok(Ok(result)),
+        (None, Some(error)) => match serde_json::from_str::<RpcError>(error.get()) {
+            Ok(error) => Ok(Err(error)),
+            Err(e) => Err(ReplyProblem::MalformedError {
+                reason: strip_position(e.to_string()),
+            }),
+        },
+    }
 }
 
 impl<T> Endpoint<T> {
@@ -201,9 +577,15 @@ impl<T: Transport> Endpoint<T> {
                 .transport
                 .post(&self.path, body?)
                 .await
-                .map_err(|source| ClientError::Transport {
-                    method: method.name.into(),
-                    source,
+                .map_err(|source| match source.downcast::<ResponseTooLarge>() {
+                    Ok(e) => ClientError::ResponseTooLarge {
+                        method: method.name.into(),
+                        limit: e.limit,
+                    },
+                    Err(source) => ClientError::Transport {
+                        method: method.name.into(),
+                        source,
+                    },
                 })?;
             decode_reply(method, id, &reply)
         }
@@ -211,6 +593,10 @@ impl<T: Transport> Endpoint<T> {
 }
 
 /// Turns an HTTP reply into the method's result or the error it carries.
+///
+/// Only a status of 200 and a body that is a JSON object with `"jsonrpc": "2.0"`, the `id`
+/// of the request and exactly one of `result` and `error` count as a reply; anything else is
+/// [`ClientError::Http`] or [`ClientError::InvalidResponse`] naming the rule broken.
 pub fn decode_reply<R: DeserializeOwned>(
     method: &MethodInfo,
     id: u64,
@@ -221,40 +607,36 @@ pub fn decode_reply<R: DeserializeOwned>(
         return Err(ClientError::Http {
             method: name(),
             status: reply.status,
+            location: reply.location.clone(),
             body: snippet(&reply.body),
         });
     }
-    let invalid = |reason: String| ClientError::InvalidResponse {
-        method: name(),
-        status: reply.status,
-        reason,
-        body: snippet(&reply.body),
+    let raw = match check_envelope(&reply.body, id) {
+        Ok(Ok(result)) => result,
+        Ok(Err(error)) => {
+            return Err(ClientError::Rpc {
+                method: name(),
+                error: Box::new(error),
+            });
+        }
+        Err(problem) => {
+            return Err(ClientError::InvalidResponse {
+                method: name(),
+                status: reply.status,
+                problem,
+                body: snippet(&reply.body),
+            });
+        }
     };
-    let response: Response =
-        serde_json::from_slice(&reply.body).map_err(|e| invalid(strip_position(e.to_string())))?;
-    if let Some(got) = response.id
-        && got.get() != id.to_string()
-        && got.get() != "null"
-    {
-        return Err(invalid(format!(
-            "the reply is for id {} but the request had id {id}",
-            got.get()
-        )));
-    }
-    if let Some(error) = response.error {
-        return Err(ClientError::Rpc {
-            method: name(),
-            error: Box::new(error),
-        });
-    }
-    let raw = response
-        .result
-        .ok_or_else(|| invalid("it has neither `result` nor `error`".into()))?;
     let decoded = if method.rules.is_empty() {
         serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(raw.get()))
     } else {
         let mut value: serde_json::Value =
-            serde_json::from_str(raw.get()).map_err(|e| invalid(strip_position(e.to_string())))?;
+            serde_json::from_str(raw.get()).map_err(|e| ClientError::Decode {
+                method: name(),
+                path: ".".into(),
+                message: strip_position(e.to_string()),
+            })?;
         normalize(&mut value, method.rules);
         serde_path_to_error::deserialize(value)
     };
@@ -263,4 +645,73 @@ pub fn decode_reply<R: DeserializeOwned>(
         path: e.path().to_string(),
         message: strip_position(e.inner().to_string()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn problem(body: &str) -> Option<ReplyProblem> {
+        check_envelope(body.as_bytes(), 7).err()
+    }
+
+    #[test]
+    fn a_valid_envelope_gives_its_result_or_error() {
+        let ok = check_envelope(br#"{"jsonrpc":"2.0","id":7,"result":[1, 2]}"#, 7);
+        assert!(matches!(ok, Ok(Ok(raw)) if raw.get() == "[1, 2]"));
+        let ok = check_envelope(
+            br#"{"id":7,"error":{"code":-32000,"message":"m"},"jsonrpc":"2.0","x":{}}"#,
+            7,
+        );
+        assert!(matches!(ok, Ok(Err(e)) if e.code == -32000 && e.message == "m"));
+        // Escaped member names are member names.
+        let ok = check_envelope(br#"{"json\u0072pc":"2.0","id":7,"result":null}"#, 7);
+        assert!(matches!(ok, Ok(Ok(raw)) if raw.get() == "null"));
+    }
+
+    #[test]
+    fn the_rules_are_checked_in_order() {
+        // Every rule broken at once: the first one is reported.
+        assert_eq!(
+            problem(r#"{"jsonrpc":"1.0","id":1,"id":2}"#),
+            Some(ReplyProblem::DuplicateMember { name: "id" })
+        );
+        assert_eq!(
+            problem(r#"{"jsonrpc":"1.0","id":1}"#),
+            Some(ReplyProblem::WrongVersion {
+                found: r#""1.0""#.into()
+            })
+        );
+        assert_eq!(
+            problem(r#"{"jsonrpc":"2.0","id":1}"#).map(|p| p.to_string()),
+            Some("the reply is for id 1 but the request had id 7".into())
+        );
+        assert_eq!(
+            problem("true"),
+            Some(ReplyProblem::NotAnObject { found: "a boolean" })
+        );
+        assert_eq!(
+            problem("-1.5"),
+            Some(ReplyProblem::NotAnObject { found: "a number" })
+        );
+        assert!(matches!(
+            problem("{} x"),
+            Some(ReplyProblem::NotJson { .. })
+        ));
+    }
+
+    #[test]
+    fn long_values_are_cut_short() {
+        let id = format!("\"{}\"", "a".repeat(1000));
+        let body = format!(r#"{{"jsonrpc":"2.0","result":1,"id":{id}}}"#);
+        match problem(&body) {
+            Some(ReplyProblem::IdMismatch { sent: 7, received }) => {
+                assert_eq!(received.chars().count(), 41, "{received}");
+                assert!(received.ends_with('…'));
+            }
+            other => panic!("{other:?}"),
+        }
+        let big = vec![b'x'; 10 << 20];
+        assert_eq!(snippet(&big).chars().count(), 201);
+    }
 }

@@ -126,27 +126,41 @@ pub enum ClientError {
         /// The error object as sent (boxed: it is large and rare).
         error: Box<RpcError>,
     },
-    /// The HTTP status was not 200 (e.g. 404 for an index the node does not serve).
-    #[error("{method}: HTTP {status}: {body}")]
+    /// The HTTP status was not 200 (e.g. 404 for an index the node does not serve, or a
+    /// redirect that was not followed).
+    #[error("{method}: HTTP {status}{}: {body}", redirect_note(.location))]
     Http {
         /// The method called.
         method: String,
         /// The HTTP status code.
         status: u16,
+        /// Where a redirect (3xx) pointed, when it was not followed.
+        location: Option<String>,
         /// The start of the body.
         body: String,
     },
-    /// The body is not a JSON-RPC reply.
-    #[error("{method}: not a JSON-RPC reply ({reason}); HTTP {status}, body: {body}")]
+    /// The body is not a valid JSON-RPC 2.0 reply to the request sent; `problem` says which
+    /// rule it broke.
+    #[error("{method}: not a valid JSON-RPC 2.0 reply: {problem}; HTTP {status}, body: {body}")]
     InvalidResponse {
         /// The method called.
         method: String,
         /// The HTTP status code.
         status: u16,
-        /// What was wrong.
-        reason: String,
+        /// The rule the reply broke.
+        problem: ReplyProblem,
         /// The start of the body.
         body: String,
+    },
+    /// The response body is larger than the transport's limit (see
+    /// [`HttpTransportBuilder::max_response_bytes`](crate::rpc::HttpTransportBuilder::max_response_bytes));
+    /// it was not read past the limit.
+    #[error("{method}: the response body exceeds the limit of {limit} bytes")]
+    ResponseTooLarge {
+        /// The method called.
+        method: String,
+        /// The limit, in bytes.
+        limit: u64,
     },
     /// The result does not fit the method's result type.
     #[error("{method}: cannot decode the result at `{path}`: {message}")]
@@ -208,6 +222,7 @@ impl ClientError {
             ClientError::Rpc { method, .. }
             | ClientError::Http { method, .. }
             | ClientError::InvalidResponse { method, .. }
+            | ClientError::ResponseTooLarge { method, .. }
             | ClientError::Decode { method, .. }
             | ClientError::InvalidParams { method, .. }
             | ClientError::Transport { method, .. }
@@ -215,12 +230,91 @@ impl ClientError {
             | ClientError::NotImplemented { method } => method,
         }
     }
+
+    /// The rule a reply broke, when the body was not a valid JSON-RPC 2.0 reply.
+    pub fn reply_problem(&self) -> Option<&ReplyProblem> {
+        match self {
+            ClientError::InvalidResponse { problem, .. } => Some(problem),
+            _ => None,
+        }
+    }
+}
+
+/// ` (redirect to … not followed)` when a redirect's `Location` is known.
+fn redirect_note(location: &Option<String>) -> String {
+    match location {
+        Some(location) => format!(" (redirect to {location} not followed)"),
+        None => String::new(),
+    }
+}
+
+/// Which rule of a JSON-RPC 2.0 reply a body broke. A reply is accepted only if it is a JSON
+/// object with `"jsonrpc": "2.0"`, the id the request had, and exactly one of `result` and
+/// `error`; the rules are checked in the order of the variants.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ReplyProblem {
+    /// The body is not JSON.
+    #[error("the body is not JSON: {reason}")]
+    NotJson {
+        /// What the parser said.
+        reason: String,
+    },
+    /// The body is JSON but not an object (e.g. a batch reply, an array).
+    #[error("the body is {found}, not an object")]
+    NotAnObject {
+        /// What it is instead: `an array`, `a string`, `a number`, `a boolean` or `null`.
+        found: &'static str,
+    },
+    /// A member of the envelope appears twice.
+    #[error("the member `{name}` appears more than once")]
+    DuplicateMember {
+        /// The member: `jsonrpc`, `result`, `error` or `id`.
+        name: &'static str,
+    },
+    /// There is no `jsonrpc` member.
+    #[error("`jsonrpc` is missing (it must be \"2.0\")")]
+    MissingVersion,
+    /// `jsonrpc` is not `"2.0"`.
+    #[error("`jsonrpc` is {found}, not \"2.0\"")]
+    WrongVersion {
+        /// The value found, as JSON (cut short).
+        found: String,
+    },
+    /// There is no `id` member.
+    #[error("`id` is missing")]
+    MissingId,
+    /// `id` is `null`, the id of a reply to a request the server could not read (this client
+    /// sends only valid requests, each with a numeric id).
+    #[error("`id` is null but the request had an id")]
+    NullId,
+    /// `id` is not the id of the request.
+    #[error("the reply is for id {received} but the request had id {sent}")]
+    IdMismatch {
+        /// The id the request had.
+        sent: u64,
+        /// The id of the reply, as JSON (cut short).
+        received: String,
+    },
+    /// Both `result` and `error` are present.
+    #[error("it has both `result` and `error`")]
+    BothResultAndError,
+    /// Neither `result` nor `error` is present.
+    #[error("it has neither `result` nor `error`")]
+    NeitherResultNorError,
+    /// `error` is not an error object (`{"code", "message", "data"}`).
+    #[error("`error` is not a JSON-RPC error object: {reason}")]
+    MalformedError {
+        /// What the parser said.
+        reason: String,
+    },
 }
 
 /// At most 200 characters of a body, for error messages.
 #[cfg(feature = "client")]
 pub(crate) fn snippet(body: &[u8]) -> String {
-    let text = String::from_utf8_lossy(body);
+    // 200 characters take at most 800 bytes: never convert more of a large body.
+    let text = String::from_utf8_lossy(&body[..body.len().min(800)]);
     let text = text.trim();
     match text.char_indices().nth(200) {
         Some((i, _)) => format!("{}…", &text[..i]),

@@ -18,9 +18,10 @@ pub use catalog::{
 };
 #[cfg(feature = "client")]
 pub use client::{
-    ConfigError, Endpoint, HttpReply, HttpTransport, Node, Transport, TransportError, decode_reply,
+    ConfigError, Endpoint, HttpReply, HttpTransport, HttpTransportBuilder, Node, ResponseTooLarge,
+    Transport, TransportError, decode_reply,
 };
-pub use error::{ClientError, RpcError, codes};
+pub use error::{ClientError, ReplyProblem, RpcError, codes};
 #[cfg(feature = "server")]
 pub use mock::SpecExamples;
 pub use path::fill_path;
