@@ -6,6 +6,7 @@ mod catalog;
 #[cfg(feature = "client")]
 mod client;
 mod error;
+mod excerpt;
 #[cfg(feature = "server")]
 mod mock;
 mod path;
@@ -21,6 +22,7 @@ pub use client::{
     ConfigError, Endpoint, HttpReply, HttpTransport, Node, Transport, TransportError, decode_reply,
 };
 pub use error::{ClientError, RpcError, codes};
+pub use excerpt::{EXCERPT_CHARS, excerpt};
 #[cfg(feature = "server")]
 pub use mock::SpecExamples;
 pub use path::fill_path;

@@ -22,6 +22,7 @@
 //! besides the wire names, not any letter case.
 
 use super::error::{RpcError, strip_position};
+use super::excerpt::excerpt;
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
@@ -127,7 +128,10 @@ pub fn router_with(paths: Vec<String>, dispatch: impl Dispatch, config: ServerCo
 
 async fn serve(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     if request.method() != Method::POST {
-        let text = format!("only POST is allowed here, not {}\n", request.method());
+        let text = format!(
+            "only POST is allowed here, not {}\n",
+            excerpt(request.method().as_str())
+        );
         return (
             StatusCode::METHOD_NOT_ALLOWED,
             [(header::ALLOW, "POST")],
@@ -139,7 +143,10 @@ async fn serve(State(shared): State<Arc<Shared>>, request: Request) -> Response 
         Some(Some(t)) if t == "application/json" => {}
         Some(t) => {
             let shown = t.unwrap_or_else(|| "(not text)".into());
-            let text = format!("unsupported Content-Type {shown:?}: send application/json\n");
+            let text = format!(
+                "unsupported Content-Type {:?}: send application/json\n",
+                excerpt(&shown)
+            );
             return (StatusCode::UNSUPPORTED_MEDIA_TYPE, text).into_response();
         }
         None => {
@@ -193,6 +200,10 @@ fn json_response(status: StatusCode, mut text: String) -> Response {
     response
 }
 
+/// Longest `id` accepted, in bytes of its JSON text; a longer one is -32600, so a reply never
+/// echoes more than this of it.
+pub const MAX_ID_BYTES: usize = 128;
+
 /// Handles one body (a request or a batch) and returns the reply text, or `None` when
 /// nothing is to be sent (notifications).
 pub async fn handle(dispatch: &dyn Dispatch, body: &[u8], config: &ServerConfig) -> Option<String> {
@@ -233,7 +244,7 @@ pub async fn handle(dispatch: &dyn Dispatch, body: &[u8], config: &ServerConfig)
 }
 
 async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
-    let members: HashMap<String, Box<RawValue>> = match serde_json::from_slice(body) {
+    let mut members: HashMap<String, Box<RawValue>> = match serde_json::from_slice(body) {
         Ok(m) => m,
         Err(e) if e.is_data() => {
             return Some(error_reply(
@@ -248,9 +259,17 @@ async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
             ));
         }
     };
-    let id = members.get("id").map(|raw| raw.get());
+    let id = members.remove("id");
+    let id = id.as_deref().map(RawValue::get);
     let reply_id = match id {
         None => "null",
+        Some(raw) if raw.len() > MAX_ID_BYTES => {
+            let err = RpcError::invalid_request(format!(
+                "`id` is {} bytes long; the limit is {MAX_ID_BYTES}",
+                raw.len()
+            ));
+            return Some(error_reply("null", &err));
+        }
         Some(raw)
             if raw.starts_with(['"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'])
                 || raw == "null" =>
@@ -262,7 +281,7 @@ async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
             return Some(error_reply("null", &err));
         }
     };
-    let outcome = run(dispatch, &members).await;
+    let outcome = run(dispatch, members).await;
     match (id, outcome) {
         (None, Ok(_)) => None,
         // A notification gets no reply, unless the request itself was malformed.
@@ -275,7 +294,7 @@ async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
     }
 }
 
-async fn run(dispatch: &dyn Dispatch, members: &HashMap<String, Box<RawValue>>) -> Reply {
+async fn run(dispatch: &dyn Dispatch, mut members: HashMap<String, Box<RawValue>>) -> Reply {
     match members
         .get("jsonrpc")
         .map(|v| serde_json::from_str::<String>(v.get()))
@@ -291,11 +310,12 @@ async fn run(dispatch: &dyn Dispatch, members: &HashMap<String, Box<RawValue>>) 
         Some(Err(_)) => return Err(RpcError::invalid_request("`method` must be a string")),
         None => return Err(RpcError::invalid_request("`method` is missing")),
     };
-    let params = match members.get("params").map(|v| v.get()) {
-        None | Some("null") => Params(None),
-        Some(text) if text.starts_with('{') => Params(members.get("params").cloned()),
-        Some(text) if text.starts_with('[') => {
-            match serde_json::from_str::<Vec<Box<RawValue>>>(text) {
+    let params = match members.remove("params") {
+        None => Params(None),
+        Some(raw) if raw.get() == "null" => Params(None),
+        Some(raw) if raw.get().starts_with('{') => Params(Some(raw)),
+        Some(raw) if raw.get().starts_with('[') => {
+            match serde_json::from_str::<Vec<Box<RawValue>>>(raw.get()) {
                 Ok(items) if items.is_empty() => Params(None),
                 Ok(mut items) if items.len() == 1 && items[0].get().starts_with('{') => {
                     Params(items.pop())
