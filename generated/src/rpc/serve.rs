@@ -116,9 +116,11 @@ impl ServeConfig {
 }
 
 /// Serves `router` over HTTP/1.1 on every connection `listener` accepts, with the timeouts and
-/// the connection cap of `config`. Runs until the future is dropped; an error accepting a
-/// connection is not returned (the peer is skipped; when the process is out of file
-/// descriptors, accepting pauses for a second).
+/// the connection cap of `config` (what each does: the second table in
+/// [`crate::rpc::server`]). Runs until the future is dropped; an error accepting a connection
+/// is not returned (the peer is skipped; when the process is out of file descriptors,
+/// accepting pauses for a second). HTTP/2 and protocol upgrades are not offered; the
+/// JSON-RPC routers need neither.
 ///
 /// ```no_run
 /// # async fn run() -> std::io::Result<()> {
