@@ -2,7 +2,7 @@
 //! own paths: `cargo run -p avalanche-rpc-examples --example serve [-- ADDR]` (default
 //! 127.0.0.1:9650). A stand-in to develop a client against, until the devnet exists.
 
-use avalanche_rpc::rpc::SpecExamples;
+use avalanche_rpc::rpc::{ServeConfig, SpecExamples, serve};
 use avalanche_rpc::{METHODS, avm, avm_static, index, info, platform, wallet};
 
 #[tokio::main]
@@ -35,5 +35,6 @@ async fn main() -> std::io::Result<()> {
     println!("try: curl -s http://{addr}/ext/info -H 'content-type: application/json' \\");
     println!("       -d '{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"info.getNodeID\"}}'");
     println!("  or: cargo run -p avalanche-rpc-examples --example client -- http://{addr}");
-    axum::serve(listener, router).await
+    // The node's timeouts and a cap on open connections; `axum::serve` has neither.
+    serve(listener, router, ServeConfig::default()).await
 }

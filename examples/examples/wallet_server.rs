@@ -3,7 +3,7 @@
 //! `curl -s 127.0.0.1:9651/ext/bc/X/wallet -H 'content-type: application/json' \
 //!    -d '{"jsonrpc":"2.0","id":1,"method":"wallet.issueTx","params":{"tx":"0x00000a09cfc7"}}'`
 
-use avalanche_rpc::rpc::RpcError;
+use avalanche_rpc::rpc::{RpcError, ServeConfig, serve};
 use avalanche_rpc::wallet::{self, IssueTxParams, IssueTxResult, WalletServer};
 use avalanche_rpc::wire::Id;
 
@@ -27,5 +27,10 @@ async fn main() -> std::io::Result<()> {
         "wallet.issueTx on http://{}/ext/bc/X/wallet",
         listener.local_addr()?
     );
-    axum::serve(listener, wallet::router(Wallet, "X")).await
+    serve(
+        listener,
+        wallet::router(Wallet, "X"),
+        ServeConfig::default(),
+    )
+    .await
 }

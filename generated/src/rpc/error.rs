@@ -1,5 +1,6 @@
 //! JSON-RPC errors (what a server sends) and client errors (everything a call can end in).
 
+use super::excerpt::excerpt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -49,9 +50,11 @@ impl RpcError {
     }
 
     /// -32602, naming the field (a path such as `startIndex.address`, empty for the whole
-    /// params) and what was wrong with it. `data` is `{"field", "reason"}`.
+    /// params) and what was wrong with it. `data` is `{"field", "reason"}`. Both are cut to an
+    /// [`excerpt`], as they may quote the request.
     pub fn invalid_params(field: &str, reason: impl Into<String>) -> Self {
-        let reason = reason.into();
+        let field = excerpt(field);
+        let reason = excerpt(&reason.into()).into_owned();
         let message = if field.is_empty() {
             format!("invalid params: {reason}")
         } else {
@@ -67,6 +70,7 @@ impl RpcError {
     /// -32601 for a method this server's interface has but the implementation leaves out
     /// (the default body of every generated server method).
     pub fn not_implemented(method: &str) -> Self {
+        let method = excerpt(method);
         Self {
             code: codes::METHOD_NOT_FOUND,
             message: format!("method not implemented: this server does not implement `{method}`"),
@@ -74,8 +78,9 @@ impl RpcError {
         }
     }
 
-    /// -32601 for `method`.
+    /// -32601 for `method` (cut to an [`excerpt`]).
     pub fn method_not_found(method: &str) -> Self {
+        let method = excerpt(method);
         Self {
             code: codes::METHOD_NOT_FOUND,
             message: format!("method not found: `{method}`"),
@@ -83,19 +88,19 @@ impl RpcError {
         }
     }
 
-    /// -32600 with a reason.
+    /// -32600 with a reason (cut to an [`excerpt`]).
     pub fn invalid_request(reason: impl Into<String>) -> Self {
         Self::new(
             codes::INVALID_REQUEST,
-            format!("invalid request: {}", reason.into()),
+            format!("invalid request: {}", excerpt(&reason.into())),
         )
     }
 
-    /// -32700 with the parser's message.
+    /// -32700 with the parser's message (cut to an [`excerpt`]).
     pub fn parse_error(reason: impl Into<String>) -> Self {
         Self::new(
             codes::PARSE_ERROR,
-            format!("parse error: {}", reason.into()),
+            format!("parse error: {}", excerpt(&reason.into())),
         )
     }
 

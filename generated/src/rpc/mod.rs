@@ -1,14 +1,19 @@
 //! The hand-written runtime the generated code stands on: JSON-RPC envelope and errors, the
-//! client over a [`Transport`], the server on axum, method descriptors and the spec-example
-//! test double.
+//! client over a [`Transport`], the server on axum and [`serve`], its hardened HTTP server,
+//! method descriptors and the spec-example test double.
 
 mod catalog;
 #[cfg(feature = "client")]
 mod client;
+#[cfg(feature = "server")]
+mod deadline;
 mod error;
+mod excerpt;
 #[cfg(feature = "server")]
 mod mock;
 mod path;
+#[cfg(feature = "server")]
+mod serve;
 #[cfg(feature = "server")]
 pub mod server;
 
@@ -22,9 +27,12 @@ pub use client::{
     Transport, TransportError, decode_reply,
 };
 pub use error::{ClientError, ReplyProblem, RpcError, codes};
+pub use excerpt::{EXCERPT_CHARS, excerpt};
 #[cfg(feature = "server")]
 pub use mock::SpecExamples;
 pub use path::fill_path;
+#[cfg(feature = "server")]
+pub use serve::{ServeConfig, serve};
 #[cfg(feature = "server")]
 pub use server::{BoxFuture, Dispatch, Params, Reply, ServerConfig, reply};
 

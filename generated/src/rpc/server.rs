@@ -1,4 +1,5 @@
-//! The server side: JSON-RPC 2.0 over HTTP POST, on axum.
+//! The server side: JSON-RPC 2.0 over HTTP POST, on axum. Serve the routers with
+//! [`serve`](crate::rpc::serve), not `axum::serve`, which has no timeouts.
 //!
 //! What a request gets, and where this server deliberately differs from the node:
 //!
@@ -6,11 +7,13 @@
 //! |---|---|---|
 //! | not POST | HTTP 405, `Allow: POST` | 405 |
 //! | no `Content-Type`, or not `application/json` (parameters such as `charset` are ignored) | HTTP 415 | 415 |
-//! | body over the limit ([`ServerConfig::max_body_bytes`], 8 MiB by default) | HTTP 413 with a -32600 error body | no limit stated |
+//! | body over the limit ([`ServerConfig::max_body_bytes`], 8 MiB by default) | HTTP 413 with a -32600 error body, as soon as the limit is passed, without reading the rest | no limit stated |
 //! | body not JSON, or JSON followed by more text | -32700 | -32700; trailing text ignored |
 //! | `jsonrpc` not `"2.0"`, `method` missing or not a string, `id` an object, array or boolean | -32600 naming the member | -32600 for `jsonrpc`; -32000 or anything goes for the rest |
+//! | `id` longer than [`MAX_ID_BYTES`] (128) bytes of JSON text | -32600 with `"id": null`, so it is not echoed | echoed whatever its size |
 //! | unknown method | -32601 naming it | -32000 `rpc: can't find method` |
 //! | `params` not an object, `[object]`, `[]` or null; or a member of the wrong type | -32602 naming the field and what was wrong | -32000 with one generic text |
+//! | request text in an error: serde's message quoting the bad value, a field path, a method name, a `Content-Type`, an HTTP method | cut to an [`excerpt`](crate::rpc::excerpt): at most 100 characters, `…` in the middle | quoted in full |
 //! | a handler's error | its code (handlers use -32000) | -32000 |
 //! | a handler panics | -32603 | connection dropped |
 //! | no `id` member (a notification) | the method runs; HTTP 200 with an empty body | same |
@@ -20,8 +23,37 @@
 //! JSON-RPC errors come with HTTP 200, as from the node. Unknown members of `params` are
 //! ignored, as the node does; only the spellings the spec declares (`aliases`) are read
 //! besides the wire names, not any letter case.
+//!
+//! What a connection gets from [`serve`](crate::rpc::serve) with
+//! [`ServeConfig::default()`](crate::rpc::ServeConfig), the node's defaults (its flags in
+//! avalanchego `config/flags.go:234-237`, handed to Go's `net/http` server in
+//! `api/server/server.go:127-130`). A timeout closes the connection without a reply, as the
+//! node's server does:
+//!
+//! | Connection | Here | The node |
+//! |---|---|---|
+//! | sends nothing, or not a whole request head, within [`read_header_timeout`](crate::rpc::ServeConfig::read_header_timeout) of the request's start: accept for a connection's first request, the first byte for later ones | closed at 30 s | `--http-read-header-timeout`, 30 s: the same |
+//! | sends a request, head and body, slower than [`read_timeout`](crate::rpc::ServeConfig::read_timeout), counted from the same start (a half-sent body) | closed at 30 s, if the handler is waiting for the body | `--http-read-timeout`, 30 s: the same |
+//! | does not read its reply within [`write_timeout`](crate::rpc::ServeConfig::write_timeout) of the handler returning it (a slow or stalled reader) | closed at 30 s; the reply is dropped | `--http-write-timeout`, 30 s, counted from the end of the request head, so a handler's own time counts too |
+//! | keeps a keep-alive connection open without a next request for [`idle_timeout`](crate::rpc::ServeConfig::idle_timeout) after a reply | closed at 120 s | `--http-idle-timeout`, 120 s: the same |
+//! | one more than [`max_connections`](crate::rpc::ServeConfig::max_connections) open | waits, unaccepted, in the listen backlog until a connection closes; its timeouts start at accept | no cap: connections are accepted until the process runs out of file descriptors (`--fd-limit`, 32,768, `config/flags.go:84`) |
+//! | a request head over hyper's read buffer (about 400 KiB) or with over 100 header lines | HTTP 431 | 431 over Go's 1 MiB `MaxHeaderBytes` |
+//!
+//! `None` disables a timeout (the node's `0`). hyper's own `header_read_timeout` is not used:
+//! it restarts the moment a keep-alive connection goes idle, so it would close idle connections
+//! at the header timeout rather than the idle one; the connection's clock enforces all four.
+//!
+//! Memory, per connection, whatever the peer does: the head is at most hyper's read buffer;
+//! the body is read from the socket only as fast as the handler asks for it and at most
+//! [`ServerConfig::max_body_bytes`] of it is kept (a half-sent body holds what has arrived, at
+//! most that, until the read timeout); decoding holds a few more copies of it while the
+//! handler runs; an error reply is a few hundred bytes (a batch: one per request, at most
+//! [`ServerConfig::max_batch_len`]); a reply is held until it is written or the write timeout
+//! passes. So a connection holds at most a small multiple of the body limit plus its reply, and
+//! at most `max_connections` connections are open.
 
 use super::error::{RpcError, strip_position};
+use super::excerpt::excerpt;
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
@@ -121,7 +153,10 @@ pub fn router_with(paths: Vec<String>, dispatch: impl Dispatch, config: ServerCo
 
 async fn serve(State(shared): State<Arc<Shared>>, request: Request) -> Response {
     if request.method() != Method::POST {
-        let text = format!("only POST is allowed here, not {}\n", request.method());
+        let text = format!(
+            "only POST is allowed here, not {}\n",
+            excerpt(request.method().as_str())
+        );
         return (
             StatusCode::METHOD_NOT_ALLOWED,
             [(header::ALLOW, "POST")],
@@ -133,7 +168,10 @@ async fn serve(State(shared): State<Arc<Shared>>, request: Request) -> Response 
         Some(Some(t)) if t == "application/json" => {}
         Some(t) => {
             let shown = t.unwrap_or_else(|| "(not text)".into());
-            let text = format!("unsupported Content-Type {shown:?}: send application/json\n");
+            let text = format!(
+                "unsupported Content-Type {:?}: send application/json\n",
+                excerpt(&shown)
+            );
             return (StatusCode::UNSUPPORTED_MEDIA_TYPE, text).into_response();
         }
         None => {
@@ -187,6 +225,10 @@ fn json_response(status: StatusCode, mut text: String) -> Response {
     response
 }
 
+/// Longest `id` accepted, in bytes of its JSON text; a longer one is -32600, so a reply never
+/// echoes more than this of it.
+pub const MAX_ID_BYTES: usize = 128;
+
 /// Handles one body (a request or a batch) and returns the reply text, or `None` when
 /// nothing is to be sent (notifications).
 pub async fn handle(dispatch: &dyn Dispatch, body: &[u8], config: &ServerConfig) -> Option<String> {
@@ -227,7 +269,7 @@ pub async fn handle(dispatch: &dyn Dispatch, body: &[u8], config: &ServerConfig)
 }
 
 async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
-    let members: HashMap<String, Box<RawValue>> = match serde_json::from_slice(body) {
+    let mut members: HashMap<String, Box<RawValue>> = match serde_json::from_slice(body) {
         Ok(m) => m,
         Err(e) if e.is_data() => {
             return Some(error_reply(
@@ -242,9 +284,17 @@ async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
             ));
         }
     };
-    let id = members.get("id").map(|raw| raw.get());
+    let id = members.remove("id");
+    let id = id.as_deref().map(RawValue::get);
     let reply_id = match id {
         None => "null",
+        Some(raw) if raw.len() > MAX_ID_BYTES => {
+            let err = RpcError::invalid_request(format!(
+                "`id` is {} bytes long; the limit is {MAX_ID_BYTES}",
+                raw.len()
+            ));
+            return Some(error_reply("null", &err));
+        }
         Some(raw)
             if raw.starts_with(['"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'])
                 || raw == "null" =>
@@ -256,7 +306,7 @@ async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
             return Some(error_reply("null", &err));
         }
     };
-    let outcome = run(dispatch, &members).await;
+    let outcome = run(dispatch, members).await;
     match (id, outcome) {
         (None, Ok(_)) => None,
         // A notification gets no reply, unless the request itself was malformed.
@@ -269,7 +319,7 @@ async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
     }
 }
 
-async fn run(dispatch: &dyn Dispatch, members: &HashMap<String, Box<RawValue>>) -> Reply {
+async fn run(dispatch: &dyn Dispatch, mut members: HashMap<String, Box<RawValue>>) -> Reply {
     match members
         .get("jsonrpc")
         .map(|v| serde_json::from_str::<String>(v.get()))
@@ -285,11 +335,12 @@ async fn run(dispatch: &dyn Dispatch, members: &HashMap<String, Box<RawValue>>) 
         Some(Err(_)) => return Err(RpcError::invalid_request("`method` must be a string")),
         None => return Err(RpcError::invalid_request("`method` is missing")),
     };
-    let params = match members.get("params").map(|v| v.get()) {
-        None | Some("null") => Params(None),
-        Some(text) if text.starts_with('{') => Params(members.get("params").cloned()),
-        Some(text) if text.starts_with('[') => {
-            match serde_json::from_str::<Vec<Box<RawValue>>>(text) {
+    let params = match members.remove("params") {
+        None => Params(None),
+        Some(raw) if raw.get() == "null" => Params(None),
+        Some(raw) if raw.get().starts_with('{') => Params(Some(raw)),
+        Some(raw) if raw.get().starts_with('[') => {
+            match serde_json::from_str::<Vec<Box<RawValue>>>(raw.get()) {
                 Ok(items) if items.is_empty() => Params(None),
                 Ok(mut items) if items.len() == 1 && items[0].get().starts_with('{') => {
                     Params(items.pop())

@@ -2,7 +2,7 @@
 
 #![allow(dead_code)]
 
-use avalanche_rpc::rpc::{Node, SpecExamples};
+use avalanche_rpc::rpc::{Node, ServeConfig, SpecExamples};
 use avalanche_rpc::{avm, avm_static, index, info, platform, wallet};
 
 /// The index paths the node serves.
@@ -29,14 +29,22 @@ pub fn router() -> axum::Router {
     r
 }
 
-/// Serves `router` on an ephemeral 127.0.0.1 port; returns the base URL.
+/// Serves `router` on an ephemeral 127.0.0.1 port with the default config; returns the base
+/// URL.
 pub async fn serve(router: axum::Router) -> String {
+    serve_with(router, ServeConfig::default()).await
+}
+
+/// Serves `router` on an ephemeral 127.0.0.1 port with `config`; returns the base URL.
+pub async fn serve_with(router: axum::Router, config: ServeConfig) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind 127.0.0.1");
     let addr = listener.local_addr().expect("local addr");
     tokio::spawn(async move {
-        axum::serve(listener, router).await.expect("serve");
+        avalanche_rpc::rpc::serve(listener, router, config)
+            .await
+            .expect("serve");
     });
     format!("http://{addr}")
 }

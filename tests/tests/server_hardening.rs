@@ -1,0 +1,522 @@
+//! The hardened server (`avalanche_rpc::rpc::serve`) against raw-socket peers on 127.0.0.1:
+//! each timeout closes what it should, when it should (short timeouts here), error replies stay
+//! small whatever was sent, and the connection cap makes late callers wait, not fail.
+
+mod common;
+
+use avalanche_rpc::rpc::{ServeConfig, ServerConfig, SpecExamples, server};
+use serde_json::Value;
+use std::net::SocketAddr;
+use std::time::Duration;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpSocket, TcpStream};
+use tokio::time::{Instant, sleep, timeout};
+
+const HEADER: Duration = Duration::from_millis(300);
+const READ: Duration = Duration::from_millis(600);
+const WRITE: Duration = Duration::from_millis(400);
+const IDLE: Duration = Duration::from_millis(900);
+/// How late a close may come (the machine may be busy).
+const SLACK: Duration = Duration::from_millis(500);
+/// How early: timers never fire early, but the server's clock starts a little after ours.
+const EARLY: Duration = Duration::from_millis(30);
+/// Replies to bad input must stay under this, whatever the input's size.
+const SMALL: usize = 4096;
+
+fn config() -> ServeConfig {
+    ServeConfig::default()
+        .read_header_timeout(HEADER)
+        .read_timeout(READ)
+        .write_timeout(WRITE)
+        .idle_timeout(IDLE)
+}
+
+async fn start(router: axum::Router, config: ServeConfig) -> SocketAddr {
+    let base = common::serve_with(router, config).await;
+    base.trim_start_matches("http://")
+        .parse()
+        .expect("the base URL holds the address")
+}
+
+async fn start_node() -> SocketAddr {
+    start(common::router(), config()).await
+}
+
+async fn connect(addr: SocketAddr) -> TcpStream {
+    TcpStream::connect(addr).await.expect("connect")
+}
+
+fn post(path: &str, body: &str) -> Vec<u8> {
+    format!(
+        "POST {path} HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .into_bytes()
+}
+
+/// Reads until the server closes the connection (or resets it); returns what came and when
+/// the close came, measured from `since`. Fails if it is still open after `limit`.
+async fn read_until_closed(
+    stream: &mut TcpStream,
+    since: Instant,
+    limit: Duration,
+) -> (Vec<u8>, Duration) {
+    let mut got = Vec::new();
+    let mut buf = vec![0; 64 * 1024];
+    let outcome = timeout(limit, async {
+        loop {
+            match stream.read(&mut buf).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+            }
+        }
+    })
+    .await;
+    assert!(
+        outcome.is_ok(),
+        "still open {limit:?} after the start; got {} bytes",
+        got.len()
+    );
+    (got, since.elapsed())
+}
+
+/// Asserts a close came at `expected`, not before it and not much after.
+fn assert_closed_at(what: &str, elapsed: Duration, expected: Duration) {
+    assert!(
+        elapsed + EARLY >= expected,
+        "{what}: closed after {elapsed:?}, before the timeout of {expected:?}"
+    );
+    assert!(
+        elapsed <= expected + SLACK,
+        "{what}: closed after {elapsed:?}, long after the timeout of {expected:?}"
+    );
+}
+
+/// An HTTP reply: status, head and body (read by `Content-Length`).
+struct Reply {
+    status: u16,
+    head: String,
+    body: Vec<u8>,
+}
+
+impl Reply {
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+}
+
+async fn read_reply(stream: &mut TcpStream) -> Reply {
+    timeout(Duration::from_secs(10), async {
+        let mut got = Vec::new();
+        let mut buf = vec![0; 64 * 1024];
+        let head_end = loop {
+            if let Some(i) = got.windows(4).position(|w| w == b"\r\n\r\n") {
+                break i + 4;
+            }
+            let n = stream.read(&mut buf).await.expect("read the reply head");
+            assert!(
+                n > 0,
+                "closed before a reply: {:?}",
+                String::from_utf8_lossy(&got)
+            );
+            got.extend_from_slice(&buf[..n]);
+        };
+        let head = String::from_utf8_lossy(&got[..head_end]).to_string();
+        let status = head
+            .get(9..12)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("no status: {head}"));
+        let length: usize = head
+            .lines()
+            .find_map(|l| {
+                let (name, value) = l.split_once(':')?;
+                name.eq_ignore_ascii_case("content-length")
+                    .then(|| value.trim().parse().ok())?
+            })
+            .unwrap_or_else(|| panic!("no content-length: {head}"));
+        let mut body = got.split_off(head_end);
+        while body.len() < length {
+            let n = stream.read(&mut buf).await.expect("read the reply body");
+            assert!(n > 0, "closed after {} of {length} body bytes", body.len());
+            body.extend_from_slice(&buf[..n]);
+        }
+        Reply { status, head, body }
+    })
+    .await
+    .expect("a reply within 10 s")
+}
+
+async fn call(addr: SocketAddr, path: &str, body: &str) -> Reply {
+    let mut s = connect(addr).await;
+    s.write_all(&post(path, body)).await.expect("send");
+    read_reply(&mut s).await
+}
+
+// --- Timeouts ---------------------------------------------------------------------------
+
+#[tokio::test]
+async fn a_silent_connection_is_closed_at_the_read_header_timeout() {
+    let addr = start_node().await;
+    let since = Instant::now();
+    let mut s = connect(addr).await;
+    let (got, elapsed) = read_until_closed(&mut s, since, HEADER + SLACK * 2).await;
+    assert!(got.is_empty(), "{got:?}");
+    assert_closed_at("silent", elapsed, HEADER);
+}
+
+#[tokio::test]
+async fn half_a_header_line_is_closed_at_the_read_header_timeout() {
+    let addr = start_node().await;
+    let since = Instant::now();
+    let mut s = connect(addr).await;
+    s.write_all(b"POST /ext/info HT").await.expect("send");
+    let (_, elapsed) = read_until_closed(&mut s, since, HEADER + SLACK * 2).await;
+    assert_closed_at("half a header line", elapsed, HEADER);
+}
+
+#[tokio::test]
+async fn a_trickled_head_is_closed_at_the_read_header_timeout_all_the_same() {
+    let addr = start_node().await;
+    let since = Instant::now();
+    let mut s = connect(addr).await;
+    let trickle = async {
+        for b in b"POST /ext/info HTTP/1.1\r\nHost: test\r\nX-Slow: "
+            .iter()
+            .cycle()
+        {
+            if s.write_all(&[*b]).await.is_err() {
+                return;
+            }
+            sleep(Duration::from_millis(20)).await;
+        }
+    };
+    timeout(HEADER + SLACK * 2, trickle)
+        .await
+        .expect("the server stops the trickle");
+    let (_, elapsed) = read_until_closed(&mut s, since, HEADER + SLACK * 2).await;
+    assert_closed_at("trickled head", elapsed, HEADER);
+}
+
+#[tokio::test]
+async fn half_a_body_is_closed_at_the_read_timeout() {
+    let addr = start_node().await;
+    let since = Instant::now();
+    let mut s = connect(addr).await;
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"info.getNodeID"}"#;
+    let head = "POST /ext/info HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n\
+                Content-Length: 1000\r\n\r\n";
+    s.write_all(head.as_bytes()).await.expect("send the head");
+    s.write_all(body.as_bytes())
+        .await
+        .expect("send half the body");
+    let (got, elapsed) = read_until_closed(&mut s, since, READ + SLACK * 2).await;
+    assert!(
+        got.is_empty(),
+        "no reply: {:?}",
+        String::from_utf8_lossy(&got)
+    );
+    // The read timeout counts the whole request, head and body, so not the header timeout.
+    assert_closed_at("half a body", elapsed, READ);
+}
+
+#[tokio::test]
+async fn keep_alive_waits_the_idle_timeout_not_the_header_one() {
+    let addr = start_node().await;
+    let mut s = connect(addr).await;
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"info.getNetworkName"}"#;
+    s.write_all(&post("/ext/info", body)).await.expect("send");
+    let reply = read_reply(&mut s).await;
+    assert_eq!(reply.json()["result"]["networkName"], "mainnet");
+    // Longer than the header and write timeouts, shorter than the idle one.
+    sleep(HEADER.max(WRITE) + Duration::from_millis(150)).await;
+    s.write_all(&post("/ext/info", body))
+        .await
+        .expect("send again");
+    let reply = read_reply(&mut s).await;
+    assert_eq!(reply.status, 200, "{}", reply.head);
+    // Then, left idle, it is closed at the idle timeout after the reply.
+    let since = Instant::now();
+    let (got, elapsed) = read_until_closed(&mut s, since, IDLE + SLACK * 2).await;
+    assert!(got.is_empty(), "{got:?}");
+    assert_closed_at("idle keep-alive", elapsed, IDLE);
+}
+
+const BIG: usize = 8 * 1024 * 1024;
+
+fn big_reply_router() -> axum::Router {
+    axum::Router::new().route("/big", axum::routing::post(|| async { vec![b'x'; BIG] }))
+}
+
+/// A connection whose receive buffer is small, so a big reply stalls at once if unread.
+async fn connect_small_buffer(addr: SocketAddr) -> TcpStream {
+    let socket = TcpSocket::new_v4().expect("socket");
+    socket.set_recv_buffer_size(4096).expect("SO_RCVBUF");
+    socket.connect(addr).await.expect("connect")
+}
+
+#[tokio::test]
+async fn a_peer_that_never_reads_a_large_reply_is_cut_off_at_the_write_timeout() {
+    let addr = start(big_reply_router(), config()).await;
+    let mut s = connect_small_buffer(addr).await;
+    s.write_all(&post("/big", "{}")).await.expect("send");
+    sleep(WRITE + SLACK).await;
+    // The server gave up: what is left in the kernel's buffers drains, then the end.
+    let since = Instant::now();
+    let (got, _) = read_until_closed(&mut s, since, Duration::from_secs(5)).await;
+    assert!(
+        got.len() < BIG,
+        "the whole reply ({} bytes) was still being sent",
+        got.len()
+    );
+}
+
+#[tokio::test]
+async fn a_peer_that_reads_a_large_reply_in_time_gets_all_of_it() {
+    let addr = start(big_reply_router(), config()).await;
+    let mut s = connect_small_buffer(addr).await;
+    s.write_all(&post("/big", "{}")).await.expect("send");
+    sleep(WRITE / 4).await;
+    let reply = read_reply(&mut s).await;
+    assert_eq!((reply.status, reply.body.len()), (200, BIG));
+}
+
+#[tokio::test]
+async fn a_slow_handler_is_not_cut_off() {
+    let slow = axum::Router::new().route(
+        "/slow",
+        axum::routing::post(|| async {
+            sleep(READ + WRITE).await;
+            "done"
+        }),
+    );
+    let addr = start(slow, config()).await;
+    let reply = call(addr, "/slow", "{}").await;
+    assert_eq!((reply.status, reply.body.as_slice()), (200, &b"done"[..]));
+}
+
+// --- Small error replies ----------------------------------------------------------------
+
+/// An 8 MB string (the body limit is 8 MiB).
+fn eight_mb() -> String {
+    "a".repeat(8_000_000)
+}
+
+fn request(method: &str, params: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{params}}}"#)
+}
+
+fn assert_small(what: &str, reply: &Reply) {
+    assert!(
+        reply.body.len() < SMALL,
+        "{what}: a {}-byte reply: {}…",
+        reply.body.len(),
+        String::from_utf8_lossy(&reply.body[..reply.body.len().min(300)])
+    );
+}
+
+#[tokio::test]
+async fn an_8_mb_invalid_param_gets_a_reply_under_4_kb() {
+    let addr = start_node().await;
+    let big = eight_mb();
+    let cases = [
+        // serde quotes the value: `unknown variant "aaa…"`.
+        (
+            "/ext/bc/X",
+            request(
+                "avm.getTx",
+                &format!(
+                    r#"{{"txID":"11111111111111111111111111111111LpoYY","encoding":"{big}"}}"#
+                ),
+            ),
+            -32602,
+        ),
+        // serde quotes the value: `invalid type: string "aaa…", expected struct …`.
+        (
+            "/ext/bc/P",
+            request(
+                "platform.getUTXOs",
+                &format!(
+                    r#"{{"addresses":["P-avax1wst8jt3z3fm9ce0z6akj3266zmgccdp03hjlaj"],"startIndex":"{big}"}}"#
+                ),
+            ),
+            -32602,
+        ),
+        // A wire type's own error.
+        (
+            "/ext/bc/P",
+            request(
+                "platform.getBlockByHeight",
+                &format!(r#"{{"height":"{big}"}}"#),
+            ),
+            -32602,
+        ),
+        // A valid string the handler does not know: the spec-example server's error
+        // carries the params as `data`.
+        (
+            "/ext/info",
+            request("info.isBootstrapped", &format!(r#"{{"chain":"{big}"}}"#)),
+            -32000,
+        ),
+    ];
+    for (path, body, code) in cases {
+        let what = &body[..60];
+        let reply = call(addr, path, &body).await;
+        assert_eq!(reply.status, 200, "{what}: {}", reply.head);
+        eprintln!(
+            "{what}…: {} bytes in, {} bytes out",
+            body.len(),
+            reply.body.len()
+        );
+        assert_small(what, &reply);
+        let v = reply.json();
+        assert_eq!(v["error"]["code"], code, "{what}: {v}");
+        assert!(v.to_string().contains('…'), "{what}: not cut: {v}");
+    }
+}
+
+#[tokio::test]
+async fn a_huge_method_name_is_cut_in_the_reply() {
+    let addr = start_node().await;
+    let method = format!("info.{}", eight_mb());
+    let body = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{method}"}}"#);
+    let reply = call(addr, "/ext/info", &body).await;
+    assert_small("method", &reply);
+    let v = reply.json();
+    assert_eq!(v["error"]["code"], -32601, "{v}");
+    let shown = v["error"]["data"]["method"].as_str().expect("data.method");
+    assert!(
+        shown.starts_with("info.aaa") && shown.contains('…'),
+        "{shown}"
+    );
+    assert_eq!(shown.chars().count(), avalanche_rpc::rpc::EXCERPT_CHARS);
+}
+
+#[tokio::test]
+async fn a_huge_id_is_refused_not_echoed() {
+    let addr = start_node().await;
+    let limit = server::MAX_ID_BYTES;
+    let huge_string = format!("\"{}\"", eight_mb());
+    let huge_number = "9".repeat(1_000_000);
+    let over = format!("\"{}\"", "i".repeat(limit - 1));
+    for id in [&huge_string, &huge_number, &over] {
+        let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"info.getNodeID"}}"#);
+        let reply = call(addr, "/ext/info", &body).await;
+        assert_small("id", &reply);
+        let v = reply.json();
+        assert_eq!(v["error"]["code"], -32600, "{v}");
+        assert_eq!(v["id"], Value::Null, "{v}");
+        let message = v["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains(&format!("the limit is {limit}")),
+            "{message}"
+        );
+    }
+    // At the limit, the id is echoed exactly.
+    let at = format!("\"{}\"", "i".repeat(limit - 2));
+    let body = format!(r#"{{"jsonrpc":"2.0","id":{at},"method":"info.getNodeID"}}"#);
+    let v = call(addr, "/ext/info", &body).await.json();
+    assert_eq!(v["id"].to_string(), at, "{v}");
+    assert!(v["result"]["nodeID"].is_string(), "{v}");
+}
+
+#[tokio::test]
+async fn http_level_errors_do_not_echo_long_input() {
+    let addr = start_node().await;
+    let long = "x".repeat(64 * 1024);
+    let mut s = connect(addr).await;
+    let head = format!(
+        "POST /ext/info HTTP/1.1\r\nHost: test\r\nContent-Type: text/{long}\r\n\
+         Content-Length: 2\r\n\r\n{{}}"
+    );
+    s.write_all(head.as_bytes()).await.expect("send");
+    let reply = read_reply(&mut s).await;
+    assert_eq!(reply.status, 415, "{}", reply.head);
+    assert_small("content-type", &reply);
+    let mut s = connect(addr).await;
+    let head = format!(
+        "{} /ext/info HTTP/1.1\r\nHost: test\r\nContent-Length: 0\r\n\r\n",
+        long.to_uppercase()
+    );
+    s.write_all(head.as_bytes()).await.expect("send");
+    let reply = read_reply(&mut s).await;
+    assert_eq!(reply.status, 405, "{}", reply.head);
+    assert_small("method", &reply);
+}
+
+#[tokio::test]
+async fn a_batch_of_bad_requests_gets_small_replies_each() {
+    let addr = start_node().await;
+    let name = "m".repeat(30_000);
+    let one = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{name}"}}"#);
+    let batch = format!("[{}]", vec![one; 256].join(","));
+    let reply = call(addr, "/ext/info", &batch).await;
+    let replies = reply.json();
+    let replies = replies.as_array().expect("a batch reply");
+    assert_eq!(replies.len(), 256);
+    assert!(
+        reply.body.len() < 256 * 400,
+        "{} bytes for {} bytes in",
+        reply.body.len(),
+        batch.len()
+    );
+}
+
+// --- Memory and the connection cap ------------------------------------------------------
+
+#[tokio::test]
+async fn a_body_over_the_limit_is_refused_before_it_ends() {
+    let config = ServerConfig {
+        max_body_bytes: 64 * 1024,
+        ..ServerConfig::default()
+    };
+    let router = server::router_with(
+        vec!["/ext/info".into()],
+        avalanche_rpc::info::InfoService(SpecExamples),
+        config,
+    );
+    let addr = start(router, self::config()).await;
+    let mut s = connect(addr).await;
+    // A gigabyte announced, a quarter of a megabyte sent: the server answers without
+    // waiting for (or buffering) the rest.
+    let head = "POST /ext/info HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n\
+                Content-Length: 1000000000\r\n\r\n";
+    s.write_all(head.as_bytes()).await.expect("send the head");
+    s.write_all(&vec![b' '; 256 * 1024])
+        .await
+        .expect("send part of the body");
+    let since = Instant::now();
+    let reply = read_reply(&mut s).await;
+    assert_eq!(reply.status, 413, "{}", reply.head);
+    assert!(since.elapsed() < READ, "{:?}", since.elapsed());
+    let (_, elapsed) = read_until_closed(&mut s, since, SLACK * 2).await;
+    assert!(elapsed < READ, "closed after {elapsed:?}");
+}
+
+#[tokio::test]
+async fn with_the_cap_reached_a_caller_waits_until_idle_connections_time_out() {
+    const CAP: usize = 3;
+    let addr = start(common::router(), config().max_connections(CAP)).await;
+    let since = Instant::now();
+    let mut idle = Vec::new();
+    for _ in 0..CAP {
+        idle.push(connect(addr).await);
+    }
+    // Accepted by the kernel, not yet by the server: the request waits in the backlog.
+    let mut caller = connect(addr).await;
+    let body = r#"{"jsonrpc":"2.0","id":7,"method":"info.getNetworkName"}"#;
+    caller
+        .write_all(&post("/ext/info", body))
+        .await
+        .expect("send");
+    let reply = read_reply(&mut caller).await;
+    let answered = since.elapsed();
+    assert_eq!(reply.json()["id"], 7);
+    assert_closed_at("answered once a slot freed", answered, HEADER);
+    for mut s in idle {
+        let (got, elapsed) = read_until_closed(&mut s, since, HEADER + SLACK).await;
+        assert!(got.is_empty());
+        assert_closed_at("idle under the cap", elapsed, HEADER);
+    }
+}
