@@ -243,6 +243,8 @@ impl Walker<'_> {
             let fpath = format!("{path}.{}", f.name);
             match found {
                 None if f.optional => {}
+                // A node older than the member's `since` leaves it out.
+                None if f.newer_than_oldest => {}
                 // The client reads a missing nullable member as null.
                 None if f.nullable && self.mode == Mode::Alternatives => {}
                 None => self.fail(&fpath, "required member is missing".into()),

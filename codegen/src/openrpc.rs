@@ -17,6 +17,8 @@
 //!   of its spellings" (`anyOf` of `required`), so that an alias-spelled reply validates. A
 //!   parameter's aliases are listed in its description and in the `x-aliases` extension.
 //! - **Nullable members** are required and `oneOf` their type and `{"type": "null"}`.
+//! - **Members newer than the oldest supported node** (`since`) are not required: an older
+//!   node's reply lacks them; their description and `x-since` say from which version on.
 //! - **Components.** Wire types and named schemas live in `components/schemas` and are used by
 //!   `$ref`. Interface-local schemas keep their name in their interface's document and are
 //!   prefixed with the interface in the combined document (`info.Peer`), so that two interfaces
@@ -398,6 +400,9 @@ impl Cx<'_> {
         if f.deprecated.is_some() {
             s.insert("deprecated".into(), json!(true));
         }
+        if let Some(v) = &f.since {
+            s.insert("x-since".into(), json!(v.to_string()));
+        }
         Value::Object(s)
     }
 
@@ -421,7 +426,8 @@ impl Cx<'_> {
                     ),
                 );
             }
-            if !f.optional {
+            // A member newer than the oldest supported node may be absent: its reply is valid.
+            if !f.optional && !f.newer_than_oldest {
                 if f.aliases.is_empty() {
                     required.push(json!(f.name));
                 } else {

@@ -79,6 +79,9 @@ fn fields(
     if f.deprecated.is_some() {
         flags.push("deprecated".into());
     }
+    if let Some(v) = &f.since {
+        flags.push(format!("since {v}"));
+    }
     let flags = if flags.is_empty() {
         String::new()
     } else {

@@ -447,23 +447,31 @@ fn listing_of<'a>(listing: &'a str, wire_name: &str) -> Vec<&'a str> {
 fn real_spec_has_every_method() {
     let spec = real_spec();
     let names: Vec<&str> = spec.methods().map(|(_, m)| m.wire_name.as_str()).collect();
-    assert_eq!(names.len(), 64, "{names:#?}");
+    assert_eq!(names.len(), 66, "{names:#?}");
     for name in DESCRIBED_METHODS {
         assert!(names.contains(&name), "`{name}` is missing");
     }
-    // The one method beyond the description is served by the node only, and marked so.
+    // The methods beyond the description are served by the node only, and marked so.
     let extra: Vec<&str> = names
         .iter()
         .copied()
         .filter(|n| !DESCRIBED_METHODS.contains(n))
         .collect();
-    assert_eq!(extra, ["platform.getAllValidatorsAt"]);
     assert_eq!(
-        method(&spec, "platform.getAllValidatorsAt")
-            .source
-            .as_deref(),
-        Some("node")
+        extra,
+        [
+            "platform.getAllValidatorsAt",
+            "proposervm.getProposedHeight",
+            "proposervm.getCurrentEpoch"
+        ]
     );
+    for name in extra {
+        assert_eq!(
+            method(&spec, name).source.as_deref(),
+            Some("node"),
+            "{name}"
+        );
+    }
     for name in DESCRIBED_METHODS {
         assert_eq!(
             method(&spec, name).source,
@@ -504,10 +512,10 @@ fn real_spec_lists_what_the_node_adds() {
     }
     // Members newer than the description's nodes are optional, so older replies still decode.
     let upgrades = listing_of(&listing, "info.upgrades");
-    assert!(upgrades.contains(&"    result fortunaTime: time (optional; also fUpgradeTime)"));
+    assert!(upgrades.contains(&"    result fortunaTime: time (also fUpgradeTime; since v1.12.2)"));
     assert!(
         listing.ends_with(
-            "64 methods in 6 interfaces (63 in the API description, 1 served by the node only)\n"
+            "66 methods in 7 interfaces (63 in the API description, 3 served by the node only)\n"
         ),
         "{listing}"
     );
@@ -556,4 +564,126 @@ fn real_spec_generates_code_that_parses() {
     let code = avalanche_rpc_codegen::emit::rust(&real_spec());
     assert!(!code.contains("compile_error!"));
     syn::parse_file(&code).unwrap_or_else(|e| panic!("the generated code does not parse: {e}"));
+}
+
+/// A field of a method's params (`param`) or object result (`result`), found by its path of
+/// member names through named schemas (`peers`, `supportedACPs`).
+fn field_at<'a>(
+    spec: &'a avalanche_rpc_codegen::Spec,
+    wire_name: &str,
+    path: &[&str],
+) -> &'a avalanche_rpc_codegen::model::Field {
+    use avalanche_rpc_codegen::model::{Body, TypeRef};
+    let m = method(spec, wire_name);
+    let (first, rest) = path.split_first().expect("a path");
+    let mut fields: &[avalanche_rpc_codegen::model::Field] = match &m.result.body {
+        Body::Object(fs) if !first.starts_with("param:") => fs,
+        Body::Alias(TypeRef::Map(_, v)) => match v.as_ref() {
+            TypeRef::Schema { name, scope } => match &spec.schema(name, scope).unwrap().body {
+                Body::Object(fs) => fs,
+                _ => panic!("{wire_name}: not an object"),
+            },
+            _ => panic!("{wire_name}: not a map of objects"),
+        },
+        _ => &m.params,
+    };
+    let mut name = first.trim_start_matches("param:");
+    for next in rest {
+        let f = fields.iter().find(|f| f.name == name).expect(name);
+        let mut ty = &f.ty;
+        while let TypeRef::List(t) | TypeRef::Map(_, t) = ty {
+            ty = t;
+        }
+        let TypeRef::Schema { name: s, scope } = ty else {
+            panic!("{wire_name}: `{name}` is not a schema");
+        };
+        let Body::Object(fs) = &spec.schema(s, scope).unwrap().body else {
+            panic!("{wire_name}: `{s}` is not an object");
+        };
+        fields = fs;
+        name = next;
+    }
+    fields
+        .iter()
+        .find(|f| f.name == name)
+        .unwrap_or_else(|| panic!("{wire_name}: no member `{name}`"))
+}
+
+#[test]
+fn real_spec_dates_what_later_nodes_added() {
+    let spec = real_spec();
+    assert_eq!(spec.versions.oldest_supported.to_string(), "v1.10.0");
+    for (wire_name, since) in [
+        ("info.acps", "v1.10.18"),
+        ("info.upgrades", "v1.11.11"),
+        ("platform.getBlockByHeight", "v1.10.8"),
+        ("platform.getSubnet", "v1.11.0"),
+        ("platform.getFeeConfig", "v1.11.11"),
+        ("platform.getFeeState", "v1.11.11"),
+        ("platform.getProposedHeight", "v1.11.13"),
+        ("platform.getL1Validator", "v1.11.13"),
+        ("platform.getValidatorFeeConfig", "v1.12.2"),
+        ("platform.getValidatorFeeState", "v1.12.2"),
+        ("platform.getAllValidatorsAt", "v1.14.0"),
+        ("avm.getTxFee", "v1.12.2"),
+        ("proposervm.getProposedHeight", "v1.14.0"),
+        ("proposervm.getCurrentEpoch", "v1.14.0"),
+    ] {
+        let m = method(&spec, wire_name);
+        assert_eq!(
+            m.since.map(|v| v.to_string()).as_deref(),
+            Some(since),
+            "{wire_name}"
+        );
+    }
+    for (wire_name, path, since) in [
+        ("info.getVMs", &["fxs"][..], "v1.10.19"),
+        ("info.peers", &["peers", "supportedACPs"], "v1.10.18"),
+        ("info.peers", &["peers", "objectedACPs"], "v1.10.18"),
+        ("info.peers", &["peers", "upgradeTime"], "v1.14.1"),
+        ("platform.getCurrentSupply", &["height"], "v1.10.10"),
+        ("platform.getL1Validator", &["validationID"], "v1.12.2"),
+        ("platform.getSubnet", &["managerChainID"], "v1.11.12"),
+        ("platform.getSubnet", &["managerAddress"], "v1.11.12"),
+        ("platform.getSubnet", &["conversionID"], "v1.11.13"),
+        (
+            "platform.getCurrentValidators",
+            &["validators", "validationID"],
+            "v1.12.2",
+        ),
+        (
+            "platform.getCurrentValidators",
+            &["validators", "nextPeriod"],
+            "v1.15.0",
+        ),
+        ("platform.getStake", &["param:validatorsOnly"], "v1.10.1"),
+        ("platform.getValidatorsAt", &["publicKey"], "v1.10.7"),
+    ] {
+        let f = field_at(&spec, wire_name, path);
+        assert_eq!(
+            f.since.map(|v| v.to_string()).as_deref(),
+            Some(since),
+            "{wire_name} {path:?}"
+        );
+        assert!(
+            f.is_option(),
+            "{wire_name} {path:?} is optional to the client"
+        );
+    }
+    // Members every supported node writes carry no `since`.
+    for (wire_name, path) in [
+        ("info.getNodeID", &["nodePOP"][..]),
+        (
+            "platform.getCurrentValidators",
+            &["validators", "accruedDelegateeReward"],
+        ),
+        ("avm.getAllBalances", &["param:includePartial"]),
+        ("info.peers", &["peers", "trackedSubnets"]),
+    ] {
+        assert_eq!(
+            field_at(&spec, wire_name, path).since,
+            None,
+            "{wire_name} {path:?}"
+        );
+    }
 }

@@ -3,7 +3,7 @@
 //! 127.0.0.1:9650). A stand-in to develop a client against, until the devnet exists.
 
 use avalanche_rpc::rpc::{ServeConfig, SpecExamples, serve};
-use avalanche_rpc::{METHODS, avm, avm_static, index, info, platform, wallet};
+use avalanche_rpc::{METHODS, avm, avm_static, index, info, platform, proposervm, wallet};
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
@@ -25,6 +25,9 @@ async fn main() -> std::io::Result<()> {
         ("C", "block"),
     ] {
         router = router.merge(index::router(s, chain, kind));
+    }
+    for chain in ["P", "X", "C"] {
+        router = router.merge(proposervm::router(s, chain));
     }
     let listener = tokio::net::TcpListener::bind(&addr).await?;
     let addr = listener.local_addr()?;

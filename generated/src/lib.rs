@@ -4,7 +4,7 @@
 //! - [`wire`]: one type per wire scalar (`U64` as a decimal string, cb58 `Id`, `NodeId`,
 //!   `Address`, checksummed hex, RFC 3339 `Timestamp`, …).
 //! - One module per interface ([`info`], [`platform`], [`avm`], [`avm_static`], [`wallet`],
-//!   [`index`]), each with its params and result types, a client trait with its
+//!   [`index`], [`proposervm`]), each with its params and result types, a client trait with its
 //!   implementation (`InfoClient`, `InfoEndpoint`), a server trait (`InfoServer`) and a
 //!   `router` that mounts it on axum; [`types`] holds the shapes they share.
 //! - [`rpc`]: the runtime: JSON-RPC envelope and errors, [`rpc::Node`], transports, the

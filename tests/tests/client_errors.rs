@@ -223,3 +223,25 @@ async fn the_client_reads_the_forms_only_the_description_shows() {
     assert_eq!(v.weight.get(), 2000);
     assert_eq!(v.public_key, None);
 }
+
+#[tokio::test]
+async fn a_height_the_node_refuses_is_never_sent() {
+    // The node refuses the numeric height 2^64-1; the client fails before sending it.
+    let node = node_answering(200, r#"{"jsonrpc":"2.0","result":{},"id":1}"#).await;
+    let params = avalanche_rpc::platform::GetValidatorsAtParams::default()
+        .with_height(avalanche_rpc::wire::Height::Number(u64::MAX));
+    let err = node.platform().get_validators_at(params).await.unwrap_err();
+    match err {
+        ClientError::InvalidParams {
+            method, message, ..
+        } => {
+            assert_eq!(method, "platform.getValidatorsAt");
+            assert!(
+                message.contains("out of range (max 18446744073709551614)"),
+                "{message}"
+            );
+        }
+        other => panic!("expected InvalidParams, got {other:?}"),
+    }
+    assert!(avalanche_rpc::wire::Height::try_from(u64::MAX).is_err());
+}

@@ -4,7 +4,7 @@
 mod common;
 
 use avalanche_rpc::rpc::{ClientError, Node};
-use avalanche_rpc::{METHODS, avm, avm_static, index, info, platform, wallet};
+use avalanche_rpc::{METHODS, avm, avm_static, index, info, platform, proposervm, wallet};
 use serde_json::Value;
 
 async fn call(
@@ -19,6 +19,7 @@ async fn call(
         "avm" => avm::call_json(&node.avm("X"), method, params).await,
         "avm-static" => avm_static::call_json(&node.avm_static(), method, params).await,
         "wallet" => wallet::call_json(&node.wallet("X"), method, params).await,
+        "proposervm" => proposervm::call_json(&node.proposervm("P"), method, params).await,
         "index" => index::call_json(&node.index("X", "block"), method, params).await,
         other => panic!("no client for interface {other}"),
     }
@@ -73,7 +74,7 @@ async fn every_example_round_trips_through_client_and_server() {
         METHODS.len(),
         "every method has an example the server can answer"
     );
-    assert_eq!(METHODS.len(), 64);
+    assert_eq!(METHODS.len(), 66);
     assert!(examples_sent >= METHODS.len());
 }
 
@@ -98,4 +99,17 @@ async fn every_index_path_is_served() {
         matches!(err, ClientError::Http { status: 404, .. }),
         "{err}"
     );
+}
+
+#[tokio::test]
+async fn the_proposervm_interface_is_served_on_every_chain() {
+    use avalanche_rpc::proposervm::ProposervmClient;
+    let (node, _) = common::node().await;
+    for chain in common::PROPOSERVM_CHAINS {
+        let pvm = node.proposervm(chain);
+        let height = pvm.get_proposed_height(Default::default()).await;
+        assert!(height.is_ok(), "{chain}: {height:?}");
+        let epoch = pvm.get_current_epoch(Default::default()).await;
+        assert!(epoch.is_ok(), "{chain}: {epoch:?}");
+    }
 }

@@ -4,7 +4,7 @@
 //! error such a node answers.
 
 use avalanche_rpc::rpc::{ClientError, HttpReply, MethodInfo, Node, Transport, TransportError};
-use avalanche_rpc::{METHODS, avm, avm_static, index, info, platform, wallet};
+use avalanche_rpc::{METHODS, avm, avm_static, index, info, platform, proposervm, wallet};
 use serde_json::{Value, json};
 use std::future::Future;
 
@@ -41,6 +41,7 @@ async fn call(m: &MethodInfo, answer: Value, params: Value) -> Result<Value, Cli
         "avm-static" => avm_static::call_json(&node.avm_static(), name, p).await,
         "wallet" => wallet::call_json(&node.wallet("X"), name, p).await,
         "index" => index::call_json(&node.index("X", "block"), name, p).await,
+        "proposervm" => proposervm::call_json(&node.proposervm("P"), name, p).await,
         other => panic!("no client for interface {other}"),
     }
 }
@@ -49,15 +50,18 @@ async fn call(m: &MethodInfo, answer: Value, params: Value) -> Result<Value, Cli
 async fn every_method_decodes_the_reply_of_the_oldest_supported_node() {
     let mut failures = Vec::new();
     let mut changed_methods = Vec::new();
-    for m in METHODS.iter().filter(|m| m.since.is_none()) {
+    // Also the methods newer than the oldest node: a node between the method's version and a
+    // member's lacks that member.
+    for m in METHODS {
         let mut changed = false;
         for ex in m.examples.iter().filter(|e| e.normalized.is_none()) {
             let current = ex.result();
             let oldest = m.oldest_shape(&current);
             changed |= oldest != current;
             match call(m, json!({ "result": oldest }), ex.params()).await {
-                // Nothing is invented for what the old node left out.
-                Ok(got) if got == oldest => {}
+                // Nothing is invented for what the old node left out (a nullable member the
+                // reply lacks reads as null).
+                Ok(got) if without_added_nulls(&got, &oldest) == oldest => {}
                 Ok(got) => failures.push(format!(
                     "{} `{}`: sent {oldest}\n got {got}",
                     m.name, ex.name
@@ -83,9 +87,33 @@ async fn every_method_decodes_the_reply_of_the_oldest_supported_node() {
         "methods replayed in an older shape: {changed_methods:?}"
     );
     assert!(
-        !changed_methods.is_empty(),
+        changed_methods.len() >= 8,
         "methods replayed in an older shape: {changed_methods:?}"
     );
+}
+
+/// `got` without the `null` members that `sent` does not have.
+fn without_added_nulls(got: &Value, sent: &Value) -> Value {
+    match (got, sent) {
+        (Value::Object(g), Value::Object(s)) => Value::Object(
+            g.iter()
+                .filter(|(k, v)| !(v.is_null() && !s.contains_key(*k)))
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        without_added_nulls(v, s.get(k).unwrap_or(&Value::Null)),
+                    )
+                })
+                .collect(),
+        ),
+        (Value::Array(g), Value::Array(s)) => Value::Array(
+            g.iter()
+                .zip(s.iter().chain(std::iter::repeat(&Value::Null)))
+                .map(|(g, s)| without_added_nulls(g, s))
+                .collect(),
+        ),
+        _ => got.clone(),
+    }
 }
 
 #[tokio::test]

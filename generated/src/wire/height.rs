@@ -13,10 +13,14 @@ use super::numbers::{Decimal, DecimalVisitor, parse_decimal};
 ///
 /// Read from a decimal string, a bare non-negative integer, or exactly `"proposed"` (lower-case).
 /// `18446744073709551615` (`u64::MAX`) is rejected because the node uses it internally to mean
-/// "proposed". Written as a decimal string or `"proposed"`.
+/// "proposed" and refuses it as a number. Written as a decimal string or `"proposed"`.
+///
+/// Build a numeric height with [`Height::number`] or `Height::try_from(u64)`, which refuse
+/// `u64::MAX`. A `Height::Number(u64::MAX)` written out by hand cannot be sent either:
+/// serializing it is an error, so the client reports it before anything reaches the node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Height {
-    /// A block height.
+    /// A block height, at most [`Height::MAX`].
     Number(u64),
     /// The node's current proposer-VM height.
     Proposed,
@@ -26,7 +30,7 @@ impl Decimal for Height {
     const WHAT: &'static str = "height";
     const EXPECTED: &'static str =
         r#"expected a decimal string, a non-negative integer or "proposed""#;
-    const MAX: u64 = u64::MAX - 1;
+    const MAX: u64 = Height::MAX;
 
     fn from_checked(v: u64) -> Self {
         Height::Number(v)
@@ -37,9 +41,29 @@ impl Decimal for Height {
     }
 }
 
-impl From<u64> for Height {
-    fn from(v: u64) -> Self {
-        Height::Number(v)
+impl Height {
+    /// The largest numeric height the node accepts, `18446744073709551614`.
+    pub const MAX: u64 = u64::MAX - 1;
+
+    /// A numeric height; `u64::MAX` is an error, as it is for the node.
+    pub fn number(v: u64) -> Result<Self, WireError> {
+        if v <= Self::MAX {
+            Ok(Height::Number(v))
+        } else {
+            Err(WireError::value(
+                <Self as Decimal>::WHAT,
+                v,
+                format!("out of range (max {})", Self::MAX),
+            ))
+        }
+    }
+}
+
+impl TryFrom<u64> for Height {
+    type Error = WireError;
+
+    fn try_from(v: u64) -> Result<Self, WireError> {
+        Height::number(v)
     }
 }
 
@@ -61,7 +85,11 @@ impl FromStr for Height {
 }
 
 impl Serialize for Height {
+    /// Fails for `Height::Number(u64::MAX)`, which the node refuses.
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if let Height::Number(n) = *self {
+            Height::number(n).map_err(serde::ser::Error::custom)?;
+        }
         s.collect_str(self)
     }
 }
@@ -95,7 +123,11 @@ mod tests {
             serde_json::to_string(&Height::Proposed).unwrap(),
             r#""proposed""#
         );
-        assert_eq!(Height::from(7), Height::Number(7));
+        assert_eq!(Height::try_from(7), Ok(Height::Number(7)));
+        assert_eq!(
+            Height::number(Height::MAX),
+            Ok(Height::Number(u64::MAX - 1))
+        );
         assert_eq!("proposed".parse::<Height>(), Ok(Height::Proposed));
         for h in [
             Height::Number(0),
@@ -133,5 +165,31 @@ mod tests {
                 .unwrap_err()
                 .contains("out of range (max 18446744073709551614)")
         );
+    }
+
+    /// The node refuses the numeric height 2^64-1 (M6): it cannot be built through the
+    /// constructors, and a hand-built `Height::Number(u64::MAX)` fails to serialize, so a
+    /// client never sends it.
+    #[test]
+    fn u64_max_cannot_be_sent() {
+        let e = Height::number(u64::MAX).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid height 18446744073709551615: out of range (max 18446744073709551614)"
+        );
+        assert_eq!(Height::try_from(u64::MAX), Err(e));
+        let err = serde_json::to_string(&Height::Number(u64::MAX)).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("out of range (max 18446744073709551614)"),
+            "{err}"
+        );
+        // Nor inside a params object.
+        let params = serde_json::json!({ "height": 1 });
+        let mut p: std::collections::BTreeMap<String, Height> =
+            serde_json::from_value(params).unwrap();
+        p.insert("height".into(), Height::Number(u64::MAX));
+        assert!(serde_json::to_value(&p).is_err());
+        assert!(serde_json::to_string(&Height::Number(Height::MAX)).is_ok());
     }
 }

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use avalanche_rpc::rpc::{Node, ServeConfig, SpecExamples};
-use avalanche_rpc::{avm, avm_static, index, info, platform, wallet};
+use avalanche_rpc::{avm, avm_static, index, info, platform, proposervm, wallet};
 
 /// The index paths the node serves.
 pub const INDEXES: [(&str, &str); 5] = [
@@ -13,6 +13,9 @@ pub const INDEXES: [(&str, &str); 5] = [
     ("P", "block"),
     ("C", "block"),
 ];
+
+/// The chains whose proposer VM interface the node serves here (every chain, on a real node).
+pub const PROPOSERVM_CHAINS: [&str; 3] = ["P", "X", "C"];
 
 /// Every interface at the node's paths, answered by [`SpecExamples`].
 pub fn router() -> axum::Router {
@@ -25,6 +28,9 @@ pub fn router() -> axum::Router {
         .merge(wallet::router(s, "X"));
     for (chain, kind) in INDEXES {
         r = r.merge(index::router(s, chain, kind));
+    }
+    for chain in PROPOSERVM_CHAINS {
+        r = r.merge(proposervm::router(s, chain));
     }
     r
 }
