@@ -97,7 +97,7 @@ fn without_added_nulls(got: &Value, sent: &Value) -> Value {
     match (got, sent) {
         (Value::Object(g), Value::Object(s)) => Value::Object(
             g.iter()
-                .filter(|(k, v)| !(v.is_null() && !s.contains_key(*k)))
+                .filter(|(k, v)| !v.is_null() || s.contains_key(*k))
                 .map(|(k, v)| {
                     (
                         k.clone(),
