@@ -140,3 +140,35 @@ fn constructors_take_required_members_and_setters_the_optional_ones() {
         TxStatus::Processing
     );
 }
+
+#[test]
+fn the_fast_wire_types_still_reject_bad_checksums_on_the_clients_decode_path() {
+    use avalanche_rpc::rpc::{HttpReply, decode_reply};
+    let decode = |m, body: &str| {
+        let reply = HttpReply::new(200, body.as_bytes().to_vec());
+        decode_reply::<serde_json::Value>(m, 1, &reply).map(|_| ())
+    };
+    // A valid ID, then the same ID with its last character changed (the checksum breaks).
+    let good = r#"{"jsonrpc":"2.0","id":1,"result":{"blockchainID":"2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"}}"#;
+    let bad = good.replace("6FByM\"", "6FByN\"");
+    let method = &info::methods::GET_BLOCKCHAIN_ID;
+    let typed = |body: &str| {
+        let reply = HttpReply::new(200, body.as_bytes().to_vec());
+        decode_reply::<avalanche_rpc::info::GetBlockchainIdResult>(method, 1, &reply)
+    };
+    assert!(decode(method, good).is_ok());
+    typed(good).expect("a valid ID decodes");
+    let err = typed(&bad).unwrap_err();
+    assert!(
+        matches!(&err, ClientError::Decode { path, message, .. }
+            if path == "blockchainID" && message.contains("checksum")),
+        "{err}"
+    );
+    // Checksummed hex and bech32 addresses likewise.
+    let hex: avalanche_rpc::wire::HexBytes = "0x00010203c0ffee".parse().unwrap();
+    assert!(hex.strip_checksum().is_err());
+    let addr = "X-avax1lnk637g0edwnqc2tn8tel39652fswa3xmgyghf";
+    assert!(addr.parse::<avalanche_rpc::wire::Address>().is_ok());
+    let broken = "X-avax1lnk637g0edwnqc2tn8tel39652fswa3xmgyghg";
+    assert!(broken.parse::<avalanche_rpc::wire::Address>().is_err());
+}

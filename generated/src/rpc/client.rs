@@ -628,23 +628,36 @@ pub fn decode_reply<R: DeserializeOwned>(
             });
         }
     };
-    let decoded = if method.rules.is_empty() {
-        serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(raw.get()))
-    } else {
-        let mut value: serde_json::Value =
-            serde_json::from_str(raw.get()).map_err(|e| ClientError::Decode {
-                method: name(),
-                path: ".".into(),
-                message: strip_position(e.to_string()),
-            })?;
-        normalize(&mut value, method.rules);
-        serde_path_to_error::deserialize(value)
-    };
-    decoded.map_err(|e| ClientError::Decode {
+    let fail = |e: serde_path_to_error::Error<serde_json::Error>| ClientError::Decode {
         method: name(),
         path: e.path().to_string(),
         message: strip_position(e.inner().to_string()),
-    })
+    };
+    if method.rules.is_empty() {
+        // One typed pass; only a reply that fails is decoded again to name the path.
+        return serde_json::from_str(raw.get()).map_err(|_| {
+            let again: Result<R, _> = serde_path_to_error::deserialize(
+                &mut serde_json::Deserializer::from_str(raw.get()),
+            );
+            match again {
+                Err(e) => fail(e),
+                // Unreachable for deterministic types; say so rather than invent a path.
+                Ok(_) => ClientError::Decode {
+                    method: name(),
+                    path: ".".into(),
+                    message: "the result failed to decode once and not the second time".into(),
+                },
+            }
+        });
+    }
+    let mut value: serde_json::Value =
+        serde_json::from_str(raw.get()).map_err(|e| ClientError::Decode {
+            method: name(),
+            path: ".".into(),
+            message: strip_position(e.to_string()),
+        })?;
+    normalize(&mut value, method.rules);
+    R::deserialize(&value).or_else(|_| serde_path_to_error::deserialize(value).map_err(fail))
 }
 
 #[cfg(test)]

@@ -9,7 +9,6 @@ use serde_json::Value;
 
 use super::WireError;
 use super::ids::checksum;
-use super::text::string_serde;
 
 /// Bytes written as `0x` followed by lower-case hex (signatures, keys, memos, encoded containers).
 ///
@@ -64,10 +63,24 @@ impl AsRef<[u8]> for HexBytes {
     }
 }
 
+impl HexBytes {
+    /// The `0x` text, written in one pass.
+    pub fn to_hex(&self) -> String {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut out = Vec::with_capacity(2 + 2 * self.0.len());
+        out.extend_from_slice(b"0x");
+        for &b in &self.0 {
+            out.push(DIGITS[usize::from(b >> 4)]);
+            out.push(DIGITS[usize::from(b & 0xf)]);
+        }
+        // Only ASCII digits were written.
+        String::from_utf8(out).unwrap_or_default()
+    }
+}
+
 impl fmt::Display for HexBytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("0x")?;
-        self.0.iter().try_for_each(|b| write!(f, "{b:02x}"))
+        f.write_str(&self.to_hex())
     }
 }
 
@@ -95,18 +108,37 @@ impl FromStr for HexBytes {
         if digits.len() % 2 != 0 {
             return Err(fail("odd length hex string".into()));
         }
-        let nibble = |b: u8| (b as char).to_digit(16).unwrap_or(0) as u8;
+        // Every digit was checked above.
+        const fn nibble(b: u8) -> u8 {
+            match b {
+                b'0'..=b'9' => b - b'0',
+                b'a'..=b'f' => b - b'a' + 10,
+                b'A'..=b'F' => b - b'A' + 10,
+                _ => 0,
+            }
+        }
         Ok(HexBytes(
             digits
                 .as_bytes()
                 .chunks_exact(2)
-                .map(|p| nibble(p[0]) << 4 | nibble(p[1]))
+                .map(|p| (nibble(p[0]) << 4) | nibble(p[1]))
                 .collect(),
         ))
     }
 }
 
-string_serde!(HexBytes => "a 0x-prefixed hex string");
+/// Written as its text in one piece.
+impl Serialize for HexBytes {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.to_hex())
+    }
+}
+
+impl<'de> Deserialize<'de> for HexBytes {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        super::text::deserialize_from_str(d, "a 0x-prefixed hex string")
+    }
+}
 
 /// An encoded container: `0x` hex for the byte encodings, or a JSON value when `encoding` is `json`.
 ///

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use sha2::{Digest, Sha256};
 
 use super::WireError;
-use super::text::string_serde;
+use super::base58::{self, ShortText};
 
 /// The 4-byte checksum used by cb58 and checksummed hex: the last 4 bytes of SHA-256(`bytes`).
 pub(crate) fn checksum(bytes: &[u8]) -> [u8; 4] {
@@ -19,7 +19,16 @@ pub fn cb58_encode(bytes: &[u8]) -> String {
     let mut buf = Vec::with_capacity(bytes.len() + 4);
     buf.extend_from_slice(bytes);
     buf.extend_from_slice(&checksum(bytes));
-    bs58::encode(buf).into_string()
+    base58::encode(&buf)
+}
+
+/// The cb58 text of a fixed-size identifier (at most 36 bytes with the checksum), built on
+/// the stack.
+fn cb58_short<const N: usize>(bytes: &[u8; N]) -> ShortText {
+    let mut buf = [0u8; 40];
+    buf[..N].copy_from_slice(bytes);
+    buf[N..N + 4].copy_from_slice(&checksum(bytes));
+    ShortText::encode(&buf[..N + 4])
 }
 
 /// Decodes a cb58 string and verifies and removes its 4-byte checksum.
@@ -30,9 +39,8 @@ pub fn cb58_decode(s: &str) -> Result<Vec<u8>, WireError> {
     if s.is_empty() {
         return Err(fail("zero length string".into()));
     }
-    let mut raw = bs58::decode(s)
-        .into_vec()
-        .map_err(|e| fail(e.to_string()))?;
+    let mut raw = Vec::with_capacity(s.len());
+    base58::decode_into(s, &mut raw).map_err(|e| fail(e.to_string()))?;
     let Some(split) = raw.len().checked_sub(4) else {
         return Err(fail("input is smaller than the checksum size".into()));
     };
@@ -74,7 +82,7 @@ macro_rules! id_type {
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str($prefix)?;
-                f.write_str(&cb58_encode(&self.0))
+                f.write_str(cb58_short(&self.0).as_str())
             }
         }
 
@@ -99,7 +107,27 @@ macro_rules! id_type {
             }
         }
 
-        string_serde!($name => concat!("a ", $what, " string"));
+        /// Written as its text in one piece, built on the stack.
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let text = cb58_short(&self.0);
+                if $prefix.is_empty() {
+                    return s.serialize_str(text.as_str());
+                }
+                let mut buf = [0u8; 96];
+                let (p, t) = ($prefix.as_bytes(), text.as_str().as_bytes());
+                buf[..p.len()].copy_from_slice(p);
+                buf[p.len()..p.len() + t.len()].copy_from_slice(t);
+                // A prefix and base58 digits: ASCII.
+                s.serialize_str(std::str::from_utf8(&buf[..p.len() + t.len()]).unwrap_or_default())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                super::text::deserialize_from_str(d, concat!("a ", $what, " string"))
+            }
+        }
     )*};
 }
 

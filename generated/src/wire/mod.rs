@@ -4,6 +4,7 @@
 //! [`WireError`]s naming the kind of value, the input and the reason.
 
 mod address;
+mod base58;
 mod encoding;
 mod error;
 mod height;
