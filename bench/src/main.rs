@@ -154,39 +154,59 @@ fn run_all(o: &Options) -> Result<(), String> {
         large_connections: 4,
         server_cpus: server_cpus.clone(),
     };
+    // A group that fails is reported and the others still run.
+    let mut failed: Vec<String> = Vec::new();
+    let mut record = |group: &str, result: Result<Vec<Row>, String>| match result {
+        Ok(r) => rows.extend(r),
+        Err(e) => {
+            eprintln!("error in group {group}: {e}");
+            failed.push(format!("Group `{group}` failed: {}", e.replace('\n', " ")));
+        }
+    };
     if want("server") {
         println!(
             "server throughput: {reps} repetitions × 4 servers × 2 replies, {warmup} s warm-up + {measure} s each"
         );
-        let r = runtime.block_on(server_bench::run(&fixtures, &settings))?;
-        rows.extend(r.rows);
-        notes.extend(r.notes);
+        let r = runtime.block_on(server_bench::run(&fixtures, &settings));
+        record(
+            "server",
+            r.map(|r| {
+                notes.extend(r.notes);
+                r.rows
+            }),
+        );
     }
     if want("decode") {
         println!("client decode: {reps} repetitions, {decode_budget} s per figure");
-        rows.extend(decode::run(&fixtures, reps, secs(decode_budget))?);
+        record("decode", decode::run(&fixtures, reps, secs(decode_budget)));
     }
     if want("call") {
         println!("client call overhead: {reps} repetitions, {call_budget} s per figure");
-        rows.extend(runtime.block_on(call_bench::run(
+        let r = runtime.block_on(call_bench::run(
             reps,
             secs(call_budget),
             server_cpus.clone(),
-        ))?);
+        ));
+        record("call", r);
     }
     if want("generator") {
         println!("generator: {reps} repetitions");
-        rows.extend(gen_bench::run_generator(&repo_dir().join("spec"), reps)?);
+        record(
+            "generator",
+            gen_bench::run_generator(&repo_dir().join("spec"), reps),
+        );
     }
     if want("build") {
         println!("incremental build: {build_reps} repetition(s)");
-        rows.extend(gen_bench::run_incremental(&gen_bench::BuildSetup {
+        let setup = gen_bench::BuildSetup {
             repo: repo_dir(),
             target_dir: repo_dir().join("bench/target-incremental"),
             reps: build_reps,
             cpus: all_cpus.clone(),
-        })?);
+        };
+        record("build", gen_bench::run_incremental(&setup));
     }
+    notes.extend(failed.iter().cloned());
 
     let load_after = sys::load_average();
     let header = format!(
@@ -218,5 +238,9 @@ fn run_all(o: &Options) -> Result<(), String> {
     }
     std::fs::write(&o.out, &md).map_err(|e| format!("cannot write {}: {e}", o.out.display()))?;
     println!("written to {}", o.out.display());
-    Ok(())
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} group(s) failed (see above)", failed.len()))
+    }
 }

@@ -349,11 +349,6 @@ async fn run_jsonrpsee(listener: tokio::net::TcpListener, f: &Fixtures) -> Resul
     use jsonrpsee::server::{Server, ServerConfig};
     use jsonrpsee::types::ErrorObjectOwned;
 
-    // jsonrpsee binds its own socket: free the one we were given and take its port.
-    let addr = listener
-        .local_addr()
-        .map_err(|e| format!("no local address: {e}"))?;
-    drop(listener);
     let data = HandData {
         network_id: f.hand_network_id.clone(),
         validators: f.hand_validators.clone(),
@@ -374,11 +369,13 @@ async fn run_jsonrpsee(listener: tokio::net::TcpListener, f: &Fixtures) -> Resul
         .http_only()
         .max_response_body_size(64 << 20)
         .build();
+    let listener = listener
+        .into_std()
+        .map_err(|e| format!("cannot hand the socket to jsonrpsee: {e}"))?;
     let server = Server::builder()
         .set_config(config)
-        .build(addr)
-        .await
-        .map_err(|e| format!("jsonrpsee cannot listen on {addr}: {e}"))?;
+        .build_from_tcp(listener)
+        .map_err(|e| format!("jsonrpsee cannot listen: {e}"))?;
     let port = server
         .local_addr()
         .map_err(|e| format!("no local address: {e}"))?
