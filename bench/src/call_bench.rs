@@ -1,0 +1,144 @@
+//! Client call overhead: sequential calls over one keep-alive connection to the bare server
+//! (so the server costs as little as possible), the typed call against a hand-written
+//! reqwest POST that decodes into the hand-written structs.
+
+use std::time::{Duration, Instant};
+
+use serde::de::DeserializeOwned;
+
+use avalanche_rpc::info::{GetNetworkIdParams, InfoClient};
+use avalanche_rpc::platform::{GetCurrentValidatorsParams, PlatformClient};
+use avalanche_rpc::rpc::Node;
+
+use crate::child::ServerProcess;
+use crate::hand;
+use crate::report::{Row, Target, Unit};
+use crate::servers::{LARGE_METHOD, LARGE_PATH, SMALL_METHOD, SMALL_PATH, Variant};
+
+/// Seconds per call, calling `call` sequentially for about `budget` (at least 3 calls).
+async fn per_call<F, Fut>(budget: Duration, mut call: F) -> Result<f64, String>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<(), String>>,
+{
+    call().await?; // opens the connection
+    let start = Instant::now();
+    let mut n = 0u64;
+    while n < 3 || start.elapsed() < budget {
+        call().await?;
+        n += 1;
+    }
+    Ok(start.elapsed().as_secs_f64() / n as f64)
+}
+
+/// A hand-written JSON-RPC call: format the body, POST it, check the status, decode.
+async fn hand_call<R: DeserializeOwned>(
+    client: &reqwest::Client,
+    url: &str,
+    method: &str,
+    id: u64,
+) -> Result<R, String> {
+    let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{}}}}"#);
+    let response = client
+        .post(url)
+        .header(reqwest::header::CONTENT_TYPE, "application/json")
+        .body(body)
+        .send()
+        .await
+        .map_err(|e| e.to_string())?;
+    if !response.status().is_success() {
+        return Err(format!("HTTP {}", response.status()));
+    }
+    let bytes = response.bytes().await.map_err(|e| e.to_string())?;
+    let reply: hand::Reply<R> = serde_json::from_slice(&bytes).map_err(|e| e.to_string())?;
+    Ok(reply.result)
+}
+
+pub async fn run(
+    reps: usize,
+    budget: Duration,
+    server_cpus: Option<Vec<usize>>,
+) -> Result<Vec<Row>, String> {
+    let server = ServerProcess::start(Variant::Bare, server_cpus)?;
+    let base = format!("http://{}", server.addr);
+    let node = Node::http(&base).map_err(|e| e.to_string())?;
+    let info = node.info();
+    let platform = node.platform();
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(30))
+        .build()
+        .map_err(|e| format!("cannot build the reqwest client: {e}"))?;
+    let small_url = format!("{base}{SMALL_PATH}");
+    let large_url = format!("{base}{LARGE_PATH}");
+    let mut id = 0u64;
+    let mut next_id = move || {
+        id += 1;
+        id
+    };
+
+    let (mut typed_small, mut hand_small, mut typed_large, mut hand_large) =
+        (vec![], vec![], vec![], vec![]);
+    for _ in 0..reps {
+        typed_small.push(
+            per_call(budget, || async {
+                info.get_network_id(GetNetworkIdParams::default())
+                    .await
+                    .map(drop)
+                    .map_err(|e| format!("typed {SMALL_METHOD}: {e}"))
+            })
+            .await?,
+        );
+        hand_small.push(
+            per_call(budget, || {
+                let id = next_id();
+                let (client, url) = (&client, &small_url);
+                async move {
+                    hand_call::<hand::NetworkId>(client, url, SMALL_METHOD, id)
+                        .await
+                        .map(drop)
+                        .map_err(|e| format!("hand-written {SMALL_METHOD}: {e}"))
+                }
+            })
+            .await?,
+        );
+        typed_large.push(
+            per_call(budget, || async {
+                platform
+                    .get_current_validators(GetCurrentValidatorsParams::default())
+                    .await
+                    .map(drop)
+                    .map_err(|e| format!("typed {LARGE_METHOD}: {e}"))
+            })
+            .await?,
+        );
+        hand_large.push(
+            per_call(budget, || {
+                let id = next_id();
+                let (client, url) = (&client, &large_url);
+                async move {
+                    hand_call::<hand::Validators>(client, url, LARGE_METHOD, id)
+                        .await
+                        .map(drop)
+                        .map_err(|e| format!("hand-written {LARGE_METHOD}: {e}"))
+                }
+            })
+            .await?,
+        );
+    }
+    drop(server);
+    Ok(vec![
+        Row::new(
+            format!("Client call, small reply (`{SMALL_METHOD}`), sequential, time per call"),
+            Unit::Seconds,
+            typed_small,
+        )
+        .against("hand-written reqwest POST + serde", hand_small)
+        .target(Target::AtMost(1.05)),
+        Row::new(
+            format!("Client call, large reply (`{LARGE_METHOD}`), sequential, time per call"),
+            Unit::Seconds,
+            typed_large,
+        )
+        .against("hand-written reqwest POST + serde", hand_large),
+    ])
+}

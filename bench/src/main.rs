@@ -1,0 +1,246 @@
+//! The avalanche-rpc benchmark suite. `bench/run` builds it and runs `all`; see README.md.
+
+mod call_bench;
+mod child;
+mod data;
+mod decode;
+mod gen_bench;
+mod hand;
+mod load;
+mod report;
+mod server_bench;
+mod servers;
+mod sys;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use report::Row;
+
+const USAGE: &str = "\
+usage: avalanche-rpc-bench all [--quick] [--only GROUPS] [--no-pin] [--out FILE]
+       avalanche-rpc-bench serve generated|bare|hand|jsonrpsee
+
+  all        run the benchmarks and print one table (also written to bench/results/latest.md)
+  --quick    fewer and shorter repetitions (a smoke test, about 2 minutes)
+  --only     comma-separated groups among server,decode,call,generator,build (default: all)
+  --no-pin   do not pin the servers and the load generator to separate cores
+  --out      where to write the Markdown table
+  serve      run one server (used by `all`; prints `listening PORT`, stops when stdin closes)";
+
+const GROUPS: [&str; 5] = ["server", "decode", "call", "generator", "build"];
+
+struct Options {
+    quick: bool,
+    groups: Vec<String>,
+    pin: bool,
+    out: PathBuf,
+}
+
+fn repo_dir() -> PathBuf {
+    let bench = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    bench.parent().map(PathBuf::from).unwrap_or(bench)
+}
+
+fn parse(args: &[String]) -> Result<Options, String> {
+    let mut o = Options {
+        quick: false,
+        groups: GROUPS.iter().map(|g| g.to_string()).collect(),
+        pin: true,
+        out: repo_dir().join("bench/results/latest.md"),
+    };
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--quick" => o.quick = true,
+            "--no-pin" => o.pin = false,
+            "--only" => {
+                let list = it.next().ok_or("--only needs a list of groups")?;
+                o.groups = list.split(',').map(|g| g.trim().to_string()).collect();
+                if let Some(bad) = o.groups.iter().find(|g| !GROUPS.contains(&g.as_str())) {
+                    return Err(format!(
+                        "unknown group {bad:?}; the groups are {}",
+                        GROUPS.join(",")
+                    ));
+                }
+            }
+            "--out" => o.out = it.next().ok_or("--out needs a file")?.into(),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    Ok(o)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("serve") => match args.get(1).and_then(|v| servers::Variant::parse(v)) {
+            Some(v) if args.len() == 2 => servers::serve(v),
+            _ => Err(format!("serve needs one variant\n{USAGE}")),
+        },
+        Some("all") => parse(&args[1..]).and_then(|o| run_all(&o)),
+        Some("-h" | "--help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        _ => Err(USAGE.to_string()),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The CPUs for the servers and for this process (the load generator and clients).
+fn choose_cpus(pin: bool) -> Result<(Option<Vec<usize>>, Vec<usize>), String> {
+    let all = sys::allowed_cpus().map_err(|e| format!("cannot read the CPU affinity: {e}"))?;
+    if !pin {
+        return Ok((None, all));
+    }
+    if all.len() < 2 {
+        return Err(format!(
+            "pinning needs two CPUs, this process may use {} ({all:?}); run with --no-pin",
+            all.len()
+        ));
+    }
+    let (server, client) = (all[0], all[1]);
+    sys::pin(&[client])
+        .map_err(|e| format!("cannot pin this process to CPU {client}: {e}; run with --no-pin"))?;
+    Ok((Some(vec![server]), all))
+}
+
+fn run_all(o: &Options) -> Result<(), String> {
+    let started = Instant::now();
+    let machine = sys::machine();
+    let load_before = sys::load_average();
+    let (server_cpus, all_cpus) = choose_cpus(o.pin)?;
+    let mode = if o.quick { "quick" } else { "full" };
+    let (reps, warmup, measure, decode_budget, call_budget, build_reps) = if o.quick {
+        (3, 0.5, 1.0, 0.25, 0.5, 1)
+    } else {
+        (5, 1.0, 3.0, 1.0, 2.0, 5)
+    };
+    let secs = Duration::from_secs_f64;
+    println!("avalanche-rpc benchmarks ({mode} mode) on {machine}");
+    match &server_cpus {
+        Some(s) => println!(
+            "servers on CPU {s:?}, load generator and clients on CPU {:?}",
+            all_cpus.get(1)
+        ),
+        None => println!("not pinned (--no-pin)"),
+    }
+
+    println!("building the data…");
+    let fixtures = data::Fixtures::build();
+    fixtures.check()?;
+
+    let mut rows: Vec<Row> = Vec::new();
+    let mut notes: Vec<String> = Vec::new();
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the tokio runtime: {e}"))?;
+    let want = |g: &str| o.groups.iter().any(|x| x == g);
+
+    let settings = server_bench::Settings {
+        reps,
+        warmup: secs(warmup),
+        measure: secs(measure),
+        small_connections: 8,
+        large_connections: 4,
+        server_cpus: server_cpus.clone(),
+    };
+    // A group that fails is reported and the others still run.
+    let mut failed: Vec<String> = Vec::new();
+    let mut record = |group: &str, result: Result<Vec<Row>, String>| match result {
+        Ok(r) => rows.extend(r),
+        Err(e) => {
+            eprintln!("error in group {group}: {e}");
+            failed.push(format!("Group `{group}` failed: {}", e.replace('\n', " ")));
+        }
+    };
+    if want("server") {
+        println!(
+            "server throughput: {reps} repetitions × 4 servers × 2 replies, {warmup} s warm-up + {measure} s each"
+        );
+        let r = runtime.block_on(server_bench::run(&fixtures, &settings));
+        record(
+            "server",
+            r.map(|r| {
+                notes.extend(r.notes);
+                r.rows
+            }),
+        );
+    }
+    if want("decode") {
+        println!("client decode: {reps} repetitions, {decode_budget} s per figure");
+        record("decode", decode::run(&fixtures, reps, secs(decode_budget)));
+    }
+    if want("call") {
+        println!("client call overhead: {reps} repetitions, {call_budget} s per figure");
+        let r = runtime.block_on(call_bench::run(
+            reps,
+            secs(call_budget),
+            server_cpus.clone(),
+        ));
+        record("call", r);
+    }
+    if want("generator") {
+        println!("generator: {reps} repetitions");
+        record(
+            "generator",
+            gen_bench::run_generator(&repo_dir().join("spec"), reps),
+        );
+    }
+    if want("build") {
+        println!("incremental build: {build_reps} repetition(s)");
+        let setup = gen_bench::BuildSetup {
+            repo: repo_dir(),
+            target_dir: repo_dir().join("bench/target-incremental"),
+            reps: build_reps,
+            cpus: all_cpus.clone(),
+        };
+        record("build", gen_bench::run_incremental(&setup));
+    }
+    notes.extend(failed.iter().cloned());
+
+    let load_after = sys::load_average();
+    let header = format!(
+        "Machine: {machine}. Mode: {mode} ({reps} repetitions; server runs {warmup} s warm-up + {measure} s, \
+         {} and {} keep-alive connections for the small and large reply; servers pinned to one core, \
+         the load generator to another: {}). Load average before/after: {load_before} / {load_after}. \
+         Took {:.0} s.",
+        settings.small_connections,
+        settings.large_connections,
+        if server_cpus.is_some() { "yes" } else { "no" },
+        started.elapsed().as_secs_f64(),
+    );
+    let mut md = String::new();
+    md.push_str("# avalanche-rpc benchmarks\n\n");
+    md.push_str(&header);
+    md.push_str("\n\nEach figure: median (min..max) over the repetitions. Ratio: this project's figure over the baseline's, \
+                 per repetition, then median (min..max); for req/s higher is better, for times lower is better. \
+                 Targets apply to the median ratio.\n\n");
+    md.push_str(&report::table(&rows));
+    if !notes.is_empty() {
+        md.push('\n');
+        for n in &notes {
+            md.push_str(&format!("- {n}\n"));
+        }
+    }
+    println!("\n{md}");
+    if let Some(dir) = o.out.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    std::fs::write(&o.out, &md).map_err(|e| format!("cannot write {}: {e}", o.out.display()))?;
+    println!("written to {}", o.out.display());
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} group(s) failed (see above)", failed.len()))
+    }
+}
