@@ -22,10 +22,7 @@ pub fn generated_decode<R: DeserializeOwned>(
     method: &MethodInfo,
     body: &Bytes,
 ) -> Result<R, ClientError> {
-    let reply = HttpReply {
-        status: 200,
-        body: body.clone(),
-    };
+    let reply = HttpReply::new(200, body.clone());
     avalanche_rpc::rpc::decode_reply(method, 1, &reply)
 }
 

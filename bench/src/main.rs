@@ -80,6 +80,7 @@ fn main() -> ExitCode {
             _ => Err(format!("serve needs one variant\n{USAGE}")),
         },
         Some("all") => parse(&args[1..]).and_then(|o| run_all(&o)),
+        Some("profile") => profile(args.get(1).map(String::as_str)),
         Some("-h" | "--help") => {
             println!("{USAGE}");
             Ok(())
@@ -93,6 +94,43 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// Loops one of this project's paths for a few seconds, for `perf record`: `serialize`
+/// (the large result), `decode` (the large reply) or `utxos` (the 1,024-UTXO reply).
+fn profile(what: Option<&str>) -> Result<(), String> {
+    use avalanche_rpc::avm::GetUtxosResult;
+    use avalanche_rpc::platform::GetCurrentValidatorsResult;
+    let fixtures = data::Fixtures::build();
+    let large = data::reply_body(&fixtures.large_json());
+    let utxos = data::reply_body(&fixtures.utxos_json());
+    let until = Instant::now() + Duration::from_secs(5);
+    let mut n = 0u64;
+    while Instant::now() < until {
+        match what {
+            Some("serialize") => {
+                let bytes = serde_json::to_vec(&fixtures.validators).map_err(|e| e.to_string())?;
+                n += bytes.len() as u64;
+            }
+            Some("decode") => {
+                let r: GetCurrentValidatorsResult = decode::generated_decode(
+                    &avalanche_rpc::platform::methods::GET_CURRENT_VALIDATORS,
+                    &large,
+                )
+                .map_err(|e| e.to_string())?;
+                n += r.validators.len() as u64;
+            }
+            Some("utxos") => {
+                let r: GetUtxosResult =
+                    decode::generated_decode(&avalanche_rpc::avm::methods::GET_UTXOS, &utxos)
+                        .map_err(|e| e.to_string())?;
+                n += r.utxos.len() as u64;
+            }
+            _ => return Err("profile serialize|decode|utxos".into()),
+        }
+    }
+    println!("{n}");
+    Ok(())
 }
 
 /// The CPUs for the servers and for this process (the load generator and clients).

@@ -106,9 +106,17 @@ impl Address {
                 payload,
             } => (chain, hrp, payload),
         };
+        let mut out = String::with_capacity(64);
+        if let Some(c) = chain {
+            out.push_str(c);
+            out.push('-');
+        }
+        if super::bech32_fast::encode_into(hrp, payload, &mut out) {
+            return Ok(out);
+        }
+        // An HRP the fast path does not take: the crate encodes it or says why not.
         let fail = |e: &dyn Error| WireError::new("bech32 hrp", hrp, error_chain(e));
         let parsed = Hrp::parse(hrp).map_err(|e| fail(&e))?;
-        let mut out = chain.as_ref().map(|c| format!("{c}-")).unwrap_or_default();
         bech32::encode_lower_to_fmt::<Bech32, _>(&mut out, parsed, payload)
             .map_err(|e| fail(&e))?;
         Ok(out)
@@ -143,6 +151,16 @@ impl FromStr for Address {
                 Err(_) => (None, s),
             },
         };
+        let chain_ok =
+            chain.is_none_or(|c| !c.is_empty() && c.bytes().all(|b| b.is_ascii_alphanumeric()));
+        if chain_ok && let Some((hrp, payload)) = super::bech32_fast::decode(bech) {
+            // A valid chain alias and a checked lower-case HRP: what `Address::new` stores.
+            return Ok(Address::Bech32 {
+                chain: chain.map(str::to_owned),
+                hrp: hrp.to_owned(),
+                payload,
+            });
+        }
         let checked = CheckedHrpstring::new::<Bech32>(bech).map_err(|e| {
             let kind = if chain.is_some() {
                 "invalid bech32"

@@ -91,6 +91,23 @@ impl fmt::Debug for HexBytes {
     }
 }
 
+/// The value of each hex digit (either case), or 0xff.
+const HEX_VALUES: [u8; 256] = {
+    let mut t = [0xffu8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t
+};
+
 impl FromStr for HexBytes {
     type Err = WireError;
 
@@ -99,31 +116,36 @@ impl FromStr for HexBytes {
         let digits = s
             .strip_prefix("0x")
             .ok_or_else(|| fail("missing 0x prefix".into()))?;
-        if let Some((pos, c)) = digits.char_indices().find(|(_, c)| !c.is_ascii_hexdigit()) {
+        // One pass: decode every pair and remember whether any digit was not hex; the slow
+        // path below says which.
+        let d = digits.as_bytes();
+        let mut out = Vec::with_capacity(d.len() / 2);
+        let mut invalid = 0u8;
+        for pair in d.chunks_exact(2) {
+            let (hi, lo) = (
+                HEX_VALUES[usize::from(pair[0])],
+                HEX_VALUES[usize::from(pair[1])],
+            );
+            invalid |= hi | lo;
+            out.push((hi << 4) | (lo & 0x0f));
+        }
+        if let Some(&last) = d.chunks_exact(2).remainder().first() {
+            invalid |= HEX_VALUES[usize::from(last)];
+        }
+        if invalid & 0xf0 != 0 {
+            let (pos, c) = digits
+                .char_indices()
+                .find(|(_, c)| !c.is_ascii_hexdigit())
+                .unwrap_or((0, '?'));
             return Err(fail(format!(
                 "invalid hex digit {c:?} at position {}",
                 pos + 2
             )));
         }
-        if digits.len() % 2 != 0 {
+        if d.len() % 2 != 0 {
             return Err(fail("odd length hex string".into()));
         }
-        // Every digit was checked above.
-        const fn nibble(b: u8) -> u8 {
-            match b {
-                b'0'..=b'9' => b - b'0',
-                b'a'..=b'f' => b - b'a' + 10,
-                b'A'..=b'F' => b - b'A' + 10,
-                _ => 0,
-            }
-        }
-        Ok(HexBytes(
-            digits
-                .as_bytes()
-                .chunks_exact(2)
-                .map(|p| (nibble(p[0]) << 4) | nibble(p[1]))
-                .collect(),
-        ))
+        Ok(HexBytes(out))
     }
 }
 

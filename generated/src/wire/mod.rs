@@ -5,6 +5,7 @@
 
 mod address;
 mod base58;
+mod bech32_fast;
 mod encoding;
 mod error;
 mod height;

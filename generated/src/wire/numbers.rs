@@ -196,9 +196,30 @@ impl Percent {
     }
 }
 
+impl Percent {
+    /// The value rounded to four decimals as an integer count of 1/10,000ths, when that is
+    /// certain without exact decimal arithmetic: the scaled value is small enough that f64
+    /// error is far below the rounding step, and not within 0.001 of a tie. Otherwise `None`,
+    /// and the exact formatter decides.
+    fn ten_thousandths(self) -> Option<u64> {
+        let scaled = self.0 * 10_000.0;
+        if !(0.0..1e9).contains(&scaled) {
+            return None;
+        }
+        let fraction = scaled - scaled.floor();
+        if (fraction - 0.5).abs() < 1e-3 {
+            return None;
+        }
+        Some(scaled.round() as u64)
+    }
+}
+
 impl fmt::Display for Percent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:.4}", self.0)
+        match self.ten_thousandths() {
+            Some(n) => write!(f, "{}.{:04}", n / 10_000, n % 10_000),
+            None => write!(f, "{:.4}", self.0),
+        }
     }
 }
 
@@ -223,7 +244,27 @@ impl FromStr for Percent {
 
 impl Serialize for Percent {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(self)
+        let Some(n) = self.ten_thousandths() else {
+            return s.collect_str(self);
+        };
+        // `<integer>.<four digits>` on the stack.
+        let mut buf = [0u8; 32];
+        let mut at = buf.len();
+        let mut rest = n;
+        for i in 0..usize::MAX {
+            at -= 1;
+            buf[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if i == 3 {
+                at -= 1;
+                buf[at] = b'.';
+            }
+            if i >= 4 && rest == 0 {
+                break;
+            }
+        }
+        // Only digits and a dot were written.
+        s.serialize_str(std::str::from_utf8(&buf[at..]).unwrap_or_default())
     }
 }
 
@@ -261,6 +302,29 @@ impl<'de> Deserialize<'de> for Percent {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn percent_is_written_as_the_exact_formatter_writes_it() {
+        let mut seed = 0x853c_49e6_748f_ea9bu64;
+        let mut values = vec![
+            0.0, 0.00005, 0.00015, 2.0, 99.5, 100.0, 1.23455, 0.1, 0.3, 1e5, 1e12,
+        ];
+        for _ in 0..20_000 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            values.push((seed % 2_000_000) as f64 / 10_000.0 + (seed >> 40) as f64 * 1e-9);
+        }
+        for v in values {
+            let exact = format!("{v:.4}");
+            assert_eq!(Percent(v).to_string(), exact, "{v}");
+            assert_eq!(
+                serde_json::to_string(&Percent(v)).unwrap(),
+                format!("\"{exact}\""),
+                "{v}"
+            );
+        }
+    }
     use std::collections::BTreeMap;
 
     use serde_json::{Value, json};
