@@ -136,8 +136,55 @@ impl std::fmt::Display for InvalidCharacter {
     }
 }
 
+/// Where decoded bytes go: a `Vec`, or [`StackBytes`] for short values.
+pub(crate) trait ByteSink {
+    fn clear(&mut self);
+    fn push(&mut self, byte: u8);
+}
+
+impl ByteSink for Vec<u8> {
+    fn clear(&mut self) {
+        Vec::clear(self);
+    }
+    fn push(&mut self, byte: u8) {
+        Vec::push(self, byte);
+    }
+}
+
+/// Up to 64 decoded bytes on the stack; more are counted but dropped (`overflowed`).
+pub(crate) struct StackBytes {
+    bytes: [u8; 64],
+    len: usize,
+}
+
+impl StackBytes {
+    pub(crate) const fn new() -> Self {
+        Self {
+            bytes: [0; 64],
+            len: 0,
+        }
+    }
+
+    /// The bytes, or `None` when there were more than 64.
+    pub(crate) fn get(&self) -> Option<&[u8]> {
+        self.bytes.get(..self.len)
+    }
+}
+
+impl ByteSink for StackBytes {
+    fn clear(&mut self) {
+        self.len = 0;
+    }
+    fn push(&mut self, byte: u8) {
+        if let Some(slot) = self.bytes.get_mut(self.len) {
+            *slot = byte;
+        }
+        self.len += 1;
+    }
+}
+
 /// Decodes base58 text into `out` (cleared first).
-pub(crate) fn decode_into(text: &str, out: &mut Vec<u8>) -> Result<(), InvalidCharacter> {
+pub(crate) fn decode_into(text: &str, out: &mut impl ByteSink) -> Result<(), InvalidCharacter> {
     out.clear();
     let bytes = text.as_bytes();
     let mut values = Vec::new();
@@ -191,8 +238,9 @@ pub(crate) fn decode_into(text: &str, out: &mut Vec<u8>) -> Result<(), InvalidCh
             used += 1;
         }
     }
-    out.reserve(ones + used * 4);
-    out.extend(std::iter::repeat_n(0u8, ones));
+    for _ in 0..ones {
+        out.push(0);
+    }
     let mut leading = true;
     for limb in limbs[..used].iter().rev() {
         for byte in limb.to_be_bytes() {

@@ -25,15 +25,25 @@ const VALUES: [u8; 128] = {
 /// 20 bytes are 32 five-bit groups.
 const DATA_CHARS: usize = 32;
 
-fn step(chk: u32, value: u8) -> u32 {
-    let top = chk >> 25;
-    let mut chk = ((chk & 0x01ff_ffff) << 5) ^ u32::from(value);
-    for (i, g) in GENERATOR.iter().enumerate() {
-        if (top >> i) & 1 == 1 {
-            chk ^= g;
+/// For each value of the checksum's top five bits, the XOR of the generators they select.
+const GENERATED: [u32; 32] = {
+    let mut t = [0u32; 32];
+    let mut top = 0;
+    while top < 32 {
+        let mut i = 0;
+        while i < 5 {
+            if (top >> i) & 1 == 1 {
+                t[top] ^= GENERATOR[i];
+            }
+            i += 1;
         }
+        top += 1;
     }
-    chk
+    t
+};
+
+fn step(chk: u32, value: u8) -> u32 {
+    (((chk & 0x01ff_ffff) << 5) ^ u32::from(value)) ^ GENERATED[(chk >> 25) as usize]
 }
 
 /// The checksum state after the expanded human-readable part, or `None` when it is not a

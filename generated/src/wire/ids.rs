@@ -100,6 +100,16 @@ macro_rules! id_type {
                 let body = s.strip_prefix($prefix).ok_or_else(|| {
                     WireError::new($what, s, concat!("missing \"", $prefix, "\" prefix"))
                 })?;
+                // The usual case on the stack; anything wrong is decoded again to say what.
+                let mut raw = base58::StackBytes::new();
+                if base58::decode_into(body, &mut raw).is_ok()
+                    && let Some(raw) = raw.get()
+                    && raw.len() == $len + 4
+                    && raw[$len..] == checksum(&raw[..$len])
+                    && let Ok(bytes) = <[u8; $len]>::try_from(&raw[..$len])
+                {
+                    return Ok(Self(bytes));
+                }
                 let bytes = cb58_decode(body).map_err(|e| WireError::new($what, s, e.reason()))?;
                 <[u8; $len]>::try_from(bytes.as_slice()).map(Self).map_err(|_| {
                     WireError::new($what, s, format!("expected {} bytes, got {}", $len, bytes.len()))
