@@ -311,10 +311,17 @@ async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
         (None, Ok(_)) => None,
         // A notification gets no reply, unless the request itself was malformed.
         (None, Err(e)) if e.code != super::error::codes::INVALID_REQUEST => None,
-        (_, Ok(result)) => Some(format!(
-            r#"{{"jsonrpc":"2.0","result":{},"id":{reply_id}}}"#,
-            result.get()
-        )),
+        (_, Ok(result)) => {
+            // One copy of the result, with room for the envelope and the closing newline.
+            let result = result.get();
+            let mut text = String::with_capacity(result.len() + reply_id.len() + 40);
+            text.push_str(r#"{"jsonrpc":"2.0","result":"#);
+            text.push_str(result);
+            text.push_str(r#","id":"#);
+            text.push_str(reply_id);
+            text.push('}');
+            Some(text)
+        }
         (_, Err(e)) => Some(error_reply(reply_id, &e)),
     }
 }

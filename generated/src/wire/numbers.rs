@@ -95,6 +95,21 @@ impl<T: Decimal> Visitor<'_> for DecimalVisitor<T> {
     }
 }
 
+/// The decimal text of `v`, written into `buf` (20 bytes hold every u64).
+fn decimal(mut v: u64, buf: &mut [u8; 20]) -> &str {
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (v % 10) as u8;
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    // Only digits were written.
+    std::str::from_utf8(&buf[at..]).unwrap_or_default()
+}
+
 /// Defines a decimal-string wrapper around an unsigned primitive.
 macro_rules! unsigned {
     ($($(#[$doc:meta])* $name:ident($prim:ty) = $what:literal;)*) => {$(
@@ -152,7 +167,8 @@ macro_rules! unsigned {
 
         impl Serialize for $name {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.collect_str(&self.0)
+                let mut buf = [0u8; 20];
+                s.serialize_str(decimal(u64::from(self.0), &mut buf))
             }
         }
 
