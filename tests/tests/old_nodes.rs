@@ -81,6 +81,10 @@ async fn every_method_decodes_the_reply_of_the_oldest_supported_node() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+    println!(
+        "{} methods replayed in an older node's shape: {changed_methods:?}",
+        changed_methods.len()
+    );
     // `info.getVMs` gained `fxs` in v1.10.19; the platform validators gained several members.
     assert!(
         changed_methods.contains(&"info.getVMs"),
