@@ -58,6 +58,7 @@ pub async fn run(
     reps: usize,
     budget: Duration,
     server_cpus: Option<Vec<usize>>,
+    quiet: &crate::sys::Quiet,
 ) -> Result<Vec<Row>, String> {
     let server = ServerProcess::start(Variant::Bare, server_cpus)?;
     let base = format!("http://{}", server.addr);
@@ -79,6 +80,7 @@ pub async fn run(
     let (mut typed_small, mut hand_small, mut typed_large, mut hand_large) =
         (vec![], vec![], vec![], vec![]);
     for _ in 0..reps {
+        quiet.wait(&[server.pid()]);
         typed_small.push(
             per_call(budget, || async {
                 info.get_network_id(GetNetworkIdParams::default())

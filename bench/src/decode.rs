@@ -15,6 +15,7 @@ use avalanche_rpc::rpc::{ClientError, HttpReply, MethodInfo};
 use crate::data::{self, Fixtures};
 use crate::hand;
 use crate::report::{Row, Target, Unit};
+use crate::sys::Quiet;
 
 /// The client's decode path, exactly as `Endpoint::call` runs it on a reply. The one place
 /// that names the runtime's decode function, should its signature change.
@@ -75,6 +76,7 @@ fn decode_series<R: DeserializeOwned, H: DeserializeOwned>(
     body: &Bytes,
     reps: usize,
     budget: Duration,
+    quiet: &Quiet,
 ) -> Figures {
     let mut f = Figures {
         generated: vec![],
@@ -83,6 +85,7 @@ fn decode_series<R: DeserializeOwned, H: DeserializeOwned>(
         hand: vec![],
     };
     for _ in 0..reps {
+        quiet.wait(&[]);
         f.generated.push(per_op(budget, || {
             black_box(expect("generated", generated_decode::<R>(method, body)));
         }));
@@ -108,7 +111,12 @@ fn decode_series<R: DeserializeOwned, H: DeserializeOwned>(
     f
 }
 
-pub fn run(fixtures: &Fixtures, reps: usize, budget: Duration) -> Result<Vec<Row>, String> {
+pub fn run(
+    fixtures: &Fixtures,
+    reps: usize,
+    budget: Duration,
+    quiet: &Quiet,
+) -> Result<Vec<Row>, String> {
     let large = data::reply_body(&fixtures.large_json());
     let utxos = data::reply_body(&fixtures.utxos_json());
     let large_method = &platform::methods::GET_CURRENT_VALIDATORS;
@@ -122,6 +130,7 @@ pub fn run(fixtures: &Fixtures, reps: usize, budget: Duration) -> Result<Vec<Row
         &large,
         reps,
         budget,
+        quiet,
     );
     let what = format!(
         "Client decode, large reply ({:.2} MB, `decode_reply`)",
@@ -139,7 +148,13 @@ pub fn run(fixtures: &Fixtures, reps: usize, budget: Duration) -> Result<Vec<Row
     );
     rows.push(Row::new(&what, Unit::Seconds, l.generated).against("`serde_json::Value`", l.value));
 
-    let u = decode_series::<avm::GetUtxosResult, hand::Utxos>(utxos_method, &utxos, reps, budget);
+    let u = decode_series::<avm::GetUtxosResult, hand::Utxos>(
+        utxos_method,
+        &utxos,
+        reps,
+        budget,
+        quiet,
+    );
     let what = format!(
         "Client decode, `avm.getUTXOs` with {} UTXOs ({:.2} MB)",
         data::UTXOS,
@@ -158,6 +173,7 @@ pub fn run(fixtures: &Fixtures, reps: usize, budget: Duration) -> Result<Vec<Row
     // What the server spends most of a large request on: serializing the result.
     let (mut gen_ser, mut hand_ser) = (vec![], vec![]);
     for _ in 0..reps {
+        quiet.wait(&[]);
         gen_ser.push(per_op(budget, || {
             black_box(expect(
                 "serialize",

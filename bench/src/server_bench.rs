@@ -81,7 +81,11 @@ pub struct ServerResults {
     pub notes: Vec<String>,
 }
 
-pub async fn run(fixtures: &Fixtures, s: &Settings) -> Result<ServerResults, String> {
+pub async fn run(
+    fixtures: &Fixtures,
+    s: &Settings,
+    quiet: &crate::sys::Quiet,
+) -> Result<ServerResults, String> {
     let small = fixtures.small_json();
     let large = fixtures.large_json();
     let mut servers = Vec::new();
@@ -98,8 +102,10 @@ pub async fn run(fixtures: &Fixtures, s: &Settings) -> Result<ServerResults, Str
     let ticks = crate::sys::clock_ticks();
     let mut series: HashMap<(bool, Variant), Series> = HashMap::new();
     let mut foreign = Vec::new();
+    let pids: Vec<u32> = servers.iter().map(ServerProcess::pid).collect();
     for rep in 0..s.reps {
         for is_large in [false, true] {
+            quiet.wait(&pids);
             let (path, method, conns) = if is_large {
                 (LARGE_PATH, LARGE_METHOD, s.large_connections)
             } else {

@@ -2,6 +2,7 @@
 
 use std::io;
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 /// CPU ticks per second (`utime`/`stime` unit).
 pub fn clock_ticks() -> f64 {
@@ -58,6 +59,21 @@ pub fn pin_command(command: &mut Command, cpus: Vec<usize>) {
     }
 }
 
+/// Makes `command` start at the default priority (nice 0), whatever this process runs at.
+pub fn normal_priority_command(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: between fork and exec the closure only calls setpriority, which is
+    // async-signal-safe, and allocates nothing.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::setpriority(libc::PRIO_PROCESS as _, 0, 0) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
 /// `utime + stime` of process `pid` (all its threads), in ticks.
 pub fn process_ticks(pid: u32) -> io::Result<u64> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
@@ -101,6 +117,79 @@ pub fn machine_busy_ticks() -> io::Result<u64> {
         ));
     }
     Ok(v[0] + v[1] + v[2] + v[5] + v[6] + v[7])
+}
+
+/// Lowers this thread's nice value to `nice` (negative: higher priority); the processes and
+/// threads it starts afterwards inherit it. Needs root (CAP_SYS_NICE) to go below 0.
+pub fn raise_priority(nice: i32) -> io::Result<()> {
+    // SAFETY: setpriority only changes the scheduling weight of the calling thread.
+    if unsafe { libc::setpriority(libc::PRIO_PROCESS as _, 0, nice) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// Waits for the machine to be quiet before a repetition: until processes other than this
+/// one and the servers use less than `threshold` cores over one second, at most `per_wait`
+/// each time and `total` over the whole run, so that a run stays bounded.
+pub struct Quiet {
+    pub threshold: f64,
+    pub per_wait: Duration,
+    total: std::cell::Cell<Duration>,
+    /// The other processes' load seen just before each repetition, in cores.
+    pub seen: std::cell::RefCell<Vec<f64>>,
+    waited: std::cell::Cell<Duration>,
+}
+
+impl Quiet {
+    pub fn new(threshold: f64, per_wait: Duration, total: Duration) -> Quiet {
+        Quiet {
+            threshold,
+            per_wait,
+            total: std::cell::Cell::new(total),
+            seen: Default::default(),
+            waited: Default::default(),
+        }
+    }
+
+    /// How long it waited over the run.
+    pub fn waited(&self) -> Duration {
+        self.waited.get()
+    }
+
+    pub fn wait(&self, ours: &[u32]) {
+        let budget = self.per_wait.min(self.total.get());
+        let start = Instant::now();
+        let mut told = false;
+        let sample = || -> Option<u64> {
+            let mut own = self_ticks().ok()?;
+            for &pid in ours {
+                own += process_ticks(pid).ok()?;
+            }
+            Some(machine_busy_ticks().ok()?.saturating_sub(own))
+        };
+        let cores = loop {
+            let t0 = Instant::now();
+            let Some(a) = sample() else { break f64::NAN };
+            std::thread::sleep(Duration::from_millis(500));
+            let Some(b) = sample() else { break f64::NAN };
+            let cores = b.saturating_sub(a) as f64 / clock_ticks() / t0.elapsed().as_secs_f64();
+            if cores < self.threshold || start.elapsed() >= budget {
+                break cores;
+            }
+            if !told {
+                println!(
+                    "  other processes use {cores:.2} cores; waiting up to {:.0} s for them to calm down",
+                    budget.as_secs_f64()
+                );
+                told = true;
+            }
+        };
+        let waited = start.elapsed();
+        self.total.set(self.total.get().saturating_sub(waited));
+        self.waited.set(self.waited.get() + waited);
+        self.seen.borrow_mut().push(cores);
+    }
 }
 
 pub fn load_average() -> String {
