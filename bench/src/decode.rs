@@ -14,8 +14,8 @@ use avalanche_rpc::rpc::{ClientError, HttpReply, MethodInfo};
 
 use crate::data::{self, Fixtures};
 use crate::hand;
+use crate::quiet::Quiet;
 use crate::report::{Row, Target, Unit};
-use crate::sys::Quiet;
 
 /// The client's decode path, exactly as `Endpoint::call` runs it on a reply. The one place
 /// that names the runtime's decode function, should its signature change.
@@ -85,27 +85,34 @@ fn decode_series<R: DeserializeOwned, H: DeserializeOwned>(
         hand: vec![],
     };
     for _ in 0..reps {
-        quiet.wait(&[]);
-        f.generated.push(per_op(budget, || {
-            black_box(expect("generated", generated_decode::<R>(method, body)));
+        f.generated.push(quiet.measure(&[], || {
+            per_op(budget, || {
+                black_box(expect("generated", generated_decode::<R>(method, body)));
+            })
         }));
-        f.floor.push(per_op(budget, || {
-            black_box(expect(
-                "IgnoredAny",
-                serde_json::from_slice::<IgnoredAny>(body),
-            ));
+        f.floor.push(quiet.measure(&[], || {
+            per_op(budget, || {
+                black_box(expect(
+                    "IgnoredAny",
+                    serde_json::from_slice::<IgnoredAny>(body),
+                ));
+            })
         }));
-        f.value.push(per_op(budget, || {
-            black_box(expect(
-                "Value",
-                serde_json::from_slice::<serde_json::Value>(body),
-            ));
+        f.value.push(quiet.measure(&[], || {
+            per_op(budget, || {
+                black_box(expect(
+                    "Value",
+                    serde_json::from_slice::<serde_json::Value>(body),
+                ));
+            })
         }));
-        f.hand.push(per_op(budget, || {
-            black_box(expect(
-                "hand",
-                serde_json::from_slice::<hand::Reply<H>>(body),
-            ));
+        f.hand.push(quiet.measure(&[], || {
+            per_op(budget, || {
+                black_box(expect(
+                    "hand",
+                    serde_json::from_slice::<hand::Reply<H>>(body),
+                ));
+            })
         }));
     }
     f
@@ -173,18 +180,21 @@ pub fn run(
     // What the server spends most of a large request on: serializing the result.
     let (mut gen_ser, mut hand_ser) = (vec![], vec![]);
     for _ in 0..reps {
-        quiet.wait(&[]);
-        gen_ser.push(per_op(budget, || {
-            black_box(expect(
-                "serialize",
-                serde_json::to_vec(black_box(&fixtures.validators)),
-            ));
+        gen_ser.push(quiet.measure(&[], || {
+            per_op(budget, || {
+                black_box(expect(
+                    "serialize",
+                    serde_json::to_vec(black_box(&fixtures.validators)),
+                ));
+            })
         }));
-        hand_ser.push(per_op(budget, || {
-            black_box(expect(
-                "serialize",
-                serde_json::to_vec(black_box(&fixtures.hand_validators)),
-            ));
+        hand_ser.push(quiet.measure(&[], || {
+            per_op(budget, || {
+                black_box(expect(
+                    "serialize",
+                    serde_json::to_vec(black_box(&fixtures.hand_validators)),
+                ));
+            })
         }));
     }
     rows.push(

@@ -7,6 +7,7 @@ mod decode;
 mod gen_bench;
 mod hand;
 mod load;
+mod quiet;
 mod report;
 mod server_bench;
 mod servers;
@@ -123,21 +124,26 @@ fn run_all(o: &Options) -> Result<(), String> {
     let machine = sys::machine();
     let load_before = sys::load_average();
     let (server_cpus, all_cpus) = choose_cpus(o.pin)?;
-    if o.boost {
+    let _boost = if o.boost {
         sys::raise_priority(-10)
             .map_err(|e| format!("--boost cannot raise the priority (needs root): {e}"))?;
-    }
+        Some(sys::AutogroupBoost::raise(-10).map_err(|e| {
+            format!("--boost cannot raise the session's priority (needs root): {e}")
+        })?)
+    } else {
+        None
+    };
     let mode = if o.quick { "quick" } else { "full" };
     let (reps, warmup, measure, decode_budget, call_budget, build_reps) = if o.quick {
-        (3, 0.5, 1.0, 0.25, 0.5, 1)
+        (3, 0.3, 1.0, 0.25, 0.5, 1)
     } else {
-        (5, 1.0, 3.0, 1.0, 2.0, 5)
+        (5, 0.5, 2.0, 1.0, 2.0, 5)
     };
     let secs = Duration::from_secs_f64;
     let quiet = if o.quick {
-        sys::Quiet::new(0.3, secs(5.0), secs(20.0))
+        quiet::Quiet::new(0.3, secs(5.0), secs(20.0), 6)
     } else {
-        sys::Quiet::new(0.3, secs(20.0), secs(120.0))
+        quiet::Quiet::new(0.3, secs(20.0), secs(120.0), 20)
     };
     println!("avalanche-rpc benchmarks ({mode} mode) on {machine}");
     match &server_cpus {
@@ -225,18 +231,7 @@ fn run_all(o: &Options) -> Result<(), String> {
         record("build", gen_bench::run_incremental(&setup));
     }
     notes.extend(failed.iter().cloned());
-    let seen = quiet.seen.borrow();
-    if !seen.is_empty() {
-        let s = report::summarize(&seen);
-        notes.push(format!(
-            "Other processes' load just before each repetition (after waiting up to {:.0} s for it to drop below {} cores; {:.0} s waited in all): median {:.2} cores, max {:.2}.",
-            quiet.per_wait.as_secs_f64(),
-            quiet.threshold,
-            quiet.waited().as_secs_f64(),
-            s.median,
-            s.max
-        ));
-    }
+    notes.extend(quiet.summary());
 
     let load_after = sys::load_average();
     let header = format!(

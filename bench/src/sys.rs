@@ -2,7 +2,6 @@
 
 use std::io;
 use std::process::Command;
-use std::time::{Duration, Instant};
 
 /// CPU ticks per second (`utime`/`stime` unit).
 pub fn clock_ticks() -> f64 {
@@ -129,66 +128,36 @@ pub fn raise_priority(nice: i32) -> io::Result<()> {
     Ok(())
 }
 
-/// Waits for the machine to be quiet before a repetition: until processes other than this
-/// one and the servers use less than `threshold` cores over one second, at most `per_wait`
-/// each time and `total` over the whole run, so that a run stays bounded.
-pub struct Quiet {
-    pub threshold: f64,
-    pub per_wait: Duration,
-    total: std::cell::Cell<Duration>,
-    /// The other processes' load seen just before each repetition, in cores.
-    pub seen: std::cell::RefCell<Vec<f64>>,
-    waited: std::cell::Cell<Duration>,
+/// With the kernel's autogroup scheduling, CPU time is first shared between sessions, so a
+/// nice value only counts inside this session. This raises the session's weight too (the
+/// nice value of `/proc/self/autogroup`) and sets it back when dropped.
+pub struct AutogroupBoost {
+    previous: Option<i32>,
 }
 
-impl Quiet {
-    pub fn new(threshold: f64, per_wait: Duration, total: Duration) -> Quiet {
-        Quiet {
-            threshold,
-            per_wait,
-            total: std::cell::Cell::new(total),
-            seen: Default::default(),
-            waited: Default::default(),
+impl AutogroupBoost {
+    pub fn raise(nice: i32) -> io::Result<AutogroupBoost> {
+        let path = "/proc/self/autogroup";
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return Ok(AutogroupBoost { previous: None }); // no autogroups: nothing to do
+        };
+        let previous: i32 = text
+            .split_whitespace()
+            .last()
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, format!("{path}: {text}")))?;
+        std::fs::write(path, nice.to_string())?;
+        Ok(AutogroupBoost {
+            previous: Some(previous),
+        })
+    }
+}
+
+impl Drop for AutogroupBoost {
+    fn drop(&mut self) {
+        if let Some(n) = self.previous {
+            let _ = std::fs::write("/proc/self/autogroup", n.to_string());
         }
-    }
-
-    /// How long it waited over the run.
-    pub fn waited(&self) -> Duration {
-        self.waited.get()
-    }
-
-    pub fn wait(&self, ours: &[u32]) {
-        let budget = self.per_wait.min(self.total.get());
-        let start = Instant::now();
-        let mut told = false;
-        let sample = || -> Option<u64> {
-            let mut own = self_ticks().ok()?;
-            for &pid in ours {
-                own += process_ticks(pid).ok()?;
-            }
-            Some(machine_busy_ticks().ok()?.saturating_sub(own))
-        };
-        let cores = loop {
-            let t0 = Instant::now();
-            let Some(a) = sample() else { break f64::NAN };
-            std::thread::sleep(Duration::from_millis(500));
-            let Some(b) = sample() else { break f64::NAN };
-            let cores = b.saturating_sub(a) as f64 / clock_ticks() / t0.elapsed().as_secs_f64();
-            if cores < self.threshold || start.elapsed() >= budget {
-                break cores;
-            }
-            if !told {
-                println!(
-                    "  other processes use {cores:.2} cores; waiting up to {:.0} s for them to calm down",
-                    budget.as_secs_f64()
-                );
-                told = true;
-            }
-        };
-        let waited = start.elapsed();
-        self.total.set(self.total.get().saturating_sub(waited));
-        self.waited.set(self.waited.get() + waited);
-        self.seen.borrow_mut().push(cores);
     }
 }
 
