@@ -14,6 +14,7 @@ use avalanche_rpc::rpc::{ClientError, HttpReply, MethodInfo};
 
 use crate::data::{self, Fixtures};
 use crate::hand;
+use crate::quiet::Quiet;
 use crate::report::{Row, Target, Unit};
 
 /// The client's decode path, exactly as `Endpoint::call` runs it on a reply. The one place
@@ -72,6 +73,7 @@ fn decode_series<R: DeserializeOwned, H: DeserializeOwned>(
     body: &Bytes,
     reps: usize,
     budget: Duration,
+    quiet: &Quiet,
 ) -> Figures {
     let mut f = Figures {
         generated: vec![],
@@ -80,32 +82,45 @@ fn decode_series<R: DeserializeOwned, H: DeserializeOwned>(
         hand: vec![],
     };
     for _ in 0..reps {
-        f.generated.push(per_op(budget, || {
-            black_box(expect("generated", generated_decode::<R>(method, body)));
+        f.generated.push(quiet.measure(&[], || {
+            per_op(budget, || {
+                black_box(expect("generated", generated_decode::<R>(method, body)));
+            })
         }));
-        f.floor.push(per_op(budget, || {
-            black_box(expect(
-                "IgnoredAny",
-                serde_json::from_slice::<IgnoredAny>(body),
-            ));
+        f.floor.push(quiet.measure(&[], || {
+            per_op(budget, || {
+                black_box(expect(
+                    "IgnoredAny",
+                    serde_json::from_slice::<IgnoredAny>(body),
+                ));
+            })
         }));
-        f.value.push(per_op(budget, || {
-            black_box(expect(
-                "Value",
-                serde_json::from_slice::<serde_json::Value>(body),
-            ));
+        f.value.push(quiet.measure(&[], || {
+            per_op(budget, || {
+                black_box(expect(
+                    "Value",
+                    serde_json::from_slice::<serde_json::Value>(body),
+                ));
+            })
         }));
-        f.hand.push(per_op(budget, || {
-            black_box(expect(
-                "hand",
-                serde_json::from_slice::<hand::Reply<H>>(body),
-            ));
+        f.hand.push(quiet.measure(&[], || {
+            per_op(budget, || {
+                black_box(expect(
+                    "hand",
+                    serde_json::from_slice::<hand::Reply<H>>(body),
+                ));
+            })
         }));
     }
     f
 }
 
-pub fn run(fixtures: &Fixtures, reps: usize, budget: Duration) -> Result<Vec<Row>, String> {
+pub fn run(
+    fixtures: &Fixtures,
+    reps: usize,
+    budget: Duration,
+    quiet: &Quiet,
+) -> Result<Vec<Row>, String> {
     let large = data::reply_body(&fixtures.large_json());
     let utxos = data::reply_body(&fixtures.utxos_json());
     let large_method = &platform::methods::GET_CURRENT_VALIDATORS;
@@ -119,6 +134,7 @@ pub fn run(fixtures: &Fixtures, reps: usize, budget: Duration) -> Result<Vec<Row
         &large,
         reps,
         budget,
+        quiet,
     );
     let what = format!(
         "Client decode, large reply ({:.2} MB, `decode_reply`)",
@@ -136,7 +152,13 @@ pub fn run(fixtures: &Fixtures, reps: usize, budget: Duration) -> Result<Vec<Row
     );
     rows.push(Row::new(&what, Unit::Seconds, l.generated).against("`serde_json::Value`", l.value));
 
-    let u = decode_series::<avm::GetUtxosResult, hand::Utxos>(utxos_method, &utxos, reps, budget);
+    let u = decode_series::<avm::GetUtxosResult, hand::Utxos>(
+        utxos_method,
+        &utxos,
+        reps,
+        budget,
+        quiet,
+    );
     let what = format!(
         "Client decode, `avm.getUTXOs` with {} UTXOs ({:.2} MB)",
         data::UTXOS,
@@ -155,17 +177,21 @@ pub fn run(fixtures: &Fixtures, reps: usize, budget: Duration) -> Result<Vec<Row
     // What the server spends most of a large request on: serializing the result.
     let (mut gen_ser, mut hand_ser) = (vec![], vec![]);
     for _ in 0..reps {
-        gen_ser.push(per_op(budget, || {
-            black_box(expect(
-                "serialize",
-                serde_json::to_vec(black_box(&fixtures.validators)),
-            ));
+        gen_ser.push(quiet.measure(&[], || {
+            per_op(budget, || {
+                black_box(expect(
+                    "serialize",
+                    serde_json::to_vec(black_box(&fixtures.validators)),
+                ));
+            })
         }));
-        hand_ser.push(per_op(budget, || {
-            black_box(expect(
-                "serialize",
-                serde_json::to_vec(black_box(&fixtures.hand_validators)),
-            ));
+        hand_ser.push(quiet.measure(&[], || {
+            per_op(budget, || {
+                black_box(expect(
+                    "serialize",
+                    serde_json::to_vec(black_box(&fixtures.hand_validators)),
+                ));
+            })
         }));
     }
     rows.push(

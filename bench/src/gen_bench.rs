@@ -152,6 +152,7 @@ fn cargo_build(setup: &BuildSetup, spec_copy: &Path, limit: Duration) -> Result<
         .stdout(Stdio::null())
         .stderr(Stdio::piped());
     crate::sys::pin_command(&mut command, setup.cpus.clone());
+    crate::sys::normal_priority_command(&mut command);
     let start = Instant::now();
     let mut child = command
         .spawn()

@@ -58,6 +58,21 @@ pub fn pin_command(command: &mut Command, cpus: Vec<usize>) {
     }
 }
 
+/// Makes `command` start at the default priority (nice 0), whatever this process runs at.
+pub fn normal_priority_command(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: between fork and exec the closure only calls setpriority, which is
+    // async-signal-safe, and allocates nothing.
+    unsafe {
+        command.pre_exec(|| {
+            if libc::setpriority(libc::PRIO_PROCESS as _, 0, 0) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+}
+
 /// `utime + stime` of process `pid` (all its threads), in ticks.
 pub fn process_ticks(pid: u32) -> io::Result<u64> {
     let text = std::fs::read_to_string(format!("/proc/{pid}/stat"))?;
@@ -101,6 +116,49 @@ pub fn machine_busy_ticks() -> io::Result<u64> {
         ));
     }
     Ok(v[0] + v[1] + v[2] + v[5] + v[6] + v[7])
+}
+
+/// Lowers this thread's nice value to `nice` (negative: higher priority); the processes and
+/// threads it starts afterwards inherit it. Needs root (CAP_SYS_NICE) to go below 0.
+pub fn raise_priority(nice: i32) -> io::Result<()> {
+    // SAFETY: setpriority only changes the scheduling weight of the calling thread.
+    if unsafe { libc::setpriority(libc::PRIO_PROCESS as _, 0, nice) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// With the kernel's autogroup scheduling, CPU time is first shared between sessions, so a
+/// nice value only counts inside this session. This raises the session's weight too (the
+/// nice value of `/proc/self/autogroup`) and sets it back when dropped.
+pub struct AutogroupBoost {
+    previous: Option<i32>,
+}
+
+impl AutogroupBoost {
+    pub fn raise(nice: i32) -> io::Result<AutogroupBoost> {
+        let path = "/proc/self/autogroup";
+        let Ok(text) = std::fs::read_to_string(path) else {
+            return Ok(AutogroupBoost { previous: None }); // no autogroups: nothing to do
+        };
+        let previous: i32 = text
+            .split_whitespace()
+            .last()
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| io::Error::new(io::ErrorKind::InvalidData, format!("{path}: {text}")))?;
+        std::fs::write(path, nice.to_string())?;
+        Ok(AutogroupBoost {
+            previous: Some(previous),
+        })
+    }
+}
+
+impl Drop for AutogroupBoost {
+    fn drop(&mut self) {
+        if let Some(n) = self.previous {
+            let _ = std::fs::write("/proc/self/autogroup", n.to_string());
+        }
+    }
 }
 
 pub fn load_average() -> String {
