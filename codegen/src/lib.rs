@@ -6,7 +6,9 @@
 //! let rust: String = avalanche_rpc_codegen::emit::rust(&spec);
 //! ```
 
+pub mod common;
 pub mod conform;
+pub mod docs;
 pub mod emit;
 pub mod html;
 pub mod load;

@@ -183,8 +183,8 @@ pub fn load(sources: &Sources) -> Result<Spec, SpecErrors> {
         wire_types.push(WireType {
             name,
             summary: w.summary,
-            json: w.json,
-            accepts: w.accepts,
+            json: json_kind(w.json),
+            accepts: w.accepts.into_iter().map(json_kind).collect(),
             pattern: w.pattern,
             regex,
             max: w.max,
@@ -468,7 +468,7 @@ impl Cx {
                 nullable: f.nullable,
                 default: f.default,
                 aliases: f.aliases,
-                deprecated: f.deprecated,
+                deprecated: f.deprecated.map(deprecated),
                 note: f.note,
             });
         }
@@ -510,7 +510,7 @@ impl Cx {
             summary: s.summary,
             description: s.description,
             body,
-            also_accepts: s.also_accepts,
+            also_accepts: s.also_accepts.into_iter().map(alternative).collect(),
         })
     }
 
@@ -807,14 +807,14 @@ impl Cx {
                 summary: format!("Result of `{wire_name}`."),
                 description: m.result.description,
                 body,
-                also_accepts: m.result.also_accepts,
+                also_accepts: m.result.also_accepts.into_iter().map(alternative).collect(),
             };
             methods.push(Method {
                 name: m.name,
                 wire_name,
                 summary: m.summary,
                 description: m.description,
-                deprecated: m.deprecated,
+                deprecated: m.deprecated.map(deprecated),
                 source: m.source,
                 since,
                 params,
@@ -1075,4 +1075,28 @@ fn is_wire_type_name(s: &str) -> bool {
                 && w.chars()
                     .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
         })
+}
+
+fn json_kind(k: raw::JsonKind) -> JsonKind {
+    match k {
+        raw::JsonKind::String => JsonKind::String,
+        raw::JsonKind::Number => JsonKind::Number,
+        raw::JsonKind::Boolean => JsonKind::Boolean,
+        raw::JsonKind::Any => JsonKind::Any,
+    }
+}
+
+fn deprecated(d: raw::Deprecated) -> Deprecated {
+    Deprecated {
+        since: d.since,
+        removed: d.removed,
+        note: d.note,
+    }
+}
+
+fn alternative(a: raw::Alternative) -> Alternative {
+    match a {
+        raw::Alternative::Bare(f) => Alternative::Bare(f),
+        raw::Alternative::WrappedIn(k) => Alternative::WrappedIn(k),
+    }
 }

@@ -1,6 +1,6 @@
 //! `avalanche-rpc-codegen`: a thin command line over the codegen library.
 
-use avalanche_rpc_codegen::{Spec, emit, html, load_dir, openrpc, report};
+use avalanche_rpc_codegen::{Spec, docs, emit, html, load_dir, openrpc, report};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -81,7 +81,7 @@ fn run(args: Vec<String>) -> Result<(), String> {
                 let repo = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
                 repo.canonicalize().unwrap_or(repo).join("generated")
             });
-            for rel in openrpc::write_outputs(&spec, &dir)? {
+            for rel in docs::write_outputs(&spec, &dir)? {
                 eprintln!("wrote {}", dir.join(rel).display());
             }
             Ok(())

@@ -1,7 +1,32 @@
 //! The validated spec: one model that every emitter reads.
 
-pub use crate::raw::{Alternative, Deprecated, JsonKind};
 use serde_json::Value;
+
+/// What JSON a wire type is written as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonKind {
+    String,
+    Number,
+    Boolean,
+    Any,
+}
+
+/// A deprecation: since which node version, and what to use instead.
+#[derive(Debug, Clone)]
+pub struct Deprecated {
+    pub since: String,
+    pub removed: Option<String>,
+    pub note: Option<String>,
+}
+
+/// A form of a value that the client also reads (`also-accepts`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Alternative {
+    /// The value may arrive as the bare value of this field.
+    Bare(String),
+    /// The value may arrive wrapped as `{key: value}`.
+    WrappedIn(String),
+}
 
 /// The whole API.
 #[derive(Debug)]

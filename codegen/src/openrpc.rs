@@ -1,6 +1,5 @@
 //! OpenRPC 1.3.2 documents, one per interface and one for the whole node, from the same model
-//! as the Rust bindings; and the committed documentation outputs (those documents and the HTML
-//! reference), with a staleness check.
+//! as the Rust bindings.
 //!
 //! Choices, so that readers of the documents know what they mean:
 //!
@@ -35,23 +34,14 @@
 //!   `variables` whose default is the spec's default or first example. In the combined document
 //!   the servers are per method, with the path also in `x-path`.
 
+use crate::common::{COMBINED, JSON_RPC_ERRORS, NODE_URL};
 use crate::load::path_vars;
 use crate::model::*;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
-use std::path::Path;
 
 /// The OpenRPC version of every document.
 pub const OPENRPC_VERSION: &str = "1.3.2";
-
-/// Where the servers of the documents point: a node on this machine, default HTTP port.
-pub const NODE_URL: &str = "http://127.0.0.1:9650";
-
-/// File name of the combined document.
-pub const COMBINED: &str = "openrpc.json";
-
-/// The command that rewrites every committed documentation output.
-pub const REGENERATE: &str = "cargo run -p avalanche-rpc-codegen -- docs";
 
 /// Every document: `<interface>.json` for each interface (in spec order), then `openrpc.json`.
 pub fn documents(spec: &Spec) -> Vec<(String, Value)> {
@@ -159,40 +149,6 @@ pub fn combined_document(spec: &Spec) -> Value {
         },
     })
 }
-
-/// The JSON-RPC errors this project's server sends for any method, by component name.
-pub const JSON_RPC_ERRORS: [(&str, i64, &str); 6] = [
-    (
-        "ParseError",
-        -32700,
-        "parse error: the body is not valid JSON",
-    ),
-    (
-        "InvalidRequest",
-        -32600,
-        "invalid request: the body is not a JSON-RPC 2.0 request",
-    ),
-    (
-        "MethodNotFound",
-        -32601,
-        "method not found: no such method at this path",
-    ),
-    (
-        "InvalidParams",
-        -32602,
-        "invalid params: a member is missing or has the wrong type",
-    ),
-    (
-        "InternalError",
-        -32603,
-        "internal error: the handler failed unexpectedly",
-    ),
-    (
-        "ServerError",
-        -32000,
-        "server error: the node could not serve the call",
-    ),
-];
 
 fn error_components() -> Value {
     Value::Object(
@@ -827,71 +783,4 @@ fn example(m: &Method, e: &Example) -> Value {
     o.insert("params".into(), Value::Array(params));
     o.insert("result".into(), Value::Object(result));
     Value::Object(o)
-}
-
-/// Every committed documentation output as (path relative to the `generated/` folder, text):
-/// `openrpc/<name>.json` for each document and `docs/api.html`.
-pub fn outputs(spec: &Spec) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = documents(spec)
-        .iter()
-        .map(|(name, doc)| (format!("openrpc/{name}"), to_text(doc)))
-        .collect();
-    out.push(("docs/api.html".to_string(), crate::html::page(spec)));
-    out
-}
-
-/// The outputs under `generated_dir` that differ from what `spec` generates (missing or
-/// different), and JSON files in `openrpc/` that `spec` no longer generates. Paths are relative
-/// to `generated_dir`; empty when everything is up to date.
-pub fn stale_files(spec: &Spec, generated_dir: &Path) -> Vec<String> {
-    let outputs = outputs(spec);
-    let mut stale: Vec<String> = outputs
-        .iter()
-        .filter(|(rel, text)| {
-            std::fs::read_to_string(generated_dir.join(rel))
-                .ok()
-                .as_deref()
-                != Some(text.as_str())
-        })
-        .map(|(rel, _)| rel.clone())
-        .collect();
-    stale.extend(extra_documents(&outputs, generated_dir));
-    stale
-}
-
-/// JSON files in `generated_dir/openrpc` that are not among `outputs`, sorted.
-fn extra_documents(outputs: &[(String, String)], generated_dir: &Path) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(generated_dir.join("openrpc")) else {
-        return Vec::new();
-    };
-    let mut extra: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .map(|e| format!("openrpc/{}", e.file_name().to_string_lossy()))
-        .filter(|rel| rel.ends_with(".json") && !outputs.iter().any(|(o, _)| o == rel))
-        .collect();
-    extra.sort();
-    extra
-}
-
-/// Writes every output under `generated_dir` (creating folders) and removes JSON files in
-/// `openrpc/` that are no longer generated. Returns the paths written or removed, relative.
-pub fn write_outputs(spec: &Spec, generated_dir: &Path) -> Result<Vec<String>, String> {
-    let outputs = outputs(spec);
-    let mut done = Vec::new();
-    for (rel, text) in &outputs {
-        let path = generated_dir.join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-        }
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        done.push(rel.clone());
-    }
-    for rel in extra_documents(&outputs, generated_dir) {
-        let path = generated_dir.join(&rel);
-        std::fs::remove_file(&path)
-            .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
-        done.push(format!("{rel} (removed)"));
-    }
-    Ok(done)
 }
