@@ -263,19 +263,24 @@ fn method(h: &mut String, spec: &Spec, i: &Interface, m: &Method) {
     let _ = write!(
         h,
         "<section class=\"method{dep}\" id=\"{id}\" data-search=\"{search}\">\n<header class=\"method-head\">\n<h3><a class=\"anchor\" href=\"#{id}\" title=\"Link to this method\">#</a><span class=\"ns\">{ns}.</span>{name}</h3>\n<div class=\"badges\">",
-        dep = match &m.deprecated {
-            Some(d) if d.removed.is_some() => " is-deprecated is-removed",
-            Some(_) => " is-deprecated",
-            None => "",
+        dep = match (&m.deprecated, m.removed) {
+            (Some(_), Some(_)) => " is-deprecated is-removed",
+            (Some(_), None) => " is-deprecated",
+            (None, Some(_)) => " is-removed",
+            (None, None) => "",
         },
         search = esc(&search_text(m)),
         ns = esc(&i.namespace),
         name = esc(&m.name),
     );
-    if let Some(d) = &m.deprecated {
-        let mut label = format!("deprecated since {}", d.since);
-        if let Some(r) = &d.removed {
-            let _ = write!(label, ", removed in {r}");
+    if m.deprecated.is_some() || m.removed.is_some() {
+        let mut label = match &m.deprecated {
+            Some(d) => format!("deprecated since {}", d.since),
+            None => String::new(),
+        };
+        if let Some(r) = &m.removed {
+            let sep = if label.is_empty() { "" } else { ", " };
+            let _ = write!(label, "{sep}removed in {r}");
         }
         let _ = write!(
             h,
@@ -299,11 +304,11 @@ fn method(h: &mut String, spec: &Spec, i: &Interface, m: &Method) {
         inline(&m.summary),
         path_html(&i.path),
     );
-    if let Some(d) = &m.deprecated {
+    if let Some(sentence) = m.deprecation() {
         let _ = writeln!(
             h,
             "<div class=\"callout callout-warn\">{}</div>",
-            text(&d.sentence())
+            text(&sentence)
         );
     }
     if let Some(d) = &m.description {
@@ -496,12 +501,8 @@ fn fields_table(h: &mut String, spec: &Spec, fields: &[Field], params: bool) {
         if !meta.is_empty() {
             let _ = write!(desc, "<div class=\"meta\">{}</div>", meta.join(" · "));
         }
-        if let Some(d) = &f.deprecated {
-            let _ = write!(
-                desc,
-                "<p class=\"deprecation\">{}</p>",
-                inline(&d.sentence())
-            );
+        if let Some(sentence) = f.deprecation() {
+            let _ = write!(desc, "<p class=\"deprecation\">{}</p>", inline(&sentence));
         }
         if let Some(n) = &f.note {
             let _ = write!(

@@ -18,6 +18,7 @@
 //! - **Nullable members** are required and `oneOf` their type and `{"type": "null"}`.
 //! - **Members newer than the oldest supported node** (`since`) are not required: an older
 //!   node's reply lacks them; their description and `x-since` say from which version on.
+//!   Members a later node removed (`removed`) are not required either.
 //! - **Components.** Wire types and named schemas live in `components/schemas` and are used by
 //!   `$ref`. Interface-local schemas keep their name in their interface's document and are
 //!   prefixed with the interface in the combined document (`info.Peer`), so that two interfaces
@@ -35,7 +36,7 @@
 //!   the servers are per method, with the path also in `x-path`.
 
 use crate::common::{COMBINED, JSON_RPC_ERRORS, NODE_URL};
-use crate::load::path_vars;
+use crate::expr::path_vars;
 use crate::model::*;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
@@ -259,8 +260,8 @@ pub fn field_details(f: &Field) -> Vec<String> {
     if !f.aliases.is_empty() {
         parts.push(format!("Also read as {}.", code_list(&f.aliases)));
     }
-    if let Some(d) = &f.deprecated {
-        parts.push(d.sentence());
+    if let Some(sentence) = f.deprecation() {
+        parts.push(sentence);
     }
     if let Some(n) = &f.note {
         parts.push(format!("Node: {}", n.trim_end()));
@@ -383,7 +384,7 @@ impl Cx<'_> {
                 );
             }
             // A member newer than the oldest supported node may be absent: its reply is valid.
-            if !f.optional && !f.newer_than_oldest {
+            if !f.optional && !f.absent_from_some_node() {
                 if f.aliases.is_empty() {
                     required.push(json!(f.name));
                 } else {
@@ -691,8 +692,8 @@ fn method_description(i: &Interface, m: &Method, combined: bool) -> String {
     if let Some(d) = &m.description {
         parts.push(d.trim_end().to_string());
     }
-    if let Some(d) = &m.deprecated {
-        parts.push(format!("**{}**", d.sentence()));
+    if let Some(sentence) = m.deprecation() {
+        parts.push(format!("**{sentence}**"));
     }
     if m.is_node_only() {
         parts.push("Served by the node but absent from the API description.".into());

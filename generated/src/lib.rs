@@ -16,4 +16,7 @@
 pub mod rpc;
 pub mod wire;
 
+#[doc(hidden)]
+pub use rpc::__private;
+
 include!(concat!(env!("OUT_DIR"), "/bindings.rs"));
