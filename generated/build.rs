@@ -3,7 +3,9 @@
 //! The spec is `spec/` inside this package: in the repository a link to the workspace's
 //! `spec/` (the one place people edit), in the published package a copy of it. Set
 //! `AVALANCHE_RPC_SPEC_DIR` to build the bindings from another spec folder (e.g. a copy you
-//! changed, to see what your change breaks).
+//! changed, to see what your change breaks), and `AVALANCHE_RPC_NODE_VERSION` (`v1.10.0`) to
+//! build them for one node version: the methods and members that version did not serve are
+//! left out.
 //!
 //! When the spec has problems, each is one `cargo:warning` line (`file:line:column: place:
 //! message`, the file under the spec folder) and the build fails; nothing else is printed.
@@ -15,11 +17,18 @@ fn main() {
         Some(dir) => PathBuf::from(dir),
         None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("spec"),
     };
+    let node_version = match std::env::var("AVALANCHE_RPC_NODE_VERSION") {
+        Ok(v) if !v.trim().is_empty() => match v.trim().parse() {
+            Ok(v) => Some(v),
+            Err(e) => fail(&[format!("AVALANCHE_RPC_NODE_VERSION: {e}")]),
+        },
+        _ => None,
+    };
     let sources = match avalanche_rpc_codegen::Sources::read_dir(&spec_dir) {
         Ok(s) => s,
         Err(e) => fail(&lines(&spec_dir, &e)),
     };
-    let spec = match avalanche_rpc_codegen::load(&sources) {
+    let spec = match avalanche_rpc_codegen::load_for(&sources, node_version) {
         Ok(s) => s,
         Err(e) => fail(&lines(&spec_dir, &e)),
     };
@@ -32,6 +41,7 @@ fn main() {
     // Only once the bindings are written: a failed build script runs again anyway, and these
     // lines would bury the problems in cargo's output of a failed build.
     println!("cargo:rerun-if-env-changed=AVALANCHE_RPC_SPEC_DIR");
+    println!("cargo:rerun-if-env-changed=AVALANCHE_RPC_NODE_VERSION");
     println!("cargo:rerun-if-changed={}", spec_dir.display());
     for file in sources.file_names() {
         println!("cargo:rerun-if-changed={}", spec_dir.join(file).display());

@@ -21,6 +21,11 @@ pub fn page(spec: &Spec) -> String {
     let total: usize = spec.interfaces.iter().map(|i| i.methods.len()).sum();
     let mut h = String::with_capacity(1 << 20);
     let version = env!("CARGO_PKG_VERSION");
+    // Generated for one node version: say which.
+    let node = match &spec.node_version {
+        Some(v) => format!(" · node {v}"),
+        None => String::new(),
+    };
     let _ = write!(
         h,
         r##"<!DOCTYPE html>
@@ -38,7 +43,7 @@ pub fn page(spec: &Spec) -> String {
 <aside id="sidebar" aria-label="Methods">
 <div class="brand">
 <a href="#overview" class="brand-title">Avalanche node API</a>
-<span class="brand-meta">JSON-RPC · {total} methods · v{version}</span>
+<span class="brand-meta">JSON-RPC · {total} methods · v{version}{node}</span>
 </div>
 <div class="search">
 <label for="search" class="visually-hidden">Filter methods</label>

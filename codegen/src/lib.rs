@@ -23,6 +23,7 @@ pub mod positions;
 pub mod raw;
 pub mod report;
 pub mod source;
+pub mod target;
 pub mod yaml;
 
 pub use error::{SpecError, SpecErrors};
@@ -44,4 +45,28 @@ pub fn load(sources: &Sources) -> Result<Spec, SpecErrors> {
     } else {
         Err(load::sorted(sources, problems))
     }
+}
+
+/// As [`load()`], then, with a `node_version`, the model of what that node version serves
+/// ([`target::for_node`]); without one, every version's, as [`load()`] gives it.
+pub fn load_for(
+    sources: &Sources,
+    node_version: Option<model::Version>,
+) -> Result<Spec, SpecErrors> {
+    let spec = load(sources)?;
+    let Some(version) = node_version else {
+        return Ok(spec);
+    };
+    target::for_node(spec, version).map_err(|message| {
+        SpecErrors(vec![SpecError {
+            file: sources
+                .versions
+                .as_ref()
+                .map(|(f, _)| f.clone())
+                .unwrap_or_else(|| "versions.yaml".into()),
+            pos: positions::Pos { line: 1, column: 1 },
+            at: "oldest-supported".into(),
+            message,
+        }])
+    })
 }

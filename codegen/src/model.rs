@@ -47,6 +47,9 @@ pub struct Spec {
     /// Schemas shared by several interfaces (`spec/schemas/`).
     pub schemas: Vec<Schema>,
     pub interfaces: Vec<Interface>,
+    /// The one node version this model describes (`for_node`): what that version did not
+    /// serve is left out. `None`: every version, each method and member with its versions.
+    pub node_version: Option<Version>,
 }
 
 /// Which node versions the spec describes.
@@ -279,7 +282,7 @@ pub struct ErrorCase {
     pub when: Option<String>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Example {
     pub name: String,
     pub summary: Option<String>,
@@ -343,6 +346,11 @@ fn deprecation(d: Option<&Deprecated>, removed: Option<Version>) -> Option<Strin
         (None, Some(r)) => Some(format!("Removed from the node in {r}.")),
         (None, None) => None,
     }
+}
+
+/// Did node `version` serve something added in `since` and removed in `removed`?
+pub fn served_by(version: Version, since: Option<Version>, removed: Option<Version>) -> bool {
+    since.is_none_or(|s| s <= version) && removed.is_none_or(|r| version < r)
 }
 
 impl Spec {

@@ -19,6 +19,10 @@
 //! - **Members newer than the oldest supported node** (`since`) are not required: an older
 //!   node's reply lacks them; their description and `x-since` say from which version on.
 //!   Members a later node removed (`removed`) are not required either.
+//! - **Node version.** By default a document describes every node version from the oldest
+//!   supported one on. Generated for one node version (`AVALANCHE_RPC_NODE_VERSION`, or the
+//!   CLI's `--node-version`), it leaves out what that version did not serve and says which
+//!   version it describes in `info.x-node-version` and in `info.description`.
 //! - **Components.** Wire types and named schemas live in `components/schemas` and are used by
 //!   `$ref`. Interface-local schemas keep their name in their interface's document and are
 //!   prefixed with the interface in the combined document (`info.Peer`), so that two interfaces
@@ -74,11 +78,7 @@ pub fn interface_document(spec: &Spec, i: &Interface) -> Value {
     doc.insert("openrpc".into(), json!(OPENRPC_VERSION));
     doc.insert(
         "info".into(),
-        json!({
-            "title": i.title,
-            "version": env!("CARGO_PKG_VERSION"),
-            "description": interface_description(i),
-        }),
+        info(spec, json!(i.title), interface_description(i)),
     );
     doc.insert("servers".into(), Value::Array(servers(i)));
     let methods = Value::Array(methods);
@@ -132,11 +132,7 @@ pub fn combined_document(spec: &Spec) -> Value {
     let schemas = cx.components(&spec.interfaces, &methods);
     json!({
         "openrpc": OPENRPC_VERSION,
-        "info": {
-            "title": "Avalanche node JSON-RPC API",
-            "version": env!("CARGO_PKG_VERSION"),
-            "description": description,
-        },
+        "info": info(spec, json!("Avalanche node JSON-RPC API"), description),
         "servers": [{
             "name": "local node",
             "url": NODE_URL,
@@ -163,6 +159,24 @@ fn error_components() -> Value {
             })
             .collect(),
     )
+}
+
+/// The `info` object: title, the crate's version, the description, and, for a model of one
+/// node version, which (`x-node-version`, also said in the description).
+fn info(spec: &Spec, title: Value, mut description: String) -> Value {
+    let mut info = Map::new();
+    info.insert("title".into(), title);
+    info.insert("version".into(), json!(env!("CARGO_PKG_VERSION")));
+    if let Some(v) = &spec.node_version {
+        description.push_str(&format!(
+            "\n\nDescribes node version {v}: the methods, params and members it did not serve are left out."
+        ));
+    }
+    info.insert("description".into(), json!(description));
+    if let Some(v) = &spec.node_version {
+        info.insert("x-node-version".into(), json!(v.to_string()));
+    }
+    Value::Object(info)
 }
 
 /// Info description of an interface: summary, description, path variables, other paths.

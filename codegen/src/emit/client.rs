@@ -125,10 +125,17 @@ fn call_json(r: &Rust, i: &Interface, trait_name: &syn::Ident) -> TokenStream {
         "Calls a `{}.*` method by its wire name with JSON params, through [`{trait_name}`]: the params are checked against the method's types before anything is sent, and the typed result comes back as JSON.",
         i.namespace
     ));
+    // An interface without methods has nothing to call.
+    let unused = if i.methods.is_empty() {
+        quote!(let _ = (client, params);)
+    } else {
+        quote!()
+    };
     quote! {
         #d
         #[allow(deprecated)]
         pub async fn call_json<C: #trait_name + ::std::marker::Sync>(client: &C, method: &str, params: crate::wire::Value) -> ::std::result::Result<crate::wire::Value, crate::rpc::ClientError> {
+            #unused
             match method {
                 #(#arms)*
                 _ => ::std::result::Result::Err(crate::rpc::ClientError::UnknownMethod { method: ::std::string::ToString::to_string(method) }),

@@ -37,6 +37,21 @@ pub fn interface(r: &Rust, i: &Interface) -> TokenStream {
             crate::__private::reply(server.#name(params).await)
         }),)
     });
+    // An interface without methods routes nothing.
+    let body = if i.methods.is_empty() {
+        quote! {
+            let _ = (method, params, &self.0);
+            ::std::option::Option::None
+        }
+    } else {
+        quote! {
+            let server = &self.0;
+            ::std::option::Option::Some(match method {
+                #(#arms)*
+                _ => return ::std::option::Option::None,
+            })
+        }
+    };
 
     let vars: Vec<syn::Ident> = n.path_vars.iter().map(|v| ident(v)).collect();
     let var_names: Vec<&str> = i.path_params.iter().map(|p| p.name.as_str()).collect();
@@ -78,11 +93,7 @@ pub fn interface(r: &Rust, i: &Interface) -> TokenStream {
 
         impl<S: #trait_name> crate::__private::Dispatch for #service<S> {
             fn dispatch<'a>(&'a self, method: &str, params: crate::__private::Params) -> ::std::option::Option<crate::__private::BoxFuture<'a, crate::__private::Reply>> {
-                let server = &self.0;
-                ::std::option::Option::Some(match method {
-                    #(#arms)*
-                    _ => return ::std::option::Option::None,
-                })
+                #body
             }
         }
 
