@@ -150,6 +150,13 @@ pub fn method_doc(m: &Method) -> String {
     s
 }
 
+/// A server handler's signature, for the server traits (`server`) and the spec-example double
+/// (`mock`).
+pub fn handler_signature(name: &str, params: &str, result: &str) -> TokenStream {
+    let (name, params, result) = (ident(name), ident(params), ident(result));
+    quote!(fn #name(&self, params: #params) -> impl ::std::future::Future<Output = ::std::result::Result<#result, crate::rpc::RpcError>> + ::std::marker::Send)
+}
+
 /// `items`, each compiled only with the crate feature `feature` (`client` or `server`), so a
 /// client-only build needs no server dependencies and the reverse.
 pub fn gated(feature: &str, items: TokenStream) -> TokenStream {

@@ -1,6 +1,6 @@
 //! Server traits, the dispatcher that routes wire names to them, and the axum router.
 
-use super::{Rust, doc, ident, method_doc};
+use super::{Rust, doc, handler_signature as signature, ident, method_doc};
 use crate::model::*;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -102,10 +102,4 @@ pub fn interface(r: &Rust, i: &Interface) -> TokenStream {
             crate::rpc::server::router(#paths, #service(server))
         }
     }
-}
-
-/// The handler's signature, shared with the spec-example double in `mock`.
-pub(super) fn signature(name: &str, params: &str, result: &str) -> TokenStream {
-    let (name, params, result) = (ident(name), ident(params), ident(result));
-    quote!(fn #name(&self, params: #params) -> impl ::std::future::Future<Output = ::std::result::Result<#result, crate::rpc::RpcError>> + ::std::marker::Send)
 }
