@@ -125,12 +125,26 @@ fn base_with(file: &str, from: &str, to: &str) -> Sources {
     s
 }
 
-/// The errors of loading `sources`, which must fail.
+/// The errors of loading `sources`, which must fail; each with its line and column.
 #[track_caller]
 fn errors(sources: &Sources) -> Vec<SpecError> {
     match load(sources) {
         Ok(_) => panic!("the spec loaded, but it has a problem"),
-        Err(e) => e.0,
+        Err(e) => {
+            assert_positioned(&e.0);
+            e.0
+        }
+    }
+}
+
+/// Every error names a line and a column (both from 1) of a file of the spec.
+#[track_caller]
+fn assert_positioned(errs: &[SpecError]) {
+    for e in errs {
+        assert!(
+            e.pos.line >= 1 && e.pos.column >= 1 && !e.file.is_empty(),
+            "no place: {e:?}"
+        );
     }
 }
 
@@ -1276,7 +1290,11 @@ fn display_lists_every_problem() {
 /// naming `what`.
 fn must_not_panic(what: &str, sources: &Sources, emit: bool) {
     let result = std::panic::catch_unwind(|| {
-        if let (true, Ok(spec)) = (emit, load(sources)) {
+        let loaded = load(sources);
+        if let Err(e) = &loaded {
+            assert_positioned(&e.0);
+        }
+        if let (true, Ok(spec)) = (emit, loaded) {
             let code = avalanche_rpc_codegen::emit::rust(&spec);
             // `emit::rust` writes `compile_error!` when its tokens do not parse as Rust.
             assert!(
