@@ -858,9 +858,35 @@ after: x
         }
     }
 
-    /// Every key and item `serde_yaml` reads in `text` is found by the scan, with its kind.
+    /// Every key and item `serde_yaml` reads in `text` is found by the scan, and every
+    /// one-line string value where it is written.
     fn agrees_with_serde_yaml(name: &str, text: &str) {
-        fn walk(v: &serde_yaml::Value, t: &Node, path: &mut Vec<Seg>, name: &str) {
+        let lines: Vec<&str> = text.lines().collect();
+        let walk_text = |t: &Node, path: &[Seg], value: &str| {
+            let Some(n) = t.get(path) else { return };
+            if value.is_empty() || value.contains('\n') || !matches!(n.kind, Kind::Scalar(_)) {
+                return;
+            }
+            let line = lines[n.pos.line as usize - 1];
+            let at: String = line.chars().skip(n.pos.column as usize - 1).collect();
+            let first = value.chars().next().unwrap();
+            assert!(
+                at.starts_with(first) || at.starts_with(['"', '\'', '|', '>']),
+                "{name}: {} is at {}, which holds {at:?}, not {value:?}",
+                Path(path.to_vec()),
+                n.pos
+            );
+        };
+        fn walk(
+            v: &serde_yaml::Value,
+            t: &Node,
+            path: &mut Vec<Seg>,
+            name: &str,
+            check: &dyn Fn(&Node, &[Seg], &str),
+        ) {
+            if let serde_yaml::Value::String(text) = v {
+                check(t, path, text);
+            }
             match v {
                 serde_yaml::Value::Mapping(m) => {
                     for (key, value) in m {
@@ -870,7 +896,7 @@ after: x
                         };
                         path.push(Seg::Key(key));
                         match t.get(path) {
-                            Some(_) => walk(value, t, path, name),
+                            Some(_) => walk(value, t, path, name, check),
                             None => panic!("{name}: the scan lacks {}", Path(path.clone())),
                         }
                         path.pop();
@@ -880,7 +906,7 @@ after: x
                     for (i, item) in items.iter().enumerate() {
                         path.push(Seg::Index(i));
                         match t.get(path) {
-                            Some(_) => walk(item, t, path, name),
+                            Some(_) => walk(item, t, path, name, check),
                             None => panic!("{name}: the scan lacks {}", Path(path.clone())),
                         }
                         path.pop();
@@ -890,7 +916,7 @@ after: x
             }
         }
         let v: serde_yaml::Value = serde_yaml::from_str(text).unwrap();
-        walk(&v, &scan(text), &mut Vec::new(), name);
+        walk(&v, &scan(text), &mut Vec::new(), name, &walk_text);
     }
 
     #[test]
@@ -902,9 +928,24 @@ after: x
                 files.push(e.unwrap().path());
             }
         }
+        let cases = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/specs");
+        for case in std::fs::read_dir(cases).unwrap() {
+            let case = case.unwrap().path();
+            files.push(case.join("wire-types.yaml"));
+            for sub in ["schemas", "interfaces"] {
+                for e in std::fs::read_dir(case.join(sub)).into_iter().flatten() {
+                    files.push(e.unwrap().path());
+                }
+            }
+        }
         for f in files {
             let text = std::fs::read_to_string(&f).unwrap();
             agrees_with_serde_yaml(&f.display().to_string(), &text);
+            // The same file as `serde_yaml` writes it (sequences at their key's indentation,
+            // other quoting), as tools that edit the spec do.
+            let value: serde_yaml::Value = serde_yaml::from_str(&text).unwrap();
+            let rewritten = serde_yaml::to_string(&value).unwrap();
+            agrees_with_serde_yaml(&format!("{} (rewritten)", f.display()), &rewritten);
         }
         agrees_with_serde_yaml("DOC", DOC);
     }
