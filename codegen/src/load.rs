@@ -8,12 +8,6 @@ use crate::lower::{Docs, lower};
 use crate::model::Spec;
 use crate::source::Sources;
 use crate::yaml::{self, FileKind};
-use std::path::Path;
-
-/// Loads and validates the spec folder.
-pub fn load_dir(dir: &Path) -> Result<Spec, SpecErrors> {
-    load(&Sources::read_dir(dir)?)
-}
 
 /// Validates the sources into one model (the rules of the spec itself; the Rust emitter's
 /// naming rules are checked by [`crate::load()`]).
