@@ -243,8 +243,8 @@ impl Walker<'_> {
             let fpath = format!("{path}.{}", f.name);
             match found {
                 None if f.optional => {}
-                // A node older than the member's `since` leaves it out.
-                None if f.newer_than_oldest => {}
+                // A node older than the member's `since`, or newer than its `removed`, leaves it out.
+                None if f.absent_from_some_node() => {}
                 // The client reads a missing nullable member as null.
                 None if f.nullable && self.mode == Mode::Alternatives => {}
                 None => self.fail(&fpath, "required member is missing".into()),
@@ -272,7 +272,17 @@ impl Walker<'_> {
                 .iter()
                 .any(|f| &f.name == key || f.aliases.contains(key))
             {
-                self.fail(&format!("{path}.{key}"), "is not a declared member".into());
+                let hint = crate::error::did_you_mean(
+                    key,
+                    fields
+                        .iter()
+                        .flat_map(|f| std::iter::once(&f.name).chain(&f.aliases))
+                        .map(String::as_str),
+                );
+                self.fail(
+                    &format!("{path}.{key}"),
+                    format!("is not a declared member{hint}"),
+                );
             }
         }
     }

@@ -1,11 +1,11 @@
 //! `avalanche-rpc-codegen`: a thin command line over the codegen library.
 
-use avalanche_rpc_codegen::{Spec, emit, html, load_dir, openrpc, report};
+use avalanche_rpc_codegen::{Sources, Spec, docs, emit, html, load_for, openrpc, report};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 const USAGE: &str = "\
-usage: avalanche-rpc-codegen <command> [--spec DIR] [--out PATH]
+usage: avalanche-rpc-codegen <command> [--spec DIR] [--out PATH] [--node-version VERSION]
 
 commands:
   check           validate the spec and list every method with its fields and a total
@@ -18,7 +18,9 @@ commands:
                   generated/)
   help            show this text
 
---spec DIR defaults to the repository's spec/ folder.";
+--spec DIR defaults to the repository's spec/ folder.
+--node-version v1.10.0 generates for that node version: what it did not serve is left out
+(default: every version the spec covers).";
 
 fn main() -> ExitCode {
     match run(std::env::args().skip(1).collect()) {
@@ -34,11 +36,18 @@ fn run(args: Vec<String>) -> Result<(), String> {
     let mut command = None;
     let mut spec_dir = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../spec"));
     let mut out: Option<PathBuf> = None;
+    let mut node_version = None;
     let mut it = args.into_iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--spec" => spec_dir = it.next().ok_or("--spec needs a folder")?.into(),
             "--out" => out = Some(it.next().ok_or("--out needs a path")?.into()),
+            "--node-version" => {
+                let v = it
+                    .next()
+                    .ok_or("--node-version needs a version such as v1.10.0")?;
+                node_version = Some(v.parse()?);
+            }
             "-h" | "--help" | "help" => {
                 return {
                     println!("{USAGE}");
@@ -49,7 +58,10 @@ fn run(args: Vec<String>) -> Result<(), String> {
             other => return Err(format!("unexpected argument `{other}`\n\n{USAGE}")),
         }
     }
-    let load = || -> Result<Spec, String> { load_dir(&spec_dir).map_err(|e| e.to_string()) };
+    let load = || -> Result<Spec, String> {
+        let sources = Sources::read_dir(&spec_dir).map_err(|e| e.to_string())?;
+        load_for(&sources, node_version).map_err(|e| e.to_string())
+    };
     match command.as_deref() {
         Some("check") => {
             let spec = load()?;
@@ -81,7 +93,7 @@ fn run(args: Vec<String>) -> Result<(), String> {
                 let repo = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
                 repo.canonicalize().unwrap_or(repo).join("generated")
             });
-            for rel in openrpc::write_outputs(&spec, &dir)? {
+            for rel in docs::write_outputs(&spec, &dir)? {
                 eprintln!("wrote {}", dir.join(rel).display());
             }
             Ok(())

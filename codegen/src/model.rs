@@ -1,7 +1,42 @@
 //! The validated spec: one model that every emitter reads.
 
-pub use crate::raw::{Alternative, Deprecated, JsonKind};
+use crate::positions::Pos;
 use serde_json::Value;
+
+/// Where a part of the spec was written, and how errors name it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Origin {
+    /// The file, relative to the spec folder.
+    pub file: String,
+    pub pos: Pos,
+    /// "method `info.peers`, params, field `nodeIDs`".
+    pub at: String,
+}
+
+/// What JSON a wire type is written as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonKind {
+    String,
+    Number,
+    Boolean,
+    Any,
+}
+
+/// A deprecation: since which node version, and what to use instead.
+#[derive(Debug, Clone)]
+pub struct Deprecated {
+    pub since: Version,
+    pub note: Option<String>,
+}
+
+/// A form of a value that the client also reads (`also-accepts`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Alternative {
+    /// The value may arrive as the bare value of this field.
+    Bare(String),
+    /// The value may arrive wrapped as `{key: value}`.
+    WrappedIn(String),
+}
 
 /// The whole API.
 #[derive(Debug)]
@@ -12,6 +47,9 @@ pub struct Spec {
     /// Schemas shared by several interfaces (`spec/schemas/`).
     pub schemas: Vec<Schema>,
     pub interfaces: Vec<Interface>,
+    /// The one node version this model describes (`for_node`): what that version did not
+    /// serve is left out. `None`: every version, each method and member with its versions.
+    pub node_version: Option<Version>,
 }
 
 /// Which node versions the spec describes.
@@ -56,6 +94,13 @@ impl std::str::FromStr for Version {
     }
 }
 
+impl Version {
+    /// The version without its `v`: `1.10.19`.
+    pub fn number(&self) -> String {
+        format!("{}.{}.{}", self.major, self.minor, self.patch)
+    }
+}
+
 impl std::fmt::Display for Version {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "v{}.{}.{}", self.major, self.minor, self.patch)
@@ -74,6 +119,9 @@ pub struct WireType {
     pub max: Option<u64>,
     pub rust: String,
     pub example: Value,
+    pub origin: Origin,
+    /// Where `example` is written.
+    pub example_origin: Origin,
 }
 
 /// Where a named schema is defined.
@@ -112,6 +160,9 @@ pub struct Schema {
     pub description: Option<String>,
     pub body: Body,
     pub also_accepts: Vec<Alternative>,
+    /// Where each of `also_accepts` is written.
+    pub also_accepts_origins: Vec<Origin>,
+    pub origin: Origin,
 }
 
 #[derive(Debug)]
@@ -125,6 +176,7 @@ pub enum Body {
 pub struct EnumValue {
     pub value: String,
     pub summary: String,
+    pub origin: Origin,
 }
 
 #[derive(Debug)]
@@ -143,16 +195,27 @@ pub struct Field {
     pub note: Option<String>,
     /// The node version that added it; `None` when every supported version has it.
     pub since: Option<Version>,
+    /// The first node version that no longer has it; `None` while current nodes have it.
+    pub removed: Option<Version>,
     /// Added after the oldest supported node version: an older node leaves it out, so the
     /// client reads it as optional although the server always writes it.
     pub newer_than_oldest: bool,
+    pub origin: Origin,
+    /// Where `default` is written.
+    pub default_origin: Option<Origin>,
 }
 
 impl Field {
     /// Carried as `Option<T>` in Rust: the node may leave it out or write `null`, or an
     /// older supported node does not know it.
     pub fn is_option(&self) -> bool {
-        self.optional || self.nullable || self.newer_than_oldest
+        self.optional || self.nullable || self.absent_from_some_node()
+    }
+
+    /// A supported node leaves it out although current nodes write it (or did): it was added
+    /// after the oldest supported version, or removed since.
+    pub fn absent_from_some_node(&self) -> bool {
+        self.newer_than_oldest || self.removed.is_some()
     }
 
     /// Must be given to build a value (`new(...)` takes it): the node always writes it.
@@ -167,6 +230,7 @@ pub struct PathParam {
     pub summary: String,
     pub default: Option<String>,
     pub examples: Vec<String>,
+    pub origin: Origin,
 }
 
 #[derive(Debug)]
@@ -184,6 +248,8 @@ pub struct Interface {
     pub methods: Vec<Method>,
     /// The file it came from, relative to the spec folder.
     pub file: String,
+    /// Where its `name` is written.
+    pub origin: Origin,
 }
 
 #[derive(Debug)]
@@ -199,11 +265,14 @@ pub struct Method {
     pub source: Option<String>,
     /// The node version that added it; `None` when every supported version serves it.
     pub since: Option<Version>,
+    /// The first node version that no longer serves it; `None` while current nodes do.
+    pub removed: Option<Version>,
     pub params: Vec<Field>,
     /// The result as a schema named `<Method>Result` (an object, or an alias of a type).
     pub result: Schema,
     pub errors: Vec<ErrorCase>,
     pub examples: Vec<Example>,
+    pub origin: Origin,
 }
 
 #[derive(Debug)]
@@ -213,7 +282,7 @@ pub struct ErrorCase {
     pub when: Option<String>,
 }
 
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Example {
     pub name: String,
     pub summary: Option<String>,
@@ -221,13 +290,18 @@ pub struct Example {
     pub result: Value,
     /// Set when `result` is a form only the client reads; what it reads as.
     pub normalized: Option<Value>,
+    pub origin: Origin,
+    /// Where `params`, `result` and `normalized` are written.
+    pub params_origin: Origin,
+    pub result_origin: Origin,
+    pub normalized_origin: Origin,
 }
 
 impl Deprecated {
     /// "Deprecated since v1.9.12; removed from the node in v1.13.1. Note."
-    pub fn sentence(&self) -> String {
+    pub fn sentence(&self, removed: Option<Version>) -> String {
         let mut s = format!("Deprecated since {}", self.since);
-        if let Some(r) = &self.removed {
+        if let Some(r) = removed {
             s.push_str(&format!("; removed from the node in {r}"));
         }
         s.push('.');
@@ -251,6 +325,32 @@ impl Method {
     pub fn is_node_only(&self) -> bool {
         self.source.as_deref() == Some("node")
     }
+
+    /// "Deprecated since v1.9.12; removed from the node in v1.13.1. Note.", or "Removed from
+    /// the node in v1.13.1." when it was removed without a deprecation.
+    pub fn deprecation(&self) -> Option<String> {
+        deprecation(self.deprecated.as_ref(), self.removed)
+    }
+}
+
+impl Field {
+    /// As [`Method::deprecation`], for a member.
+    pub fn deprecation(&self) -> Option<String> {
+        deprecation(self.deprecated.as_ref(), self.removed)
+    }
+}
+
+fn deprecation(d: Option<&Deprecated>, removed: Option<Version>) -> Option<String> {
+    match (d, removed) {
+        (Some(d), r) => Some(d.sentence(r)),
+        (None, Some(r)) => Some(format!("Removed from the node in {r}.")),
+        (None, None) => None,
+    }
+}
+
+/// Did node `version` serve something added in `since` and removed in `removed`?
+pub fn served_by(version: Version, since: Option<Version>, removed: Option<Version>) -> bool {
+    since.is_none_or(|s| s <= version) && removed.is_none_or(|r| version < r)
 }
 
 impl Spec {

@@ -1,6 +1,5 @@
 //! OpenRPC 1.3.2 documents, one per interface and one for the whole node, from the same model
-//! as the Rust bindings; and the committed documentation outputs (those documents and the HTML
-//! reference), with a staleness check.
+//! as the Rust bindings.
 //!
 //! Choices, so that readers of the documents know what they mean:
 //!
@@ -19,6 +18,11 @@
 //! - **Nullable members** are required and `oneOf` their type and `{"type": "null"}`.
 //! - **Members newer than the oldest supported node** (`since`) are not required: an older
 //!   node's reply lacks them; their description and `x-since` say from which version on.
+//!   Members a later node removed (`removed`) are not required either.
+//! - **Node version.** By default a document describes every node version from the oldest
+//!   supported one on. Generated for one node version (`AVALANCHE_RPC_NODE_VERSION`, or the
+//!   CLI's `--node-version`), it leaves out what that version did not serve and says which
+//!   version it describes in `info.x-node-version` and in `info.description`.
 //! - **Components.** Wire types and named schemas live in `components/schemas` and are used by
 //!   `$ref`. Interface-local schemas keep their name in their interface's document and are
 //!   prefixed with the interface in the combined document (`info.Peer`), so that two interfaces
@@ -35,23 +39,14 @@
 //!   `variables` whose default is the spec's default or first example. In the combined document
 //!   the servers are per method, with the path also in `x-path`.
 
-use crate::load::path_vars;
+use crate::common::{COMBINED, JSON_RPC_ERRORS, NODE_URL};
+use crate::expr::path_vars;
 use crate::model::*;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
-use std::path::Path;
 
 /// The OpenRPC version of every document.
 pub const OPENRPC_VERSION: &str = "1.3.2";
-
-/// Where the servers of the documents point: a node on this machine, default HTTP port.
-pub const NODE_URL: &str = "http://127.0.0.1:9650";
-
-/// File name of the combined document.
-pub const COMBINED: &str = "openrpc.json";
-
-/// The command that rewrites every committed documentation output.
-pub const REGENERATE: &str = "cargo run -p avalanche-rpc-codegen -- docs";
 
 /// Every document: `<interface>.json` for each interface (in spec order), then `openrpc.json`.
 pub fn documents(spec: &Spec) -> Vec<(String, Value)> {
@@ -83,11 +78,7 @@ pub fn interface_document(spec: &Spec, i: &Interface) -> Value {
     doc.insert("openrpc".into(), json!(OPENRPC_VERSION));
     doc.insert(
         "info".into(),
-        json!({
-            "title": i.title,
-            "version": env!("CARGO_PKG_VERSION"),
-            "description": interface_description(i),
-        }),
+        info(spec, json!(i.title), interface_description(i)),
     );
     doc.insert("servers".into(), Value::Array(servers(i)));
     let methods = Value::Array(methods);
@@ -141,11 +132,7 @@ pub fn combined_document(spec: &Spec) -> Value {
     let schemas = cx.components(&spec.interfaces, &methods);
     json!({
         "openrpc": OPENRPC_VERSION,
-        "info": {
-            "title": "Avalanche node JSON-RPC API",
-            "version": env!("CARGO_PKG_VERSION"),
-            "description": description,
-        },
+        "info": info(spec, json!("Avalanche node JSON-RPC API"), description),
         "servers": [{
             "name": "local node",
             "url": NODE_URL,
@@ -160,40 +147,6 @@ pub fn combined_document(spec: &Spec) -> Value {
     })
 }
 
-/// The JSON-RPC errors this project's server sends for any method, by component name.
-pub const JSON_RPC_ERRORS: [(&str, i64, &str); 6] = [
-    (
-        "ParseError",
-        -32700,
-        "parse error: the body is not valid JSON",
-    ),
-    (
-        "InvalidRequest",
-        -32600,
-        "invalid request: the body is not a JSON-RPC 2.0 request",
-    ),
-    (
-        "MethodNotFound",
-        -32601,
-        "method not found: no such method at this path",
-    ),
-    (
-        "InvalidParams",
-        -32602,
-        "invalid params: a member is missing or has the wrong type",
-    ),
-    (
-        "InternalError",
-        -32603,
-        "internal error: the handler failed unexpectedly",
-    ),
-    (
-        "ServerError",
-        -32000,
-        "server error: the node could not serve the call",
-    ),
-];
-
 fn error_components() -> Value {
     Value::Object(
         JSON_RPC_ERRORS
@@ -206,6 +159,24 @@ fn error_components() -> Value {
             })
             .collect(),
     )
+}
+
+/// The `info` object: title, the crate's version, the description, and, for a model of one
+/// node version, which (`x-node-version`, also said in the description).
+fn info(spec: &Spec, title: Value, mut description: String) -> Value {
+    let mut info = Map::new();
+    info.insert("title".into(), title);
+    info.insert("version".into(), json!(env!("CARGO_PKG_VERSION")));
+    if let Some(v) = &spec.node_version {
+        description.push_str(&format!(
+            "\n\nDescribes node version {v}: the methods, params and members it did not serve are left out."
+        ));
+    }
+    info.insert("description".into(), json!(description));
+    if let Some(v) = &spec.node_version {
+        info.insert("x-node-version".into(), json!(v.to_string()));
+    }
+    Value::Object(info)
 }
 
 /// Info description of an interface: summary, description, path variables, other paths.
@@ -303,8 +274,8 @@ pub fn field_details(f: &Field) -> Vec<String> {
     if !f.aliases.is_empty() {
         parts.push(format!("Also read as {}.", code_list(&f.aliases)));
     }
-    if let Some(d) = &f.deprecated {
-        parts.push(d.sentence());
+    if let Some(sentence) = f.deprecation() {
+        parts.push(sentence);
     }
     if let Some(n) = &f.note {
         parts.push(format!("Node: {}", n.trim_end()));
@@ -427,7 +398,7 @@ impl Cx<'_> {
                 );
             }
             // A member newer than the oldest supported node may be absent: its reply is valid.
-            if !f.optional && !f.newer_than_oldest {
+            if !f.optional && !f.absent_from_some_node() {
                 if f.aliases.is_empty() {
                     required.push(json!(f.name));
                 } else {
@@ -735,8 +706,8 @@ fn method_description(i: &Interface, m: &Method, combined: bool) -> String {
     if let Some(d) = &m.description {
         parts.push(d.trim_end().to_string());
     }
-    if let Some(d) = &m.deprecated {
-        parts.push(format!("**{}**", d.sentence()));
+    if let Some(sentence) = m.deprecation() {
+        parts.push(format!("**{sentence}**"));
     }
     if m.is_node_only() {
         parts.push("Served by the node but absent from the API description.".into());
@@ -827,71 +798,4 @@ fn example(m: &Method, e: &Example) -> Value {
     o.insert("params".into(), Value::Array(params));
     o.insert("result".into(), Value::Object(result));
     Value::Object(o)
-}
-
-/// Every committed documentation output as (path relative to the `generated/` folder, text):
-/// `openrpc/<name>.json` for each document and `docs/api.html`.
-pub fn outputs(spec: &Spec) -> Vec<(String, String)> {
-    let mut out: Vec<(String, String)> = documents(spec)
-        .iter()
-        .map(|(name, doc)| (format!("openrpc/{name}"), to_text(doc)))
-        .collect();
-    out.push(("docs/api.html".to_string(), crate::html::page(spec)));
-    out
-}
-
-/// The outputs under `generated_dir` that differ from what `spec` generates (missing or
-/// different), and JSON files in `openrpc/` that `spec` no longer generates. Paths are relative
-/// to `generated_dir`; empty when everything is up to date.
-pub fn stale_files(spec: &Spec, generated_dir: &Path) -> Vec<String> {
-    let outputs = outputs(spec);
-    let mut stale: Vec<String> = outputs
-        .iter()
-        .filter(|(rel, text)| {
-            std::fs::read_to_string(generated_dir.join(rel))
-                .ok()
-                .as_deref()
-                != Some(text.as_str())
-        })
-        .map(|(rel, _)| rel.clone())
-        .collect();
-    stale.extend(extra_documents(&outputs, generated_dir));
-    stale
-}
-
-/// JSON files in `generated_dir/openrpc` that are not among `outputs`, sorted.
-fn extra_documents(outputs: &[(String, String)], generated_dir: &Path) -> Vec<String> {
-    let Ok(entries) = std::fs::read_dir(generated_dir.join("openrpc")) else {
-        return Vec::new();
-    };
-    let mut extra: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .map(|e| format!("openrpc/{}", e.file_name().to_string_lossy()))
-        .filter(|rel| rel.ends_with(".json") && !outputs.iter().any(|(o, _)| o == rel))
-        .collect();
-    extra.sort();
-    extra
-}
-
-/// Writes every output under `generated_dir` (creating folders) and removes JSON files in
-/// `openrpc/` that are no longer generated. Returns the paths written or removed, relative.
-pub fn write_outputs(spec: &Spec, generated_dir: &Path) -> Result<Vec<String>, String> {
-    let outputs = outputs(spec);
-    let mut done = Vec::new();
-    for (rel, text) in &outputs {
-        let path = generated_dir.join(rel);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)
-                .map_err(|e| format!("cannot create {}: {e}", parent.display()))?;
-        }
-        std::fs::write(&path, text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-        done.push(rel.clone());
-    }
-    for rel in extra_documents(&outputs, generated_dir) {
-        let path = generated_dir.join(&rel);
-        std::fs::remove_file(&path)
-            .map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
-        done.push(format!("{rel} (removed)"));
-    }
-    Ok(done)
 }

@@ -1,8 +1,11 @@
 //! The spec files exactly as written: serde structs that reject unknown keys.
 //!
-//! Nothing here is checked beyond YAML shape; `load` turns these into the model.
+//! Nothing here is checked beyond YAML shape; `lower` turns these into the model. Named
+//! schemas, wire types and methods are decoded one at a time (`IgnoredAny` marks where), so
+//! that one malformed entry neither hides the problems of the others nor the names it defines.
 
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 use std::fmt;
@@ -68,7 +71,9 @@ pub struct WireType {
 #[serde(deny_unknown_fields)]
 pub struct Deprecated {
     pub since: String,
-    pub removed: Option<String>,
+    /// Not allowed here: `removed` sits next to `since` on the method or member. Read only to
+    /// say so.
+    pub removed: Option<IgnoredAny>,
     pub note: Option<String>,
 }
 
@@ -120,6 +125,8 @@ pub struct Field {
     /// The node version that added this member (`v1.10.19`); absent when every supported
     /// node version has it.
     pub since: Option<String>,
+    /// The first node version that no longer has this member.
+    pub removed: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -186,6 +193,8 @@ pub struct Method {
     pub source: Option<String>,
     /// The node version that added this method; absent when every supported version serves it.
     pub since: Option<String>,
+    /// The first node version that no longer serves this method.
+    pub removed: Option<String>,
     #[serde(default)]
     pub params: Vec<Field>,
     pub result: MethodResult,
@@ -217,9 +226,11 @@ pub struct Interface {
     pub also_served_at: Vec<String>,
     pub summary: String,
     pub description: Option<String>,
+    /// Each a [`Schema`], decoded on its own.
     #[serde(default)]
-    pub schemas: OrderedMap<Schema>,
-    pub methods: Vec<Method>,
+    pub schemas: OrderedMap<IgnoredAny>,
+    /// Each a [`Method`], decoded on its own.
+    pub methods: Vec<IgnoredAny>,
 }
 
 /// `versions.yaml`: which node versions the spec describes.

@@ -13,11 +13,13 @@ pub fn listing(spec: &Spec) -> String {
         for m in &i.methods {
             total += 1;
             let mut tags = Vec::new();
-            if let Some(d) = &m.deprecated {
-                tags.push(match &d.removed {
-                    Some(r) => format!("deprecated since {}, removed in {r}", d.since),
-                    None => format!("deprecated since {}", d.since),
-                });
+            match (&m.deprecated, &m.removed) {
+                (Some(d), Some(r)) => {
+                    tags.push(format!("deprecated since {}, removed in {r}", d.since))
+                }
+                (Some(d), None) => tags.push(format!("deprecated since {}", d.since)),
+                (None, Some(r)) => tags.push(format!("removed in {r}")),
+                (None, None) => {}
             }
             if m.is_node_only() {
                 node_only += 1;
@@ -81,6 +83,9 @@ fn fields(
     }
     if let Some(v) = &f.since {
         flags.push(format!("since {v}"));
+    }
+    if let Some(v) = &f.removed {
+        flags.push(format!("removed in {v}"));
     }
     let flags = if flags.is_empty() {
         String::new()

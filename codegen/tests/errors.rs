@@ -125,19 +125,34 @@ fn base_with(file: &str, from: &str, to: &str) -> Sources {
     s
 }
 
-/// The errors of loading `sources`, which must fail.
+/// The errors of loading `sources`, which must fail; each with its line and column.
 #[track_caller]
 fn errors(sources: &Sources) -> Vec<SpecError> {
     match load(sources) {
         Ok(_) => panic!("the spec loaded, but it has a problem"),
-        Err(e) => e.0,
+        Err(e) => {
+            assert_positioned(&e.0);
+            e.0
+        }
     }
 }
 
-/// Asserts that loading `sources` reports exactly one problem, in `file` at `at`, whose message
-/// contains `message`.
+/// Every error names a line and a column (both from 1) of a file of the spec.
 #[track_caller]
-fn assert_error(sources: &Sources, file: &str, at: &str, message: &str) {
+fn assert_positioned(errs: &[SpecError]) {
+    for e in errs {
+        assert!(
+            e.pos.line >= 1 && e.pos.column >= 1 && !e.file.is_empty(),
+            "no place: {e:?}"
+        );
+    }
+}
+
+/// Asserts that loading `sources` reports exactly one problem, at `place` (`file:line:column`)
+/// in the part of the spec `at`, whose message contains `message`; and that it shows as
+/// `file:line:column: at: message`.
+#[track_caller]
+fn assert_error(sources: &Sources, place: &str, at: &str, message: &str) {
     let errs = errors(sources);
     let shown = || {
         errs.iter()
@@ -145,11 +160,15 @@ fn assert_error(sources: &Sources, file: &str, at: &str, message: &str) {
             .collect::<Vec<_>>()
             .join("\n")
     };
+    if std::env::var_os("SHOW_ERRORS").is_some() {
+        eprintln!("ACTUAL {}", shown());
+    }
     assert_eq!(errs.len(), 1, "expected one problem, got:\n{}", shown());
     let e = &errs[0];
+    let actual = format!("{}:{}:{}", e.file, e.pos.line, e.pos.column);
     assert_eq!(
-        (e.file.as_str(), e.at.as_str()),
-        (file, at),
+        (actual.as_str(), e.at.as_str()),
+        (place, at),
         "wrong place:\n{}",
         shown()
     );
@@ -158,6 +177,13 @@ fn assert_error(sources: &Sources, file: &str, at: &str, message: &str) {
         "the message should contain `{message}`:\n{}",
         shown()
     );
+    let display = e.to_string();
+    let prefix = if at.is_empty() {
+        format!("{place}: ")
+    } else {
+        format!("{place}: {at}: ")
+    };
+    assert!(display.starts_with(&prefix), "shown as {display}");
 }
 
 // ---------------------------------------------------------------- the base
@@ -179,9 +205,9 @@ fn yaml_syntax_error_names_line_and_column() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "line 5, column 16",
-        "mapping values are not allowed in this context",
+        "interfaces/info.yaml:5:16",
+        "",
+        "this value holds `: `, which YAML reads as the start of another key: put the value in quotes",
     );
 }
 
@@ -194,9 +220,9 @@ fn unknown_key_in_a_field() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "line 20, column 54",
-        "methods[0].params[1]: unknown field `summery`, expected one of `name`, `type`, `summary`",
+        "interfaces/info.yaml:20:54",
+        "method `info.getNodeID`, params, field `verbose`",
+        "unknown key `summery`; did you mean `summary`? (the keys here are `name`, `type`, `summary`",
     );
 }
 
@@ -209,9 +235,9 @@ fn unknown_key_in_a_wire_type() {
     );
     assert_error(
         &s,
-        "wire-types.yaml",
-        "line 11, column 3",
-        "bool: unknown field `jsn`",
+        "wire-types.yaml:11:3",
+        "wire type `bool`",
+        "unknown key `jsn`; did you mean `json`?",
     );
 }
 
@@ -225,9 +251,9 @@ fn duplicate_key_in_a_mapping() {
     // The place is where the mapping starts, not the second key; the message names the key.
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "line 9, column 3",
-        "schemas: duplicate entry with key \"Status\"",
+        "interfaces/info.yaml:12:3",
+        "",
+        "the key `Status` is written twice in this mapping (first at line 9, column 3); keep one",
     );
 }
 
@@ -240,9 +266,9 @@ fn duplicate_key_in_a_field() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "line 23, column 11",
-        "methods[0].result.fields[0]: duplicate entry with key \"type\"",
+        "interfaces/info.yaml:23:41",
+        "",
+        "the key `type` is written twice in this mapping (first at line 23, column 27); keep one",
     );
 }
 
@@ -255,9 +281,9 @@ fn duplicate_key_in_an_example() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "line 28, column 17",
-        "methods[0].examples[0].params: duplicate entry with key \"txID\"",
+        "interfaces/info.yaml:28:64",
+        "",
+        "the key `txID` is written twice in this mapping (first at line 28, column 19); keep one",
     );
 }
 
@@ -266,9 +292,9 @@ fn missing_required_key() {
     let s = base_with("interfaces/info.yaml", "    summary: The node's ID.\n", "");
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "line 16, column 5",
-        "methods[0]: missing field `summary`",
+        "interfaces/info.yaml:16:5",
+        "method `info.getNodeID`",
+        "missing key `summary`",
     );
 }
 
@@ -283,7 +309,7 @@ fn schema_defined_in_two_files() {
     ));
     assert_error(
         &s,
-        "schemas/more.yaml",
+        "schemas/more.yaml:1:1",
         "schema `Owner`",
         "defined twice (also in schemas/common.yaml)",
     );
@@ -298,7 +324,7 @@ fn local_schema_shadowing_a_shared_one() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:9:3",
         "schema `Owner`",
         "is also a shared schema in schemas/; rename one",
     );
@@ -318,7 +344,7 @@ fn duplicate_method_name() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:40:5",
         "method `info.getHeight`",
         "is defined twice",
     );
@@ -334,7 +360,7 @@ fn duplicate_field_name() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:21:9",
         "method `info.getNodeID`, params, field `verbose`",
         "the name `verbose` is used twice",
     );
@@ -349,7 +375,7 @@ fn alias_repeating_a_field_name() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:20:9",
         "method `info.getNodeID`, params, field `verbose`",
         "the name `txID` is used twice",
     );
@@ -364,7 +390,7 @@ fn two_wire_names_with_one_rust_name() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:20:9",
         "method `info.getNodeID`, params, field `txId`",
         "`txId` and `txID` both become the Rust name `tx_id`",
     );
@@ -379,7 +405,7 @@ fn two_method_names_with_one_rust_name() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:31:5",
         "method `info.getNodeId`",
         "`getNodeId` and `getNodeID` both become the Rust name `get_node_id`",
     );
@@ -394,8 +420,8 @@ fn field_name_without_a_rust_name() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "method `info.getNodeID`, params, field `_`",
+        "interfaces/info.yaml:20:17",
+        "method `info.getNodeID`, params, field `_`, name",
         "a field name is letters, digits and `_`",
     );
 }
@@ -405,7 +431,7 @@ fn method_named_like_the_generated_list() {
     let s = base_with("interfaces/info.yaml", "- name: getHeight", "- name: all");
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:31:5",
         "method `info.all`",
         "taken by the generated list `methods::ALL`",
     );
@@ -417,8 +443,8 @@ fn interface_named_like_a_generated_module() {
     s.interfaces[0].0 = "interfaces/types.yaml".into();
     assert_error(
         &s,
-        "interfaces/types.yaml",
-        "",
+        "interfaces/types.yaml:2:7",
+        "name",
         "the interface name `types` is taken in the generated crate",
     );
 }
@@ -432,8 +458,8 @@ fn enum_value_without_a_rust_name() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "schema `Status`",
+        "interfaces/info.yaml:13:9",
+        "schema `Status`, value `+`",
         "enum value `+` has no Rust name",
     );
 }
@@ -447,9 +473,9 @@ fn enum_values_with_one_rust_name() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "schema `Status`",
-        "enum value `up` is listed twice",
+        "interfaces/info.yaml:13:9",
+        "schema `Status`, value `up`",
+        "enum values `up` and `Up` both become the Rust variant `Up`",
     );
 }
 
@@ -465,9 +491,9 @@ fn schema_named_self() {
     };
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:9:3",
         "schema `Self`",
-        "schema names are PascalCase (`Owner`, `TxStatus`) and not `Self`",
+        "`Self` is a Rust keyword and cannot name a type; choose another name",
     );
 }
 
@@ -476,7 +502,7 @@ fn wire_type_with_a_rust_type_that_is_not_a_name() {
     let s = base_with("wire-types.yaml", "rust: Id", "rust: Vec<u8>");
     assert_error(
         &s,
-        "wire-types.yaml",
+        "wire-types.yaml:23:1",
         "wire type `id`",
         "`rust: Vec<u8>` must name a runtime type",
     );
@@ -487,8 +513,8 @@ fn interface_name_not_matching_its_file() {
     let s = base_with("interfaces/info.yaml", "name: info", "name: information");
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "",
+        "interfaces/info.yaml:2:7",
+        "name",
         "interface `information` should live in interfaces/information.yaml",
     );
 }
@@ -504,8 +530,8 @@ fn unknown_type() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "method `info.getNodeID`, result, field `nodeID`",
+        "interfaces/info.yaml:23:33",
+        "method `info.getNodeID`, result, field `nodeID`, type",
         "unknown type `nodeid`: not a wire type (wire-types.yaml) nor a schema",
     );
 }
@@ -519,8 +545,8 @@ fn unknown_type_inside_a_list() {
     );
     assert_error(
         &s,
-        "schemas/common.yaml",
-        "schema `Owner`, field `addresses`",
+        "schemas/common.yaml:6:32",
+        "schema `Owner`, field `addresses`, type",
         "in type `list<strings>`: unknown type `strings`",
     );
 }
@@ -534,8 +560,8 @@ fn bad_type_syntax() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "method `info.getNodeID`, params, field `txID`",
+        "interfaces/info.yaml:19:29",
+        "method `info.getNodeID`, params, field `txID`, type",
         "cannot read the type `list<id`",
     );
 }
@@ -545,8 +571,8 @@ fn map_without_a_value_type() {
     let s = base_with("interfaces/info.yaml", "type: u64\n", "type: map<string>\n");
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "method `info.getHeight`, result",
+        "interfaces/info.yaml:35:13",
+        "method `info.getHeight`, result, type",
         "`map<string>` needs a key type and a value type",
     );
 }
@@ -562,7 +588,7 @@ fn map_with_a_key_not_written_as_a_string() {
 
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:34:5",
         "method `info.getHeight`, result",
         "map keys must be a wire type written as a string, not `bool`",
     );
@@ -578,8 +604,8 @@ fn map_with_a_schema_as_key() {
     s.interfaces[0].1 = edit(&s.interfaces[0].1, "addresses: []", "addresses: {}");
     assert_error(
         &s,
-        "schemas/common.yaml",
-        "schema `Owner`",
+        "schemas/common.yaml:6:7",
+        "schema `Owner`, field `addresses`",
         "map keys must be a wire type written as a string, not `Owner`",
     );
 }
@@ -589,8 +615,8 @@ fn dangling_schema_reference() {
     let s = base_with("interfaces/info.yaml", "type: Owner,", "type: Owners,");
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "method `info.getNodeID`, result, field `owner`",
+        "interfaces/info.yaml:24:32",
+        "method `info.getNodeID`, result, field `owner`, type",
         "unknown type `Owners`",
     );
 }
@@ -604,8 +630,8 @@ fn shared_schema_cannot_see_a_local_one() {
     );
     assert_error(
         &s,
-        "schemas/common.yaml",
-        "schema `Owner`, field `addresses`",
+        "schemas/common.yaml:6:32",
+        "schema `Owner`, field `addresses`, type",
         "unknown type `Status`",
     );
 }
@@ -619,7 +645,7 @@ fn result_with_fields_and_type() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:21:5",
         "method `info.getNodeID`, result",
         "give exactly one of `fields`, `values` or `type`",
     );
@@ -637,7 +663,11 @@ fn empty_enum() {
     let errs = errors(&s);
     // The example's `status: Up` cannot be checked against an empty enum: only one problem.
     assert_eq!(errs.len(), 1, "{errs:?}");
-    assert_eq!(errs[0].at, "schema `Status`");
+    assert_eq!(errs[0].at, "schema `Status`, values");
+    assert_eq!(
+        errs[0].to_string().split(": ").next(),
+        Some("interfaces/info.yaml:11:5")
+    );
     assert!(
         errs[0]
             .message
@@ -656,7 +686,7 @@ fn path_variable_without_path_params_entry() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:5:7",
         "path",
         "`{chain}` has no entry in `path-params`",
     );
@@ -671,8 +701,8 @@ fn path_params_entry_without_path_variable() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "path-params",
+        "interfaces/info.yaml:7:3",
+        "path-params, chain",
         "`chain` does not appear in the path",
     );
 }
@@ -686,8 +716,8 @@ fn path_variable_named_like_a_generated_parameter() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "path",
+        "interfaces/info.yaml:7:3",
+        "path-params, transport",
         "`{transport}` is taken by a generated parameter",
     );
 }
@@ -701,7 +731,7 @@ fn unclosed_path_variable() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:5:7",
         "path",
         "unclosed `{` in `/ext/{chain`",
     );
@@ -716,7 +746,7 @@ fn method_without_examples() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:31:5",
         "method `info.getHeight`",
         "needs at least one example",
     );
@@ -731,8 +761,8 @@ fn source_other_than_node_or_description() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "method `info.getHeight`",
+        "interfaces/info.yaml:33:13",
+        "method `info.getHeight`, source",
         "`source` is `node` or `description`, not `nodes`",
     );
 }
@@ -746,9 +776,9 @@ fn deprecated_method_without_since() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "line 33, column 17",
-        "methods[1].deprecated: missing field `since`",
+        "interfaces/info.yaml:33:5",
+        "method `info.getHeight`, deprecated",
+        "missing key `since`",
     );
 }
 
@@ -761,8 +791,8 @@ fn deprecated_method_with_empty_since() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "method `info.getHeight`",
+        "interfaces/info.yaml:33:26",
+        "method `info.getHeight`, deprecated, since",
         "deprecated without `since`",
     );
 }
@@ -776,8 +806,8 @@ fn deprecated_field_with_empty_since() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "method `info.getNodeID`, params, field `verbose`",
+        "interfaces/info.yaml:20:98",
+        "method `info.getNodeID`, params, field `verbose`, deprecated, since",
         "deprecated without `since`",
     );
 }
@@ -791,7 +821,7 @@ fn optional_and_nullable_together() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:20:9",
         "method `info.getNodeID`, params, field `verbose`",
         "is both `optional` (or has a `default`) and `nullable`",
     );
@@ -806,7 +836,7 @@ fn default_and_nullable_together() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:20:9",
         "method `info.getNodeID`, params, field `verbose`",
         "is both `optional` (or has a `default`) and `nullable`",
     );
@@ -821,8 +851,8 @@ fn empty_summary() {
     );
     assert_error(
         &s,
-        "schemas/common.yaml",
-        "schema `Owner`, field `addresses`",
+        "schemas/common.yaml:6:55",
+        "schema `Owner`, field `addresses`, summary",
         "summary is empty",
     );
 }
@@ -838,9 +868,9 @@ fn example_params_with_an_unknown_member() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:28:9",
         "method `info.getNodeID`, example `Mainnet`, params",
-        "at $.verbos: is not a declared member",
+        "at $.verbos: is not a declared member; did you mean `verbose`?",
     );
 }
 
@@ -853,7 +883,7 @@ fn example_params_missing_a_required_member() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:28:9",
         "method `info.getNodeID`, example `Mainnet`, params",
         "at $.txID: required member is missing",
     );
@@ -864,7 +894,7 @@ fn example_result_of_the_wrong_json_kind() {
     let s = base_with("interfaces/info.yaml", "result: \"0\"", "result: [0]");
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:38:9",
         "method `info.getHeight`, example `Genesis`, result",
         "at $: `u64` is a string (or a number), got an array [0]",
     );
@@ -879,7 +909,7 @@ fn example_result_not_an_object() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:29:9",
         "method `info.getNodeID`, example `Mainnet`, result",
         "at $: expected an object, got an array [\"NodeID-abc\"]",
     );
@@ -894,7 +924,7 @@ fn example_value_not_matching_a_wire_pattern() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:28:9",
         "method `info.getNodeID`, example `Mainnet`, params",
         "at $.txID: \"abc\" is not a valid `id`",
     );
@@ -909,7 +939,7 @@ fn example_value_in_a_nested_schema() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:29:9",
         "method `info.getNodeID`, example `Mainnet`, result",
         "at $.owner.locktime: \"-1\" is not a valid `u64`",
     );
@@ -924,7 +954,7 @@ fn example_number_above_the_maximum() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:38:17",
         "method `info.getHeight`, example `Genesis`, result",
         "18446744073709551616 is above the maximum of `u64`",
     );
@@ -935,7 +965,7 @@ fn example_enum_value_not_among_the_values() {
     let s = base_with("interfaces/info.yaml", "status: Up }", "status: Sideways }");
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:29:9",
         "method `info.getNodeID`, example `Mainnet`, result",
         "at $.status: \"Sideways\" is not one of the values of `Status` (Up, Down)",
     );
@@ -950,7 +980,7 @@ fn example_null_for_a_member_that_is_not_nullable() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:29:9",
         "method `info.getNodeID`, example `Mainnet`, result",
         "at $.nodeID: is null but not `nullable`",
     );
@@ -974,7 +1004,7 @@ fn example_in_a_client_only_form_without_normalized() {
     s2.interfaces[0].1 = wrapped.clone();
     assert_error(
         &s2,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:39:9",
         "method `info.getHeight`, example `Genesis`, result",
         "at $: `u64` is a string (or a number), got an object",
     );
@@ -1001,7 +1031,7 @@ fn normalized_example_that_does_not_conform() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:40:9",
         "method `info.getHeight`, example `Genesis`, normalized",
         "at $: `u64` is a string (or a number), got an object",
     );
@@ -1016,8 +1046,8 @@ fn default_not_matching_its_type() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "method `info.getNodeID`, param `verbose`, default",
+        "interfaces/info.yaml:20:47",
+        "method `info.getNodeID`, params, field `verbose`, default",
         "at $: `bool` is a boolean, got a string \"yes\"",
     );
 }
@@ -1027,7 +1057,7 @@ fn wire_type_example_not_matching_its_pattern() {
     let s = base_with("wire-types.yaml", "example: \"1000\"", "example: \"ten\"");
     assert_error(
         &s,
-        "wire-types.yaml",
+        "wire-types.yaml:21:12",
         "wire type `u64`, example",
         "\"ten\" is not a valid `u64`",
     );
@@ -1044,8 +1074,8 @@ fn bare_alternative_naming_no_field() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "method `info.getNodeID`, result",
+        "interfaces/info.yaml:27:11",
+        "method `info.getNodeID`, result, also-accepts[0]",
         "also-accepts `bare: nodeId` names no field of this object",
     );
 }
@@ -1059,8 +1089,8 @@ fn bare_alternative_on_a_result_that_is_not_an_object() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "method `info.getHeight`, result",
+        "interfaces/info.yaml:36:22",
+        "method `info.getHeight`, result, also-accepts[0]",
         "also-accepts `bare` only applies to an object with fields",
     );
 }
@@ -1074,8 +1104,8 @@ fn wrapped_in_alternative_naming_an_existing_field() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "method `info.getNodeID`, result",
+        "interfaces/info.yaml:27:11",
+        "method `info.getNodeID`, result, also-accepts[0]",
         "also-accepts `wrapped-in: owner` would be ambiguous: `owner` is a field",
     );
 }
@@ -1089,9 +1119,9 @@ fn alternative_with_both_forms() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "line 36, column 21",
-        "methods[1].result.also-accepts: an alternative is either `{ bare: FIELD }` or `{ wrapped-in: KEY }`",
+        "interfaces/info.yaml:36:22",
+        "method `info.getHeight`, result, also-accepts[0]",
+        "an alternative is either `{ bare: FIELD }` or `{ wrapped-in: KEY }`",
     );
 }
 
@@ -1109,8 +1139,9 @@ fn bad_regex_in_a_wire_type() {
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert_eq!(
         (errs[0].file.as_str(), errs[0].at.as_str()),
-        ("wire-types.yaml", "wire type `u64`")
+        ("wire-types.yaml", "wire type `u64`, pattern")
     );
+    assert_eq!((errs[0].pos.line, errs[0].pos.column), (18, 12));
     assert!(errs[0].message.starts_with("bad pattern: "), "{errs:?}");
     assert!(
         errs[0].message.contains("unclosed character class"),
@@ -1126,7 +1157,7 @@ fn wire_type_name_not_kebab_case() {
     );
     assert_error(
         &s,
-        "wire-types.yaml",
+        "wire-types.yaml:30:1",
         "wire type `nodeId`",
         "names are lower-case words joined by `-`",
     );
@@ -1152,8 +1183,11 @@ fn independent_problems_are_all_reported() {
     assert_eq!(
         places,
         [
-            ("wire-types.yaml", "wire type `id`"),
-            ("schemas/common.yaml", "schema `Owner`, field `addresses`"),
+            ("wire-types.yaml", "wire type `id`, pattern"),
+            (
+                "schemas/common.yaml",
+                "schema `Owner`, field `addresses`, type"
+            ),
             ("interfaces/info.yaml", "method `info.getNodeID`"),
         ],
         "{errs:#?}"
@@ -1180,7 +1214,17 @@ fn syntax_errors_in_several_files_are_all_reported() {
         ],
         "{errs:#?}"
     );
-    assert!(errs.iter().all(|e| e.at.starts_with("line ")), "{errs:#?}");
+    // Each at its line and column, in words a person acts on.
+    let shown: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        shown,
+        [
+            "schemas/common.yaml:8:3: bad indentation: line 8 starts at column 3, which lines up with no block above it (their entries start at column 5, 3, 1): indent it like the entries it belongs with",
+            "interfaces/info.yaml:3:8: the `[` at line 3, column 8 is not closed: add `]` (or a `,` between its items)",
+            "interfaces/other.yaml:2:1: a tab in the indentation: YAML indents with spaces only",
+        ],
+        "{errs:#?}"
+    );
 }
 
 #[test]
@@ -1236,7 +1280,7 @@ fn display_lists_every_problem() {
     let e = load(&s).unwrap_err();
     assert_eq!(
         e.to_string(),
-        "the spec has 1 problem(s):\n  interfaces/info.yaml: method `info.getNodeID`: is defined twice\n"
+        "the spec has 1 problem(s):\n  interfaces/info.yaml:31:5: method `info.getNodeID`: is defined twice (first at line 16, column 5)\n"
     );
 }
 
@@ -1246,7 +1290,11 @@ fn display_lists_every_problem() {
 /// naming `what`.
 fn must_not_panic(what: &str, sources: &Sources, emit: bool) {
     let result = std::panic::catch_unwind(|| {
-        if let (true, Ok(spec)) = (emit, load(sources)) {
+        let loaded = load(sources);
+        if let Err(e) = &loaded {
+            assert_positioned(&e.0);
+        }
+        if let (true, Ok(spec)) = (emit, loaded) {
             let code = avalanche_rpc_codegen::emit::rust(&spec);
             // `emit::rust` writes `compile_error!` when its tokens do not parse as Rust.
             assert!(
@@ -1431,8 +1479,18 @@ fn mutated_real_spec_files_never_panic() {
 }
 
 #[test]
-fn schema_named_like_a_type_the_generated_code_uses() {
-    for taken in ["Value", "Option", "Endpoint", "Id"] {
+fn schemas_may_take_names_the_generated_code_uses() {
+    // The generated code writes every outside item by its full path, so no name is taken but
+    // those the module defines itself.
+    for taken in [
+        "Value",
+        "Option",
+        "Endpoint",
+        "Id",
+        "GetHeightResult",
+        "Into",
+        "String",
+    ] {
         let s = base_with("schemas/common.yaml", "Owner:\n", &format!("{taken}:\n"));
         let s = Sources {
             interfaces: vec![(
@@ -1445,30 +1503,28 @@ fn schema_named_like_a_type_the_generated_code_uses() {
             )],
             ..s
         };
-        assert_error(
-            &s,
-            "schemas/common.yaml",
-            &format!("schema `{taken}`"),
-            "is a Rust type the generated code already uses",
+        let spec = load(&s).unwrap_or_else(|e| panic!("{taken}: {e}"));
+        let code = avalanche_rpc_codegen::emit::rust(&spec);
+        assert!(code.contains(&format!("pub struct {taken} {{")), "{taken}");
+        assert!(
+            code.contains(&format!("pub owner: crate::types::{taken},")),
+            "{taken}"
         );
     }
 }
 
 #[test]
-fn shared_schema_named_like_a_method_type() {
-    let s = base_with("schemas/common.yaml", "Owner:\n", "GetHeightResult:\n");
-    let s = Sources {
-        interfaces: vec![(
-            "interfaces/info.yaml".into(),
-            edit(&s.interfaces[0].1, "type: Owner,", "type: GetHeightResult,"),
-        )],
-        ..s
-    };
+fn local_schema_named_like_a_method_type() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "schemas:\n",
+        "schemas:\n  GetHeightResult:\n    summary: Clashes.\n    type: u64\n",
+    );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:34:5",
         "method `info.getHeight`",
-        "the shared schema `GetHeightResult` has the name this method's type takes",
+        "a type of `info.getHeight` and the schema `GetHeightResult` would both be the Rust type `info::GetHeightResult`; rename one",
     );
 }
 
@@ -1481,9 +1537,9 @@ fn since_that_is_not_a_version() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:20:84",
         "method `info.getNodeID`, params, field `verbose`, since",
-        "`1.10` is not a node version such as `v1.10.19`",
+        "YAML reads this as floating point `1.1`, not text: put it in quotes",
     );
 }
 
@@ -1496,7 +1552,7 @@ fn method_since_that_is_not_a_version() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
+        "interfaces/info.yaml:33:12",
         "method `info.getHeight`, since",
         "`v1.x.0` is not a node version such as `v1.10.19`",
     );
@@ -1511,7 +1567,7 @@ fn versions_file_with_a_bad_version() {
     ));
     assert_error(
         &s,
-        "versions.yaml",
+        "versions.yaml:1:19",
         "oldest-supported",
         "`v1.10` is not a node version such as `v1.10.19`",
     );
@@ -1527,10 +1583,7 @@ fn versions_file_with_an_unknown_key() {
     let errs = errors(&s);
     assert_eq!(errs.len(), 1, "{errs:?}");
     assert_eq!(errs[0].file, "versions.yaml");
-    assert!(
-        errs[0].message.contains("unknown field `newest`"),
-        "{errs:?}"
-    );
+    assert!(errs[0].message.contains("unknown key `newest`"), "{errs:?}");
 }
 
 #[test]
@@ -1542,8 +1595,84 @@ fn enum_value_taking_the_unrecognized_variant() {
     );
     assert_error(
         &s,
-        "interfaces/info.yaml",
-        "schema `Status`",
+        "interfaces/info.yaml:13:9",
+        "schema `Status`, value `unrecognized`",
         "enum value `unrecognized` takes the Rust name `Unrecognized`, which every enumeration keeps for values it does not know",
+    );
+}
+
+// ---------------------------------------------------------------- no cascades
+
+/// The real spec with `from` replaced by `to` in `file` (`from` must occur once).
+fn real_spec_with(file: &str, from: &str, to: &str) -> Sources {
+    let s = real_spec(|_| true);
+    let text = real_files()
+        .into_iter()
+        .find(|(n, _)| n == file)
+        .map(|(_, t)| t)
+        .unwrap_or_else(|| panic!("no file {file}"));
+    replace_file(s, file, edit(&text, from, to))
+}
+
+#[test]
+fn a_misspelt_shared_schema_is_one_error() {
+    // Eleven places use `Owner`; renaming its definition is one problem, with a suggestion.
+    let s = real_spec_with("schemas/common.yaml", "\nOwner:\n", "\nOwnr:\n");
+    let errs = errors(&s);
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    let e = errs[0].to_string();
+    assert!(
+        e.contains("unknown type `Owner`: not a wire type (wire-types.yaml) nor a schema; did you mean `Ownr`? (also used in"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_malformed_shared_schema_is_one_error() {
+    // A key the schema does not take: the schema is broken, the places using it are not.
+    let s = real_spec_with(
+        "schemas/common.yaml",
+        "  summary: Reference to one output of a transaction.",
+        "  summery: Reference to one output of a transaction.",
+    );
+    let errs = errors(&s);
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert_eq!(
+        errs[0].to_string(),
+        "schemas/common.yaml:17:3: schema `UtxoId`: unknown key `summery`; did you mean `summary`? (the keys here are `summary`, `description`, `fields`, `values`, `type`, `also-accepts`)"
+    );
+}
+
+#[test]
+fn a_badly_indented_shared_schema_file_is_one_error() {
+    // The file does not parse at all; the schemas it defines are still known by name.
+    let s = real_spec_with(
+        "schemas/common.yaml",
+        "      summary: Number of signatures required.",
+        "     summary: Number of signatures required.",
+    );
+    let errs = errors(&s);
+    assert_eq!(errs.len(), 1, "{errs:#?}");
+    assert!(
+        errs[0]
+            .to_string()
+            .starts_with("schemas/common.yaml:11:6: bad indentation: line 11 starts at column 6"),
+        "{}",
+        errs[0]
+    );
+}
+
+#[test]
+fn a_misspelt_wire_type_suggests_the_closest_one() {
+    let s = real_spec_with(
+        "interfaces/info.yaml",
+        "- { name: nodeID, type: node-id, summary: This node's ID. }",
+        "- { name: nodeID, type: nodeid, summary: This node's ID. }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml:237:33",
+        "method `info.getNodeID`, result, field `nodeID`, type",
+        "unknown type `nodeid`: not a wire type (wire-types.yaml) nor a schema; did you mean `node-id`?",
     );
 }

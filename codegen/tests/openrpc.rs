@@ -1,7 +1,7 @@
 //! The OpenRPC documents and the HTML reference: valid OpenRPC, examples that fit their own
 //! schemas, no self-referring schema, and committed outputs that match the spec.
 
-use avalanche_rpc_codegen::{Sources, Spec, load, load_dir, openrpc};
+use avalanche_rpc_codegen::{Sources, Spec, common, docs, load, load_dir, openrpc};
 use jsonschema::{Draft, Registry, Validator};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -13,6 +13,18 @@ fn repo() -> PathBuf {
 
 fn spec() -> Spec {
     load_dir(&repo().join("spec")).expect("the spec loads")
+}
+
+/// The spec for every node version, then for the oldest supported one and the newest.
+fn specs_of_each_kind() -> Vec<Spec> {
+    let sources = Sources::read_dir(&repo().join("spec")).expect("the spec reads");
+    [None, Some("v1.10.0"), Some("v1.15.0")]
+        .into_iter()
+        .map(|v| {
+            avalanche_rpc_codegen::load_for(&sources, v.map(|v| v.parse().unwrap()))
+                .expect("the spec loads")
+        })
+        .collect()
 }
 
 fn meta(name: &str) -> Value {
@@ -126,7 +138,7 @@ fn every_document_validates_against_the_openrpc_meta_schema() {
     let plain = meta_validator(false);
     // ...and asserted (URIs, regex patterns) once the templates are filled in.
     let strict = meta_validator(true);
-    for (name, doc) in openrpc::documents(&spec()) {
+    for (name, doc) in specs_of_each_kind().iter().flat_map(openrpc::documents) {
         let errs = errors(&plain, &doc);
         assert!(
             errs.is_empty(),
@@ -202,9 +214,8 @@ impl Schemas {
 
 #[test]
 fn every_example_validates_against_its_method_schemas() {
-    let spec = spec();
     let mut checked = 0;
-    for (name, doc) in openrpc::documents(&spec) {
+    for (name, doc) in specs_of_each_kind().iter().flat_map(openrpc::documents) {
         let schemas = Schemas::new(&doc);
         for (mi, m) in doc["methods"].as_array().unwrap().iter().enumerate() {
             let method = m["name"].as_str().unwrap();
@@ -267,7 +278,7 @@ fn every_example_validates_against_its_method_schemas() {
             }
         }
     }
-    assert!(checked > 2 * 64, "only {checked} examples checked");
+    assert!(checked > 5 * 64, "only {checked} examples checked");
 }
 
 #[test]
@@ -396,7 +407,7 @@ fn no_schema_refers_to_itself() {
 
 #[test]
 fn generating_twice_gives_the_same_bytes() {
-    let (a, b) = (openrpc::outputs(&spec()), openrpc::outputs(&spec()));
+    let (a, b) = (docs::outputs(&spec()), docs::outputs(&spec()));
     assert_eq!(a, b);
     for (name, text) in &a {
         if name.ends_with(".json") {
@@ -410,12 +421,12 @@ fn generating_twice_gives_the_same_bytes() {
 
 #[test]
 fn committed_outputs_are_up_to_date() {
-    let stale = openrpc::stale_files(&spec(), &repo().join("generated"));
+    let stale = docs::stale_files(&spec(), &repo().join("generated"));
     assert!(
         stale.is_empty(),
         "these files in generated/ do not match the spec: {}\nregenerate them with:\n    {}",
         stale.join(", "),
-        openrpc::REGENERATE
+        common::REGENERATE
     );
 }
 
@@ -458,9 +469,9 @@ fn a_changed_spec_makes_the_committed_outputs_stale() {
     // Outputs of the spec as it is, in a scratch folder (so that this test does not depend on
     // the committed files being current; `committed_outputs_are_up_to_date` checks that).
     let scratch = TempDir::new("stale");
-    let written = openrpc::write_outputs(&spec(), &scratch.0).unwrap();
+    let written = docs::write_outputs(&spec(), &scratch.0).unwrap();
     assert_eq!(written.len(), 9);
-    assert!(openrpc::stale_files(&spec(), &scratch.0).is_empty());
+    assert!(docs::stale_files(&spec(), &scratch.0).is_empty());
 
     // A summary changed.
     let changed = edited(
@@ -469,7 +480,7 @@ fn a_changed_spec_makes_the_committed_outputs_stale() {
         "summary: The ID of the peer (edited by a test).",
     );
     assert_eq!(
-        openrpc::stale_files(&changed, &scratch.0),
+        docs::stale_files(&changed, &scratch.0),
         ["openrpc/info.json", "openrpc/openrpc.json", "docs/api.html"]
     );
     let info = changed
@@ -482,7 +493,7 @@ fn a_changed_spec_makes_the_committed_outputs_stale() {
     let committed = repo().join("generated");
     let on_disk = std::fs::read_to_string(committed.join("openrpc/info.json")).unwrap();
     assert_ne!(doc, on_disk, "the edit shows in the generated document");
-    let stale = openrpc::stale_files(&changed, &committed);
+    let stale = docs::stale_files(&changed, &committed);
     for f in ["openrpc/info.json", "openrpc/openrpc.json", "docs/api.html"] {
         assert!(
             stale.iter().any(|s| s == f),
@@ -497,7 +508,7 @@ fn a_changed_spec_makes_the_committed_outputs_stale() {
         "- { name: txID, type: string, summary: ID of the transaction. }",
     );
     assert_eq!(
-        openrpc::stale_files(&changed, &scratch.0),
+        docs::stale_files(&changed, &scratch.0),
         [
             "openrpc/wallet.json",
             "openrpc/openrpc.json",
@@ -507,13 +518,10 @@ fn a_changed_spec_makes_the_committed_outputs_stale() {
 
     // A document that is no longer generated is stale too, and `docs` removes it.
     std::fs::write(scratch.0.join("openrpc/old.json"), "{}\n").unwrap();
-    assert_eq!(
-        openrpc::stale_files(&spec(), &scratch.0),
-        ["openrpc/old.json"]
-    );
-    let written = openrpc::write_outputs(&spec(), &scratch.0).unwrap();
+    assert_eq!(docs::stale_files(&spec(), &scratch.0), ["openrpc/old.json"]);
+    let written = docs::write_outputs(&spec(), &scratch.0).unwrap();
     assert!(written.contains(&"openrpc/old.json (removed)".to_string()));
-    assert!(openrpc::stale_files(&spec(), &scratch.0).is_empty());
+    assert!(docs::stale_files(&spec(), &scratch.0).is_empty());
 }
 
 #[test]

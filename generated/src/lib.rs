@@ -12,8 +12,22 @@
 //!
 //! Run `cargo run -p avalanche-rpc-codegen -- rust --out bindings.rs` to read the generated
 //! code.
+//!
+//! # Build-time settings
+//!
+//! Two environment variables, read when the crate is built:
+//!
+//! - `AVALANCHE_RPC_NODE_VERSION` (e.g. `v1.10.0`): bindings for that node version only. The
+//!   methods, params and members it did not serve (`since` newer than it, or `removed` at or
+//!   before it in the spec) are absent, so a call to one of them does not compile. Unset: every
+//!   version the spec describes, from `oldest-supported` on, each method and member with its
+//!   versions in its docs.
+//! - `AVALANCHE_RPC_SPEC_DIR`: build from another spec folder than the one in the package.
 
 pub mod rpc;
 pub mod wire;
+
+#[doc(hidden)]
+pub use rpc::__private;
 
 include!(concat!(env!("OUT_DIR"), "/bindings.rs"));

@@ -1,16 +1,15 @@
 //! Method descriptors: wire name, deprecation, the rules that normalize the forms only the
 //! client reads, the spec's examples, and typed round-trip checks.
 
-use super::ident;
+use super::{Rust, ident};
 use crate::model::*;
-use crate::naming;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// `pub mod methods { pub const GET_TX: MethodInfo = …; pub const ALL: … }`.
-pub fn interface(spec: &Spec, i: &Interface) -> TokenStream {
-    let consts = i.methods.iter().map(|m| method(spec, i, m));
-    let names = i.methods.iter().map(|m| ident(&naming::screaming(&m.name)));
+pub fn interface(r: &Rust, i: &Interface) -> TokenStream {
+    let consts = i.methods.iter().map(|m| method(r, i, m));
+    let names = i.methods.iter().map(|m| ident(&r.of(i).of_method(m).konst));
     let d = super::doc(&format!(
         "Descriptors of the `{}.*` methods, with the spec's examples.",
         i.namespace
@@ -18,44 +17,43 @@ pub fn interface(spec: &Spec, i: &Interface) -> TokenStream {
     quote! {
         #d
         pub mod methods {
-            use super::*;
-            use crate::rpc::{Example, Form, MethodInfo, Rule, Step};
-
             #(#consts)*
 
             /// Every method of this interface, in spec order.
-            pub const ALL: &[&MethodInfo] = &[#(&#names),*];
+            pub const ALL: &[&crate::rpc::MethodInfo] = &[#(&#names),*];
         }
     }
 }
 
-fn method(spec: &Spec, i: &Interface, m: &Method) -> TokenStream {
-    let konst = ident(&naming::screaming(&m.name));
+fn method(r: &Rust, i: &Interface, m: &Method) -> TokenStream {
+    let spec = r.spec;
+    let mn = r.of(i).of_method(m);
+    let konst = ident(&mn.konst);
     let wire = &m.wire_name;
     let iface = &i.name;
     let deprecated = m.deprecated.is_some();
-    let params = ident(&naming::params_type(&m.name));
-    let result = ident(&m.result.name);
+    let params = ident(&mn.params);
+    let result = ident(&mn.result);
     let rules = rules(spec, &m.result).into_iter().map(|(path, alt)| {
         let steps = steps(&path);
         let form = match alt {
-            Alternative::Bare(f) => quote!(Form::Bare(#f)),
-            Alternative::WrappedIn(k) => quote!(Form::WrappedIn(#k)),
+            Alternative::Bare(f) => quote!(crate::rpc::Form::Bare(#f)),
+            Alternative::WrappedIn(k) => quote!(crate::rpc::Form::WrappedIn(#k)),
         };
-        quote!(Rule { path: &[#steps], form: #form })
+        quote!(crate::rpc::Rule { path: &[#steps], form: #form })
     });
     let examples = m.examples.iter().map(|e| {
         let name = &e.name;
-        let p = e.params.to_string();
-        let r = e.result.to_string();
+        let p = json_text(&e.params);
+        let r = json_text(&e.result);
         let n = match &e.normalized {
             Some(n) => {
-                let n = n.to_string();
-                quote!(Some(#n))
+                let n = json_text(n);
+                quote!(::std::option::Option::Some(#n))
             }
-            None => quote!(None),
+            None => quote!(::std::option::Option::None),
         };
-        quote!(Example { name: #name, params: #p, result: #r, normalized: #n })
+        quote!(crate::rpc::Example { name: #name, params: #p, result: #r, normalized: #n })
     });
     let newer = newer_members(spec, &m.result).into_iter().map(|path| {
         let steps = steps(&path);
@@ -64,14 +62,14 @@ fn method(spec: &Spec, i: &Interface, m: &Method) -> TokenStream {
     let since = match &m.since {
         Some(v) => {
             let v = v.to_string();
-            quote!(Some(#v))
+            quote!(::std::option::Option::Some(#v))
         }
-        None => quote!(None),
+        None => quote!(::std::option::Option::None),
     };
     let d = super::doc(&format!("`{wire}`: {}", m.summary));
     quote! {
         #d
-        pub const #konst: MethodInfo = MethodInfo {
+        pub const #konst: crate::rpc::MethodInfo = crate::rpc::MethodInfo {
             name: #wire,
             interface: #iface,
             deprecated: #deprecated,
@@ -79,17 +77,53 @@ fn method(spec: &Spec, i: &Interface, m: &Method) -> TokenStream {
             rules: &[#(#rules),*],
             newer_members: &[#(#newer),*],
             examples: &[#(#examples),*],
-            check_params: crate::rpc::roundtrip::<#params>,
-            check_result: crate::rpc::roundtrip_result::<#result>,
+            check_params: crate::__private::roundtrip::<super::#params>,
+            check_result: crate::__private::roundtrip_result::<super::#result>,
         };
     }
 }
 
+/// A JSON value as the text of a string constant: its compact form (as `serde_json` writes
+/// it), in a raw string literal, and cut into a `concat!` of pieces when long, so that no line
+/// of the generated file is much longer than the formatter's width.
+fn json_text(v: &serde_json::Value) -> TokenStream {
+    const PIECE: usize = 80;
+    let text = v.to_string();
+    let mut pieces: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for c in text.chars() {
+        current.push(c);
+        let n = current.chars().count();
+        if (n >= PIECE * 3 / 4 && matches!(c, ',' | '{' | '[')) || n >= PIECE {
+            pieces.push(std::mem::take(&mut current));
+        }
+    }
+    if !current.is_empty() || pieces.is_empty() {
+        pieces.push(current);
+    }
+    let literals: Vec<TokenStream> = pieces.iter().map(|p| raw_str(p)).collect();
+    match literals.as_slice() {
+        [one] => one.clone(),
+        many => quote!(::std::concat!(#(#many),*)),
+    }
+}
+
+/// `text` as a raw string literal with as few `#` as it needs.
+fn raw_str(text: &str) -> TokenStream {
+    let mut hashes = String::new();
+    while text.contains(&format!("\"{hashes}")) {
+        hashes.push('#');
+    }
+    format!("r{hashes}\"{text}\"{hashes}")
+        .parse()
+        .expect("a raw string literal is one token")
+}
+
 fn steps(path: &[Step]) -> TokenStream {
     let steps = path.iter().map(|s| match s {
-        Step::Field(f) => quote!(Step::Field(#f)),
-        Step::Items => quote!(Step::Items),
-        Step::Values => quote!(Step::Values),
+        Step::Field(f) => quote!(crate::rpc::Step::Field(#f)),
+        Step::Items => quote!(crate::rpc::Step::Items),
+        Step::Values => quote!(crate::rpc::Step::Values),
     });
     quote!(#(#steps),*)
 }
@@ -204,10 +238,11 @@ fn walk_type<'a>(
 }
 
 /// `METHODS`: every method of every interface.
-pub fn all_methods(spec: &Spec) -> TokenStream {
-    let refs = spec.methods().map(|(i, m)| {
-        let module = ident(&naming::snake(&i.name));
-        let konst = ident(&naming::screaming(&m.name));
+pub fn all_methods(r: &Rust) -> TokenStream {
+    let refs = r.spec.methods().map(|(i, m)| {
+        let n = r.of(i);
+        let module = ident(&n.module);
+        let konst = ident(&n.of_method(m).konst);
         quote!(&#module::methods::#konst)
     });
     quote! {

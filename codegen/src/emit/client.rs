@@ -1,25 +1,25 @@
 //! Client traits, their implementation over a transport, and the `Node` accessors.
 
-use super::{doc, ident, method_doc};
+use super::{Rust, doc, ident, method_doc};
 use crate::model::*;
-use crate::naming;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// `<Iface>Client` (the trait), `<Iface>Endpoint<T>` (its implementation) and `call_json`.
-pub fn interface(i: &Interface) -> TokenStream {
-    let base = naming::pascal(&i.name);
-    let trait_name = ident(&format!("{base}Client"));
-    let endpoint = ident(&format!("{base}Endpoint"));
+pub fn interface(r: &Rust, i: &Interface) -> TokenStream {
+    let n = r.of(i);
+    let trait_name = ident(&n.client);
+    let endpoint = ident(&n.endpoint);
 
     let decls = i.methods.iter().map(|m| {
-        let sig = signature(m);
+        let mn = n.of_method(m);
+        let sig = signature(&mn.ident, &mn.params, &mn.result);
         let d = doc(&method_doc(m));
-        let konst = ident(&naming::screaming(&m.name));
+        let konst = ident(&mn.konst);
 
         let deprecated = match &m.deprecated {
             Some(dep) => {
-                let since = dep.since.trim_start_matches('v');
+                let since = dep.since.number();
                 let note = dep
                     .note
                     .clone()
@@ -33,21 +33,18 @@ pub fn interface(i: &Interface) -> TokenStream {
             #deprecated
             #sig {
                 let _ = params;
-                std::future::ready(Err(ClientError::NotImplemented { method: methods::#konst.name.into() }))
+                ::std::future::ready(::std::result::Result::Err(crate::rpc::ClientError::NotImplemented { method: ::std::convert::Into::into(methods::#konst.name) }))
             }
         }
     });
     let impls = i.methods.iter().map(|m| {
-        let sig = signature(m);
-        let konst = ident(&naming::screaming(&m.name));
+        let mn = n.of_method(m);
+        let sig = signature(&mn.ident, &mn.params, &mn.result);
+        let konst = ident(&mn.konst);
         quote!(#sig { self.0.call(&methods::#konst, params) })
     });
 
-    let vars: Vec<syn::Ident> = i
-        .path_params
-        .iter()
-        .map(|p| ident(&naming::snake(&p.name)))
-        .collect();
+    let vars: Vec<syn::Ident> = n.path_vars.iter().map(|v| ident(v)).collect();
     let var_names: Vec<&str> = i.path_params.iter().map(|p| p.name.as_str()).collect();
     let new_doc = if vars.is_empty() {
         doc(&format!(
@@ -68,16 +65,16 @@ pub fn interface(i: &Interface) -> TokenStream {
         ))
     };
     let path_expr = if vars.is_empty() {
-        quote!(PATH.to_string())
+        quote!(::std::string::ToString::to_string(PATH))
     } else {
-        quote!(crate::rpc::fill_path(PATH, &[#((#var_names, #vars)),*]))
+        quote!(crate::__private::fill_path(PATH, &[#((#var_names, #vars)),*]))
     };
     let trait_doc = doc(&format!(
-        "Typed calls of the {} (`{}.*`). Implemented by [`{endpoint}`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`], so a method added to the spec breaks no implementer.",
+        "Typed calls of the {} (`{}.*`). Implemented by [`{endpoint}`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`](crate::rpc::ClientError::NotImplemented), so a method added to the spec breaks no implementer.",
         i.title, i.namespace
     ));
     let endpoint_doc = doc(&format!("The {} of one node, over transport `T`.", i.title));
-    let call_json = call_json(i, &trait_name);
+    let call_json = call_json(r, i, &trait_name);
     quote! {
         #trait_doc
         pub trait #trait_name {
@@ -86,21 +83,21 @@ pub fn interface(i: &Interface) -> TokenStream {
 
         #endpoint_doc
         #[derive(Clone, Debug)]
-        pub struct #endpoint<T = crate::rpc::HttpTransport>(Endpoint<T>);
+        pub struct #endpoint<T = crate::rpc::HttpTransport>(crate::rpc::Endpoint<T>);
 
-        impl<T: Transport> #endpoint<T> {
+        impl<T: crate::rpc::Transport> #endpoint<T> {
             #new_doc
             pub fn new(transport: T #(, #vars: &str)*) -> Self {
-                Self(Endpoint::new(transport, #path_expr))
+                Self(crate::rpc::Endpoint::new(transport, #path_expr))
             }
 
             /// The underlying endpoint (transport and path).
-            pub fn endpoint(&self) -> &Endpoint<T> {
+            pub fn endpoint(&self) -> &crate::rpc::Endpoint<T> {
                 &self.0
             }
         }
 
-        impl<T: Transport> #trait_name for #endpoint<T> {
+        impl<T: crate::rpc::Transport> #trait_name for #endpoint<T> {
             #(#impls)*
         }
 
@@ -108,49 +105,52 @@ pub fn interface(i: &Interface) -> TokenStream {
     }
 }
 
-fn signature(m: &Method) -> TokenStream {
-    let name = ident(&naming::snake(&m.name));
-    let result = ident(&m.result.name);
-    let params = ident(&naming::params_type(&m.name));
-    quote!(fn #name(&self, params: #params) -> impl Future<Output = Result<#result, ClientError>> + Send)
+fn signature(name: &str, params: &str, result: &str) -> TokenStream {
+    let (name, params, result) = (ident(name), ident(params), ident(result));
+    quote!(fn #name(&self, params: #params) -> impl ::std::future::Future<Output = ::std::result::Result<#result, crate::rpc::ClientError>> + ::std::marker::Send)
 }
 
 /// Calls a method by wire name with JSON params, through the typed client: params are checked
 /// against the method's types before anything is sent, and the result is re-encoded as JSON.
-fn call_json(i: &Interface, trait_name: &syn::Ident) -> TokenStream {
+fn call_json(r: &Rust, i: &Interface, trait_name: &syn::Ident) -> TokenStream {
+    let n = r.of(i);
     let arms = i.methods.iter().map(|m| {
+        let mn = n.of_method(m);
         let wire = &m.wire_name;
-        let name = ident(&naming::snake(&m.name));
-        let konst = ident(&naming::screaming(&m.name));
-        quote!(#wire => crate::rpc::to_json(&methods::#konst, client.#name(crate::rpc::from_json(&methods::#konst, params)?).await),)
+        let name = ident(&mn.ident);
+        let konst = ident(&mn.konst);
+        quote!(#wire => crate::__private::to_json(&methods::#konst, client.#name(crate::__private::from_json(&methods::#konst, params)?).await),)
     });
     let d = doc(&format!(
         "Calls a `{}.*` method by its wire name with JSON params, through [`{trait_name}`]: the params are checked against the method's types before anything is sent, and the typed result comes back as JSON.",
         i.namespace
     ));
+    // An interface without methods has nothing to call.
+    let unused = if i.methods.is_empty() {
+        quote!(let _ = (client, params);)
+    } else {
+        quote!()
+    };
     quote! {
         #d
         #[allow(deprecated)]
-        pub async fn call_json<C: #trait_name + Sync>(client: &C, method: &str, params: Value) -> Result<Value, ClientError> {
+        pub async fn call_json<C: #trait_name + ::std::marker::Sync>(client: &C, method: &str, params: crate::wire::Value) -> ::std::result::Result<crate::wire::Value, crate::rpc::ClientError> {
+            #unused
             match method {
                 #(#arms)*
-                _ => Err(ClientError::UnknownMethod { method: method.to_string() }),
+                _ => ::std::result::Result::Err(crate::rpc::ClientError::UnknownMethod { method: ::std::string::ToString::to_string(method) }),
             }
         }
     }
 }
 
 /// `Node::info()`, `Node::avm(chain)`, … : one accessor per interface.
-pub fn node_accessors(spec: &Spec) -> TokenStream {
-    let accessors = spec.interfaces.iter().map(|i| {
-        let module = ident(&naming::snake(&i.name));
-        let fname = ident(&naming::snake(&i.name));
-        let endpoint = ident(&format!("{}Endpoint", naming::pascal(&i.name)));
-        let vars: Vec<syn::Ident> = i
-            .path_params
-            .iter()
-            .map(|p| ident(&naming::snake(&p.name)))
-            .collect();
+pub fn node_accessors(r: &Rust) -> TokenStream {
+    let accessors = r.spec.interfaces.iter().map(|i| {
+        let n = r.of(i);
+        let module = ident(&n.module);
+        let endpoint = ident(&n.endpoint);
+        let vars: Vec<syn::Ident> = n.path_vars.iter().map(|v| ident(v)).collect();
         let mut text = format!("The {} (`{}`).", i.title, i.path);
         for p in &i.path_params {
             text.push_str(&format!("\n\n`{}`: {}", p.name, p.summary));
@@ -161,13 +161,13 @@ pub fn node_accessors(spec: &Spec) -> TokenStream {
         let d = doc(&text);
         quote! {
             #d
-            pub fn #fname(&self #(, #vars: &str)*) -> #module::#endpoint<T> {
-                #module::#endpoint::new(self.transport().clone() #(, #vars)*)
+            pub fn #module(&self #(, #vars: &str)*) -> #module::#endpoint<T> {
+                #module::#endpoint::new(::std::clone::Clone::clone(self.transport()) #(, #vars)*)
             }
         }
     });
     quote! {
-        impl<T: crate::rpc::Transport + Clone> crate::rpc::Node<T> {
+        impl<T: crate::rpc::Transport + ::std::clone::Clone> crate::rpc::Node<T> {
             #(#accessors)*
         }
     }

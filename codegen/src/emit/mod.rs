@@ -6,32 +6,56 @@
 //! - `catalog`: method descriptors (wire name, deprecation, normalization rules, examples);
 //! - `mock`: the spec-example test double implementing every server trait.
 //!
-//! Generated code leans on the hand-written runtime (`crate::rpc`, `crate::wire`) so that each
-//! method costs a few lines.
+//! - `names`: the Rust names of every item, computed once, and the Rust naming rules.
+//!
+//! Generated code leans on the hand-written runtime (`crate::rpc`, `crate::wire`, and the
+//! plumbing in `crate::__private`) so that each method costs a few lines. It imports nothing and
+//! writes every outside item by its full path (`::std::option::Option`, `crate::rpc::RpcError`),
+//! so a schema may take any name the module does not define itself.
 
 pub mod catalog;
 pub mod client;
 pub mod mock;
+pub mod names;
 pub mod server;
 pub mod types;
 
 use crate::model::*;
-use crate::naming;
+use names::{InterfaceNames, Names};
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 
+/// What every Rust emitter reads: the model and the names of its items.
+pub struct Rust<'a> {
+    pub spec: &'a Spec,
+    pub names: Names,
+}
+
+impl<'a> Rust<'a> {
+    pub fn new(spec: &'a Spec) -> Rust<'a> {
+        Rust {
+            spec,
+            names: Names::of(spec),
+        }
+    }
+
+    /// The names of interface `i`.
+    pub fn of(&self, i: &Interface) -> &InterfaceNames {
+        self.names.of_interface(i)
+    }
+}
+
 /// Generates the whole Rust file for `spec`, formatted.
 pub fn rust(spec: &Spec) -> String {
-    let shared = types::schemas(spec, &spec.schemas);
-    let modules = spec.interfaces.iter().map(|i| interface_module(spec, i));
-    let accessors = gated("client", client::node_accessors(spec));
-    let all = catalog::all_methods(spec);
+    let r = Rust::new(spec);
+    let shared = types::schemas(&r, &spec.schemas);
+    let modules = spec.interfaces.iter().map(|i| interface_module(&r, i));
+    let accessors = gated("client", client::node_accessors(&r));
+    let all = catalog::all_methods(&r);
     let file: TokenStream = quote! {
         /// Schemas shared by several interfaces (`spec/schemas/`).
         pub mod types {
-            #![allow(unused_imports, rustdoc::broken_intra_doc_links, rustdoc::bare_urls, rustdoc::invalid_html_tags)]
-            use crate::wire::*;
-            use std::collections::BTreeMap;
+            #![allow(rustdoc::broken_intra_doc_links, rustdoc::bare_urls, rustdoc::invalid_html_tags)]
             #shared
         }
         #(#modules)*
@@ -41,29 +65,20 @@ pub fn rust(spec: &Spec) -> String {
     format(file)
 }
 
-fn interface_module(spec: &Spec, i: &Interface) -> TokenStream {
-    let module = ident(&naming::snake(&i.name));
+fn interface_module(r: &Rust, i: &Interface) -> TokenStream {
+    let module = ident(&r.of(i).module);
     let doc = doc(&interface_doc(i));
     let path = &i.path;
-    let local = types::schemas(spec, &i.schemas);
-    let methods = i.methods.iter().map(|m| types::method_types(spec, m));
-    let client = gated("client", client::interface(i));
-    let server = gated("server", server::interface(i));
-    let catalog = catalog::interface(spec, i);
-    let mock = gated("server", mock::interface(i));
+    let local = types::schemas(r, &i.schemas);
+    let methods = i.methods.iter().map(|m| types::method_types(r, i, m));
+    let client = gated("client", client::interface(r, i));
+    let server = gated("server", server::interface(r, i));
+    let catalog = catalog::interface(r, i);
+    let mock = gated("server", mock::interface(r, i));
     quote! {
         #doc
         pub mod #module {
-            #![allow(unused_imports, rustdoc::broken_intra_doc_links, rustdoc::bare_urls, rustdoc::invalid_html_tags)]
-            use crate::rpc::{ClientError, RpcError};
-            #[cfg(feature = "client")]
-            use crate::rpc::{Endpoint, Transport};
-            #[cfg(feature = "server")]
-            use crate::rpc::{BoxFuture, Dispatch, Params, Reply};
-            use crate::types::*;
-            use crate::wire::*;
-            use std::collections::BTreeMap;
-            use std::future::Future;
+            #![allow(rustdoc::broken_intra_doc_links, rustdoc::bare_urls, rustdoc::invalid_html_tags)]
 
             /// The path this interface is served at; `{variables}` are filled per instance.
             pub const PATH: &str = #path;
@@ -116,9 +131,9 @@ pub fn method_doc(m: &Method) -> String {
         s.push_str("\n\n");
         s.push_str(d.trim_end());
     }
-    if let Some(d) = &m.deprecated {
+    if let Some(sentence) = m.deprecation() {
         s.push_str("\n\n");
-        s.push_str(&d.sentence());
+        s.push_str(&sentence);
     }
     if m.is_node_only() {
         s.push_str("\n\nServed by the node but absent from the API description.");
@@ -133,6 +148,13 @@ pub fn method_doc(m: &Method) -> String {
         }
     }
     s
+}
+
+/// A server handler's signature, for the server traits (`server`) and the spec-example double
+/// (`mock`).
+pub fn handler_signature(name: &str, params: &str, result: &str) -> TokenStream {
+    let (name, params, result) = (ident(name), ident(params), ident(result));
+    quote!(fn #name(&self, params: #params) -> impl ::std::future::Future<Output = ::std::result::Result<#result, crate::rpc::RpcError>> + ::std::marker::Send)
 }
 
 /// `items`, each compiled only with the crate feature `feature` (`client` or `server`), so a
@@ -173,26 +195,47 @@ pub fn ident(s: &str) -> syn::Ident {
     }
 }
 
-/// The Rust type of a type expression.
+/// The Rust type of a type expression, by its full path: wire types from the runtime's `wire`
+/// module (`crate::wire::U64`; primitives and `String` from the language), shared schemas from
+/// `crate::types`, an interface's own schemas by name (the code using them is in the same
+/// module).
 pub fn rust_type(spec: &Spec, t: &TypeRef) -> TokenStream {
     match t {
         TypeRef::Wire(name) => {
             let rust = spec.wire(name).map(|w| w.rust.as_str()).unwrap_or("Value");
-            let id = ident(rust);
-            quote!(#id)
+            wire_type(rust)
         }
-        TypeRef::Schema { name, .. } => {
+        TypeRef::Schema { name, scope } => {
             let id = ident(name);
-            quote!(#id)
+            match scope {
+                Scope::Shared => quote!(crate::types::#id),
+                Scope::Interface(_) => quote!(#id),
+            }
         }
         TypeRef::List(inner) => {
             let inner = rust_type(spec, inner);
-            quote!(Vec<#inner>)
+            quote!(::std::vec::Vec<#inner>)
         }
         TypeRef::Map(k, v) => {
             let (k, v) = (rust_type(spec, k), rust_type(spec, v));
-            quote!(BTreeMap<#k, #v>)
+            quote!(::std::collections::BTreeMap<#k, #v>)
         }
+    }
+}
+
+/// The path of a wire type's `rust:` name.
+fn wire_type(rust: &str) -> TokenStream {
+    const PRIMITIVES: [&str; 15] = [
+        "bool", "char", "str", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16", "i32",
+        "i64", "i128", "isize",
+    ];
+    let id = ident(rust);
+    if PRIMITIVES.contains(&rust) {
+        quote!(#id)
+    } else if rust == "String" {
+        quote!(::std::string::String)
+    } else {
+        quote!(crate::wire::#id)
     }
 }
 
@@ -219,6 +262,8 @@ fn space_out(text: &str) -> String {
     ];
     let lines: Vec<&str> = text.lines().collect();
     let mut out = String::with_capacity(text.len() + text.len() / 16);
+    // Inside an inner attribute written over several lines (`#![allow(\n…\n)]`).
+    let mut inner_attr = false;
     for (i, line) in lines.iter().enumerate() {
         out.push_str(line);
         out.push('\n');
@@ -226,10 +271,17 @@ fn space_out(text: &str) -> String {
             continue;
         };
         let (this, following) = (line.trim_start(), next.trim_start());
+        let ends_inner_attr = inner_attr && this == ")]";
+        if this.starts_with("#![") && !this.ends_with(']') {
+            inner_attr = true;
+        } else if ends_inner_attr {
+            inner_attr = false;
+        }
         let same_indent = line.len() - this.len() == next.len() - following.len();
         let ends_use_block = this.starts_with("use ") && !following.starts_with("use ");
         let is_code = !this.starts_with("//");
-        let ends_item = this == "}"
+        let ends_item = ends_inner_attr
+            || this == "}"
             || (this.starts_with("pub struct ") && this.ends_with("{}"))
             || this == "};"
             || (is_code && this.ends_with(';') && !this.starts_with("use "));

@@ -1,14 +1,13 @@
 //! Named schemas, params and results as serde types.
 
-use super::{doc, ident, rust_type};
+use super::{Rust, doc, ident, names, rust_type};
 use crate::model::*;
-use crate::naming;
 use proc_macro2::TokenStream;
 use quote::quote;
 
 /// Every schema of a list, in spec order.
-pub fn schemas(spec: &Spec, list: &[Schema]) -> TokenStream {
-    let items = list.iter().map(|s| schema(spec, s, &schema_doc(s)));
+pub fn schemas(r: &Rust, list: &[Schema]) -> TokenStream {
+    let items = list.iter().map(|s| schema(r.spec, s, &schema_doc(s)));
     quote!(#(#items)*)
 }
 
@@ -34,8 +33,9 @@ fn schema_doc(s: &Schema) -> String {
 /// The params struct and result type of a method. A method that takes no params still gets
 /// an (empty) params struct, so that adding an optional param later breaks no caller and no
 /// implementer.
-pub fn method_types(spec: &Spec, m: &Method) -> TokenStream {
-    let name = ident(&naming::params_type(&m.name));
+pub fn method_types(r: &Rust, i: &Interface, m: &Method) -> TokenStream {
+    let spec = r.spec;
+    let name = ident(&r.of(i).of_method(m).params);
     let text = if m.params.is_empty() {
         format!(
             "Parameters of `{}`: none today (any params object is accepted); the struct lets the method gain optional ones without breaking callers.",
@@ -102,7 +102,7 @@ fn object(spec: &Spec, name: &syn::Ident, fields: &[Field], d: TokenStream) -> T
 }
 
 fn field(spec: &Spec, f: &Field) -> TokenStream {
-    let rust = naming::snake(&f.name);
+    let rust = names::field(f);
     let id = ident(&rust);
     let mut attrs = Vec::new();
     if rust.trim_start_matches("r#") != f.name {
@@ -116,7 +116,10 @@ fn field(spec: &Spec, f: &Field) -> TokenStream {
         // Always written; `None` is `null`.
         attrs.push(quote!(default));
     } else if f.is_option() {
-        attrs.push(quote!(default, skip_serializing_if = "Option::is_none"));
+        attrs.push(quote!(
+            default,
+            skip_serializing_if = "::std::option::Option::is_none"
+        ));
     }
     let serde = if attrs.is_empty() {
         quote!()
@@ -126,14 +129,14 @@ fn field(spec: &Spec, f: &Field) -> TokenStream {
     let deprecated = match &f.deprecated {
         Some(dep) => {
             let note = dep.note.clone().unwrap_or_default();
-            let since = dep.since.trim_start_matches('v');
+            let since = dep.since.number();
             quote!(#[deprecated(since = #since, note = #note)])
         }
         None => quote!(),
     };
     let ty = rust_type(spec, &f.ty);
     let ty = if f.is_option() {
-        quote!(Option<#ty>)
+        quote!(::std::option::Option<#ty>)
     } else {
         ty
     };
@@ -177,6 +180,14 @@ fn field_doc(f: &Field) -> String {
             "."
         });
     }
+    if let Some(v) = &f.removed {
+        d.push_str(&format!(" Removed from the node in {v}"));
+        d.push_str(if !f.optional && !f.nullable {
+            ": newer nodes leave it out (`None`); a server always writes it."
+        } else {
+            "."
+        });
+    }
     d
 }
 
@@ -186,32 +197,29 @@ fn field_doc(f: &Field) -> String {
 fn constructor(spec: &Spec, name: &syn::Ident, fields: &[Field]) -> TokenStream {
     let required: Vec<&Field> = fields.iter().filter(|f| f.is_required()).collect();
     let args = required.iter().map(|f| {
-        let id = ident(&naming::snake(&f.name));
+        let id = ident(&names::field(f));
         let ty = rust_type(spec, &f.ty);
-        quote!(#id: impl Into<#ty>)
+        quote!(#id: impl ::std::convert::Into<#ty>)
     });
     let inits = fields.iter().map(|f| {
-        let id = ident(&naming::snake(&f.name));
+        let id = ident(&names::field(f));
         match (f.is_required(), f.is_option()) {
-            (true, true) => quote!(#id: Some(#id.into())),
-            (true, false) => quote!(#id: #id.into()),
-            _ => quote!(#id: None),
+            (true, true) => {
+                quote!(#id: ::std::option::Option::Some(::std::convert::Into::into(#id)))
+            }
+            (true, false) => quote!(#id: ::std::convert::Into::into(#id)),
+            _ => quote!(#id: ::std::option::Option::None),
         }
     });
     let setters = fields.iter().filter(|f| !f.is_required()).map(|f| {
-        let id = ident(&naming::snake(&f.name));
-        let setter = ident(&format!(
-            "with_{}",
-            naming::snake(&f.name)
-                .trim_start_matches("r#")
-                .trim_end_matches('_')
-        ));
+        let id = ident(&names::field(f));
+        let setter = ident(&names::setter(f));
         let ty = rust_type(spec, &f.ty);
         let d = doc(&format!("Sets `{}`.", f.name));
         quote! {
             #d
-            pub fn #setter(mut self, #id: impl Into<#ty>) -> Self {
-                self.#id = Some(#id.into());
+            pub fn #setter(mut self, #id: impl ::std::convert::Into<#ty>) -> Self {
+                self.#id = ::std::option::Option::Some(::std::convert::Into::into(#id));
                 self
             }
         }
@@ -249,17 +257,17 @@ fn constructor(spec: &Spec, name: &syn::Ident, fields: &[Field]) -> TokenStream 
 /// value a newer node sends.
 fn enumeration(name: &syn::Ident, values: &[EnumValue], d: TokenStream) -> TokenStream {
     let variants = values.iter().map(|v| {
-        let id = ident(&naming::variant(&v.value));
+        let id = ident(&names::variant(v));
         let vd = doc(&v.summary);
         quote!(#vd #id,)
     });
     let to_wire = values.iter().map(|v| {
-        let id = ident(&naming::variant(&v.value));
+        let id = ident(&names::variant(v));
         let wire = &v.value;
         quote!(Self::#id => #wire,)
     });
     let from_wire = values.iter().map(|v| {
-        let id = ident(&naming::variant(&v.value));
+        let id = ident(&names::variant(v));
         let wire = &v.value;
         quote!(#wire => Self::#id,)
     });
@@ -271,7 +279,7 @@ fn enumeration(name: &syn::Ident, values: &[EnumValue], d: TokenStream) -> Token
         pub enum #name {
             #(#variants)*
             /// A value these bindings do not know (e.g. from a newer node), kept as sent.
-            Unrecognized(String),
+            Unrecognized(::std::string::String),
         }
         impl #name {
             /// The value as written on the wire.
@@ -282,26 +290,26 @@ fn enumeration(name: &syn::Ident, values: &[EnumValue], d: TokenStream) -> Token
                 }
             }
         }
-        impl From<&str> for #name {
+        impl ::std::convert::From<&str> for #name {
             fn from(text: &str) -> Self {
                 match text {
                     #(#from_wire)*
-                    other => Self::Unrecognized(other.to_string()),
+                    other => Self::Unrecognized(::std::string::ToString::to_string(other)),
                 }
             }
         }
-        impl std::fmt::Display for #name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        impl ::std::fmt::Display for #name {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
                 f.write_str(self.as_str())
             }
         }
         impl serde::Serialize for #name {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> ::std::result::Result<S::Ok, S::Error> {
                 s.serialize_str(self.as_str())
             }
         }
         impl<'de> serde::Deserialize<'de> for #name {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> ::std::result::Result<Self, D::Error> {
                 crate::wire::text::deserialize_enum(d, #expecting)
             }
         }

@@ -3,13 +3,10 @@
 /// Schemas shared by several interfaces (`spec/schemas/`).
 pub mod types {
     #![allow(
-        unused_imports,
         rustdoc::broken_intra_doc_links,
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::wire::*;
-    use std::collections::BTreeMap;
 
     /// One validator at a height.
     ///
@@ -20,27 +17,29 @@ pub mod types {
         /// Its weight.
         ///
         /// Wire: `weight` `u64`.
-        pub weight: U64,
+        pub weight: crate::wire::U64,
         /// Whether it is connected; null when unknown.
         ///
         /// Wire: `online` `bool`, may be null.
         #[serde(default)]
-        pub online: Option<bool>,
+        pub online: ::std::option::Option<bool>,
     }
 
     #[allow(deprecated)]
     impl Validator {
         /// Builds the value from `weight`; optional members start unset.
-        pub fn new(weight: impl Into<U64>) -> Self {
+        pub fn new(weight: impl ::std::convert::Into<crate::wire::U64>) -> Self {
             Self {
-                weight: weight.into(),
-                online: None,
+                weight: ::std::convert::Into::into(weight),
+                online: ::std::option::Option::None,
             }
         }
 
         /// Sets `online`.
-        pub fn with_online(mut self, online: impl Into<bool>) -> Self {
-            self.online = Some(online.into());
+        pub fn with_online(mut self, online: impl ::std::convert::Into<bool>) -> Self {
+            self.online = ::std::option::Option::Some(
+                ::std::convert::Into::into(online),
+            );
             self
         }
     }
@@ -51,22 +50,10 @@ pub mod types {
 /// Results with more than one accepted form.
 pub mod chain {
     #![allow(
-        unused_imports,
         rustdoc::broken_intra_doc_links,
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{ClientError, RpcError};
-
-    #[cfg(feature = "client")]
-    use crate::rpc::{Endpoint, Transport};
-
-    #[cfg(feature = "server")]
-    use crate::rpc::{BoxFuture, Dispatch, Params, Reply};
-    use crate::types::*;
-    use crate::wire::*;
-    use std::collections::BTreeMap;
-    use std::future::Future;
 
     /// The path this interface is served at; `{variables}` are filled per instance.
     pub const PATH: &str = "/ext/chain";
@@ -81,15 +68,15 @@ pub mod chain {
         ///
         /// Wire: `startIndex` `u64`.
         #[serde(rename = "startIndex", alias = "start")]
-        pub start_index: U64,
+        pub start_index: crate::wire::U64,
     }
 
     #[allow(deprecated)]
     impl GetContainersParams {
         /// Builds the value from `startIndex`.
-        pub fn new(start_index: impl Into<U64>) -> Self {
+        pub fn new(start_index: impl ::std::convert::Into<crate::wire::U64>) -> Self {
             Self {
-                start_index: start_index.into(),
+                start_index: ::std::convert::Into::into(start_index),
             }
         }
     }
@@ -103,15 +90,17 @@ pub mod chain {
         /// Container IDs, in order.
         ///
         /// Wire: `containers` `list<id>`.
-        pub containers: Vec<Id>,
+        pub containers: ::std::vec::Vec<crate::wire::Id>,
     }
 
     #[allow(deprecated)]
     impl GetContainersResult {
         /// Builds the value from `containers`.
-        pub fn new(containers: impl Into<Vec<Id>>) -> Self {
+        pub fn new(
+            containers: impl ::std::convert::Into<::std::vec::Vec<crate::wire::Id>>,
+        ) -> Self {
             Self {
-                containers: containers.into(),
+                containers: ::std::convert::Into::into(containers),
             }
         }
     }
@@ -123,21 +112,26 @@ pub mod chain {
         /// The height.
         ///
         /// Wire: `height` `u64`.
-        pub height: U64,
+        pub height: crate::wire::U64,
     }
 
     #[allow(deprecated)]
     impl GetValidatorsParams {
         /// Builds the value from `height`.
-        pub fn new(height: impl Into<U64>) -> Self {
-            Self { height: height.into() }
+        pub fn new(height: impl ::std::convert::Into<crate::wire::U64>) -> Self {
+            Self {
+                height: ::std::convert::Into::into(height),
+            }
         }
     }
 
     /// Result of `chain.getValidators`.
     ///
     /// The client also reads a result wrapped as `{"validators": …}`.
-    pub type GetValidatorsResult = BTreeMap<Id, Validator>;
+    pub type GetValidatorsResult = ::std::collections::BTreeMap<
+        crate::wire::Id,
+        crate::types::Validator,
+    >;
 
     /// Parameters of `chain.getHeight`: none today (any params object is accepted); the struct lets the method gain optional ones without breaking callers.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -164,29 +158,33 @@ pub mod chain {
         ///
         /// Wire: `height` `u64`.
         #[serde(alias = "lastHeight", alias = "blockHeight")]
-        pub height: U64,
+        pub height: crate::wire::U64,
     }
 
     #[allow(deprecated)]
     impl GetHeightResult {
         /// Builds the value from `height`.
-        pub fn new(height: impl Into<U64>) -> Self {
-            Self { height: height.into() }
+        pub fn new(height: impl ::std::convert::Into<crate::wire::U64>) -> Self {
+            Self {
+                height: ::std::convert::Into::into(height),
+            }
         }
     }
 
     #[cfg(feature = "client")]
-    /// Typed calls of the Chain API (`chain.*`). Implemented by [`ChainEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`], so a method added to the spec breaks no implementer.
+    /// Typed calls of the Chain API (`chain.*`). Implemented by [`ChainEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`](crate::rpc::ClientError::NotImplemented), so a method added to the spec breaks no implementer.
     pub trait ChainClient {
         /// `chain.getContainers`: Containers in a range.
         fn get_containers(
             &self,
             params: GetContainersParams,
-        ) -> impl Future<Output = Result<GetContainersResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetContainersResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(ClientError::NotImplemented {
-                    method: methods::GET_CONTAINERS.name.into(),
+            ::std::future::ready(
+                ::std::result::Result::Err(crate::rpc::ClientError::NotImplemented {
+                    method: ::std::convert::Into::into(methods::GET_CONTAINERS.name),
                 }),
             )
         }
@@ -195,11 +193,13 @@ pub mod chain {
         fn get_validators(
             &self,
             params: GetValidatorsParams,
-        ) -> impl Future<Output = Result<GetValidatorsResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetValidatorsResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(ClientError::NotImplemented {
-                    method: methods::GET_VALIDATORS.name.into(),
+            ::std::future::ready(
+                ::std::result::Result::Err(crate::rpc::ClientError::NotImplemented {
+                    method: ::std::convert::Into::into(methods::GET_VALIDATORS.name),
                 }),
             )
         }
@@ -208,11 +208,13 @@ pub mod chain {
         fn get_height(
             &self,
             params: GetHeightParams,
-        ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetHeightResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(ClientError::NotImplemented {
-                    method: methods::GET_HEIGHT.name.into(),
+            ::std::future::ready(
+                ::std::result::Result::Err(crate::rpc::ClientError::NotImplemented {
+                    method: ::std::convert::Into::into(methods::GET_HEIGHT.name),
                 }),
             )
         }
@@ -221,41 +223,52 @@ pub mod chain {
     #[cfg(feature = "client")]
     /// The Chain API of one node, over transport `T`.
     #[derive(Clone, Debug)]
-    pub struct ChainEndpoint<T = crate::rpc::HttpTransport>(Endpoint<T>);
+    pub struct ChainEndpoint<T = crate::rpc::HttpTransport>(crate::rpc::Endpoint<T>);
 
     #[cfg(feature = "client")]
-    impl<T: Transport> ChainEndpoint<T> {
+    impl<T: crate::rpc::Transport> ChainEndpoint<T> {
         /// The Chain API at `/ext/chain` of the node behind `transport`.
         pub fn new(transport: T) -> Self {
-            Self(Endpoint::new(transport, PATH.to_string()))
+            Self(
+                crate::rpc::Endpoint::new(
+                    transport,
+                    ::std::string::ToString::to_string(PATH),
+                ),
+            )
         }
 
         /// The underlying endpoint (transport and path).
-        pub fn endpoint(&self) -> &Endpoint<T> {
+        pub fn endpoint(&self) -> &crate::rpc::Endpoint<T> {
             &self.0
         }
     }
 
     #[cfg(feature = "client")]
-    impl<T: Transport> ChainClient for ChainEndpoint<T> {
+    impl<T: crate::rpc::Transport> ChainClient for ChainEndpoint<T> {
         fn get_containers(
             &self,
             params: GetContainersParams,
-        ) -> impl Future<Output = Result<GetContainersResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetContainersResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             self.0.call(&methods::GET_CONTAINERS, params)
         }
 
         fn get_validators(
             &self,
             params: GetValidatorsParams,
-        ) -> impl Future<Output = Result<GetValidatorsResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetValidatorsResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             self.0.call(&methods::GET_VALIDATORS, params)
         }
 
         fn get_height(
             &self,
             params: GetHeightParams,
-        ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetHeightResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             self.0.call(&methods::GET_HEIGHT, params)
         }
     }
@@ -263,43 +276,51 @@ pub mod chain {
     #[cfg(feature = "client")]
     /// Calls a `chain.*` method by its wire name with JSON params, through [`ChainClient`]: the params are checked against the method's types before anything is sent, and the typed result comes back as JSON.
     #[allow(deprecated)]
-    pub async fn call_json<C: ChainClient + Sync>(
+    pub async fn call_json<C: ChainClient + ::std::marker::Sync>(
         client: &C,
         method: &str,
-        params: Value,
-    ) -> Result<Value, ClientError> {
+        params: crate::wire::Value,
+    ) -> ::std::result::Result<crate::wire::Value, crate::rpc::ClientError> {
         match method {
             "chain.getContainers" => {
-                crate::rpc::to_json(
+                crate::__private::to_json(
                     &methods::GET_CONTAINERS,
                     client
                         .get_containers(
-                            crate::rpc::from_json(&methods::GET_CONTAINERS, params)?,
+                            crate::__private::from_json(
+                                &methods::GET_CONTAINERS,
+                                params,
+                            )?,
                         )
                         .await,
                 )
             }
             "chain.getValidators" => {
-                crate::rpc::to_json(
+                crate::__private::to_json(
                     &methods::GET_VALIDATORS,
                     client
                         .get_validators(
-                            crate::rpc::from_json(&methods::GET_VALIDATORS, params)?,
+                            crate::__private::from_json(
+                                &methods::GET_VALIDATORS,
+                                params,
+                            )?,
                         )
                         .await,
                 )
             }
             "chain.getHeight" => {
-                crate::rpc::to_json(
+                crate::__private::to_json(
                     &methods::GET_HEIGHT,
                     client
-                        .get_height(crate::rpc::from_json(&methods::GET_HEIGHT, params)?)
+                        .get_height(
+                            crate::__private::from_json(&methods::GET_HEIGHT, params)?,
+                        )
                         .await,
                 )
             }
             _ => {
-                Err(ClientError::UnknownMethod {
-                    method: method.to_string(),
+                ::std::result::Result::Err(crate::rpc::ClientError::UnknownMethod {
+                    method: ::std::string::ToString::to_string(method),
                 })
             }
         }
@@ -308,18 +329,22 @@ pub mod chain {
     #[cfg(feature = "server")]
     /// The Chain API as a server implements it: one method per `chain.*` call. Mount it with [`router`].
     ///
-    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
-    pub trait ChainServer: Send + Sync + 'static {
+    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`](crate::rpc::RpcError); malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
+    pub trait ChainServer: ::std::marker::Send + ::std::marker::Sync + 'static {
         /// `chain.getContainers`: Containers in a range.
         ///
         /// Unless implemented, answers -32601 saying this server does not implement `chain.getContainers`.
         fn get_containers(
             &self,
             params: GetContainersParams,
-        ) -> impl Future<Output = Result<GetContainersResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetContainersResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(RpcError::not_implemented(methods::GET_CONTAINERS.name)),
+            ::std::future::ready(
+                ::std::result::Result::Err(
+                    crate::rpc::RpcError::not_implemented(methods::GET_CONTAINERS.name),
+                ),
             )
         }
 
@@ -329,10 +354,14 @@ pub mod chain {
         fn get_validators(
             &self,
             params: GetValidatorsParams,
-        ) -> impl Future<Output = Result<GetValidatorsResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetValidatorsResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(RpcError::not_implemented(methods::GET_VALIDATORS.name)),
+            ::std::future::ready(
+                ::std::result::Result::Err(
+                    crate::rpc::RpcError::not_implemented(methods::GET_VALIDATORS.name),
+                ),
             )
         }
 
@@ -342,9 +371,15 @@ pub mod chain {
         fn get_height(
             &self,
             params: GetHeightParams,
-        ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetHeightResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(Err(RpcError::not_implemented(methods::GET_HEIGHT.name)))
+            ::std::future::ready(
+                ::std::result::Result::Err(
+                    crate::rpc::RpcError::not_implemented(methods::GET_HEIGHT.name),
+                ),
+            )
         }
     }
 
@@ -353,34 +388,36 @@ pub mod chain {
     pub struct ChainService<S>(pub S);
 
     #[cfg(feature = "server")]
-    impl<S: ChainServer> Dispatch for ChainService<S> {
+    impl<S: ChainServer> crate::__private::Dispatch for ChainService<S> {
         fn dispatch<'a>(
             &'a self,
             method: &str,
-            params: Params,
-        ) -> Option<BoxFuture<'a, Reply>> {
+            params: crate::__private::Params,
+        ) -> ::std::option::Option<
+            crate::__private::BoxFuture<'a, crate::__private::Reply>,
+        > {
             let server = &self.0;
-            Some(
+            ::std::option::Option::Some(
                 match method {
                     "chain.getContainers" => {
-                        Box::pin(async move {
+                        ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::rpc::reply(server.get_containers(params).await)
+                            crate::__private::reply(server.get_containers(params).await)
                         })
                     }
                     "chain.getValidators" => {
-                        Box::pin(async move {
+                        ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::rpc::reply(server.get_validators(params).await)
+                            crate::__private::reply(server.get_validators(params).await)
                         })
                     }
                     "chain.getHeight" => {
-                        Box::pin(async move {
+                        ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::rpc::reply(server.get_height(params).await)
+                            crate::__private::reply(server.get_height(params).await)
                         })
                     }
-                    _ => return None,
+                    _ => return ::std::option::Option::None,
                 },
             )
         }
@@ -390,113 +427,121 @@ pub mod chain {
     /// An axum router serving `server` as the Chain API at `/ext/chain`.
     ///
     /// It speaks JSON-RPC 2.0 as described in [`crate::rpc::server`]; merge it with other routers to build a node.
-    pub fn router<S: ChainServer>(server: S) -> axum::Router {
-        crate::rpc::server::router(vec![PATH.to_string()], ChainService(server))
+    pub fn router<S: ChainServer>(server: S) -> ::axum::Router {
+        crate::rpc::server::router(
+            ::std::vec![::std::string::ToString::to_string(PATH)],
+            ChainService(server),
+        )
     }
 
     /// Descriptors of the `chain.*` methods, with the spec's examples.
     pub mod methods {
-        use super::*;
-        use crate::rpc::{Example, Form, MethodInfo, Rule, Step};
-
         /// `chain.getContainers`: Containers in a range.
-        pub const GET_CONTAINERS: MethodInfo = MethodInfo {
+        pub const GET_CONTAINERS: crate::rpc::MethodInfo = crate::rpc::MethodInfo {
             name: "chain.getContainers",
             interface: "chain",
             deprecated: false,
-            since: None,
+            since: ::std::option::Option::None,
             rules: &[
-                Rule {
+                crate::rpc::Rule {
                     path: &[],
-                    form: Form::Bare("containers"),
+                    form: crate::rpc::Form::Bare("containers"),
                 },
             ],
             newer_members: &[],
             examples: &[
-                Example {
+                crate::rpc::Example {
                     name: "As the node writes it",
-                    params: "{\"startIndex\":\"0\"}",
-                    result: "{\"containers\":[\"11111111111111111111111111111111LpoYY\"]}",
-                    normalized: None,
+                    params: r#"{"startIndex":"0"}"#,
+                    result: r#"{"containers":["11111111111111111111111111111111LpoYY"]}"#,
+                    normalized: ::std::option::Option::None,
                 },
-                Example {
+                crate::rpc::Example {
                     name: "A bare array, as the description shows it",
-                    params: "{\"startIndex\":\"0\"}",
-                    result: "[\"11111111111111111111111111111111LpoYY\"]",
-                    normalized: Some(
-                        "{\"containers\":[\"11111111111111111111111111111111LpoYY\"]}",
+                    params: r#"{"startIndex":"0"}"#,
+                    result: r#"["11111111111111111111111111111111LpoYY"]"#,
+                    normalized: ::std::option::Option::Some(
+                        r#"{"containers":["11111111111111111111111111111111LpoYY"]}"#,
                     ),
                 },
             ],
-            check_params: crate::rpc::roundtrip::<GetContainersParams>,
-            check_result: crate::rpc::roundtrip_result::<GetContainersResult>,
+            check_params: crate::__private::roundtrip::<super::GetContainersParams>,
+            check_result: crate::__private::roundtrip_result::<
+                super::GetContainersResult,
+            >,
         };
 
         /// `chain.getValidators`: Validators at a height, by validator ID.
-        pub const GET_VALIDATORS: MethodInfo = MethodInfo {
+        pub const GET_VALIDATORS: crate::rpc::MethodInfo = crate::rpc::MethodInfo {
             name: "chain.getValidators",
             interface: "chain",
             deprecated: false,
-            since: None,
+            since: ::std::option::Option::None,
             rules: &[
-                Rule {
+                crate::rpc::Rule {
                     path: &[],
-                    form: Form::WrappedIn("validators"),
+                    form: crate::rpc::Form::WrappedIn("validators"),
                 },
-                Rule {
-                    path: &[Step::Values],
-                    form: Form::Bare("weight"),
+                crate::rpc::Rule {
+                    path: &[crate::rpc::Step::Values],
+                    form: crate::rpc::Form::Bare("weight"),
                 },
             ],
             newer_members: &[],
             examples: &[
-                Example {
+                crate::rpc::Example {
                     name: "As the node writes it",
-                    params: "{\"height\":\"5\"}",
-                    result: "{\"11111111111111111111111111111111LpoYY\":{\"weight\":\"20\",\"online\":true}}",
-                    normalized: None,
+                    params: r#"{"height":"5"}"#,
+                    result: r#"{"11111111111111111111111111111111LpoYY":{"weight":"20","online":true}}"#,
+                    normalized: ::std::option::Option::None,
                 },
-                Example {
+                crate::rpc::Example {
                     name: "Legacy, wrapped and with bare weights",
-                    params: "{\"height\":\"5\"}",
-                    result: "{\"validators\":{\"11111111111111111111111111111111LpoYY\":20}}",
-                    normalized: Some(
-                        "{\"11111111111111111111111111111111LpoYY\":{\"weight\":\"20\",\"online\":null}}",
+                    params: r#"{"height":"5"}"#,
+                    result: r#"{"validators":{"11111111111111111111111111111111LpoYY":20}}"#,
+                    normalized: ::std::option::Option::Some(
+                        r#"{"11111111111111111111111111111111LpoYY":{"weight":"20","online":null}}"#,
                     ),
                 },
             ],
-            check_params: crate::rpc::roundtrip::<GetValidatorsParams>,
-            check_result: crate::rpc::roundtrip_result::<GetValidatorsResult>,
+            check_params: crate::__private::roundtrip::<super::GetValidatorsParams>,
+            check_result: crate::__private::roundtrip_result::<
+                super::GetValidatorsResult,
+            >,
         };
 
         /// `chain.getHeight`: The last accepted height; the member was renamed.
-        pub const GET_HEIGHT: MethodInfo = MethodInfo {
+        pub const GET_HEIGHT: crate::rpc::MethodInfo = crate::rpc::MethodInfo {
             name: "chain.getHeight",
             interface: "chain",
             deprecated: false,
-            since: None,
+            since: ::std::option::Option::None,
             rules: &[],
             newer_members: &[],
             examples: &[
-                Example {
+                crate::rpc::Example {
                     name: "Today",
-                    params: "{}",
-                    result: "{\"height\":\"12\"}",
-                    normalized: None,
+                    params: r"{}",
+                    result: r#"{"height":"12"}"#,
+                    normalized: ::std::option::Option::None,
                 },
-                Example {
+                crate::rpc::Example {
                     name: "An old node",
-                    params: "{}",
-                    result: "{\"lastHeight\":\"12\"}",
-                    normalized: Some("{\"height\":\"12\"}"),
+                    params: r"{}",
+                    result: r#"{"lastHeight":"12"}"#,
+                    normalized: ::std::option::Option::Some(r#"{"height":"12"}"#),
                 },
             ],
-            check_params: crate::rpc::roundtrip::<GetHeightParams>,
-            check_result: crate::rpc::roundtrip_result::<GetHeightResult>,
+            check_params: crate::__private::roundtrip::<super::GetHeightParams>,
+            check_result: crate::__private::roundtrip_result::<super::GetHeightResult>,
         };
 
         /// Every method of this interface, in spec order.
-        pub const ALL: &[&MethodInfo] = &[&GET_CONTAINERS, &GET_VALIDATORS, &GET_HEIGHT];
+        pub const ALL: &[&crate::rpc::MethodInfo] = &[
+            &GET_CONTAINERS,
+            &GET_VALIDATORS,
+            &GET_HEIGHT,
+        ];
     }
 
     #[cfg(feature = "server")]
@@ -504,31 +549,37 @@ pub mod chain {
         fn get_containers(
             &self,
             params: GetContainersParams,
-        ) -> impl Future<Output = Result<GetContainersResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetContainersResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             self.answer(&methods::GET_CONTAINERS, params)
         }
 
         fn get_validators(
             &self,
             params: GetValidatorsParams,
-        ) -> impl Future<Output = Result<GetValidatorsResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetValidatorsResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             self.answer(&methods::GET_VALIDATORS, params)
         }
 
         fn get_height(
             &self,
             params: GetHeightParams,
-        ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetHeightResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             self.answer(&methods::GET_HEIGHT, params)
         }
     }
 }
 
 #[cfg(feature = "client")]
-impl<T: crate::rpc::Transport + Clone> crate::rpc::Node<T> {
+impl<T: crate::rpc::Transport + ::std::clone::Clone> crate::rpc::Node<T> {
     /// The Chain API (`/ext/chain`).
     pub fn chain(&self) -> chain::ChainEndpoint<T> {
-        chain::ChainEndpoint::new(self.transport().clone())
+        chain::ChainEndpoint::new(::std::clone::Clone::clone(self.transport()))
     }
 }
 

@@ -3,13 +3,10 @@
 /// Schemas shared by several interfaces (`spec/schemas/`).
 pub mod types {
     #![allow(
-        unused_imports,
         rustdoc::broken_intra_doc_links,
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::wire::*;
-    use std::collections::BTreeMap;
 }
 
 /// Health API: `health` at `/ext/health`.
@@ -17,22 +14,10 @@ pub mod types {
 /// Two methods without parameters.
 pub mod health {
     #![allow(
-        unused_imports,
         rustdoc::broken_intra_doc_links,
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{ClientError, RpcError};
-
-    #[cfg(feature = "client")]
-    use crate::rpc::{Endpoint, Transport};
-
-    #[cfg(feature = "server")]
-    use crate::rpc::{BoxFuture, Dispatch, Params, Reply};
-    use crate::types::*;
-    use crate::wire::*;
-    use std::collections::BTreeMap;
-    use std::future::Future;
 
     /// The path this interface is served at; `{variables}` are filled per instance.
     pub const PATH: &str = "/ext/health";
@@ -63,8 +48,10 @@ pub mod health {
     #[allow(deprecated)]
     impl PingResult {
         /// Builds the value from `ok`.
-        pub fn new(ok: impl Into<bool>) -> Self {
-            Self { ok: ok.into() }
+        pub fn new(ok: impl ::std::convert::Into<bool>) -> Self {
+            Self {
+                ok: ::std::convert::Into::into(ok),
+            }
         }
     }
 
@@ -82,20 +69,22 @@ pub mod health {
     }
 
     /// Result of `health.getHeight`.
-    pub type GetHeightResult = U64;
+    pub type GetHeightResult = crate::wire::U64;
 
     #[cfg(feature = "client")]
-    /// Typed calls of the Health API (`health.*`). Implemented by [`HealthEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`], so a method added to the spec breaks no implementer.
+    /// Typed calls of the Health API (`health.*`). Implemented by [`HealthEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`](crate::rpc::ClientError::NotImplemented), so a method added to the spec breaks no implementer.
     pub trait HealthClient {
         /// `health.ping`: Whether the node answers; `params` is left out.
         fn ping(
             &self,
             params: PingParams,
-        ) -> impl Future<Output = Result<PingResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<PingResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(ClientError::NotImplemented {
-                    method: methods::PING.name.into(),
+            ::std::future::ready(
+                ::std::result::Result::Err(crate::rpc::ClientError::NotImplemented {
+                    method: ::std::convert::Into::into(methods::PING.name),
                 }),
             )
         }
@@ -104,11 +93,13 @@ pub mod health {
         fn get_height(
             &self,
             params: GetHeightParams,
-        ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetHeightResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(ClientError::NotImplemented {
-                    method: methods::GET_HEIGHT.name.into(),
+            ::std::future::ready(
+                ::std::result::Result::Err(crate::rpc::ClientError::NotImplemented {
+                    method: ::std::convert::Into::into(methods::GET_HEIGHT.name),
                 }),
             )
         }
@@ -117,34 +108,43 @@ pub mod health {
     #[cfg(feature = "client")]
     /// The Health API of one node, over transport `T`.
     #[derive(Clone, Debug)]
-    pub struct HealthEndpoint<T = crate::rpc::HttpTransport>(Endpoint<T>);
+    pub struct HealthEndpoint<T = crate::rpc::HttpTransport>(crate::rpc::Endpoint<T>);
 
     #[cfg(feature = "client")]
-    impl<T: Transport> HealthEndpoint<T> {
+    impl<T: crate::rpc::Transport> HealthEndpoint<T> {
         /// The Health API at `/ext/health` of the node behind `transport`.
         pub fn new(transport: T) -> Self {
-            Self(Endpoint::new(transport, PATH.to_string()))
+            Self(
+                crate::rpc::Endpoint::new(
+                    transport,
+                    ::std::string::ToString::to_string(PATH),
+                ),
+            )
         }
 
         /// The underlying endpoint (transport and path).
-        pub fn endpoint(&self) -> &Endpoint<T> {
+        pub fn endpoint(&self) -> &crate::rpc::Endpoint<T> {
             &self.0
         }
     }
 
     #[cfg(feature = "client")]
-    impl<T: Transport> HealthClient for HealthEndpoint<T> {
+    impl<T: crate::rpc::Transport> HealthClient for HealthEndpoint<T> {
         fn ping(
             &self,
             params: PingParams,
-        ) -> impl Future<Output = Result<PingResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<PingResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             self.0.call(&methods::PING, params)
         }
 
         fn get_height(
             &self,
             params: GetHeightParams,
-        ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetHeightResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             self.0.call(&methods::GET_HEIGHT, params)
         }
     }
@@ -152,29 +152,33 @@ pub mod health {
     #[cfg(feature = "client")]
     /// Calls a `health.*` method by its wire name with JSON params, through [`HealthClient`]: the params are checked against the method's types before anything is sent, and the typed result comes back as JSON.
     #[allow(deprecated)]
-    pub async fn call_json<C: HealthClient + Sync>(
+    pub async fn call_json<C: HealthClient + ::std::marker::Sync>(
         client: &C,
         method: &str,
-        params: Value,
-    ) -> Result<Value, ClientError> {
+        params: crate::wire::Value,
+    ) -> ::std::result::Result<crate::wire::Value, crate::rpc::ClientError> {
         match method {
             "health.ping" => {
-                crate::rpc::to_json(
+                crate::__private::to_json(
                     &methods::PING,
-                    client.ping(crate::rpc::from_json(&methods::PING, params)?).await,
+                    client
+                        .ping(crate::__private::from_json(&methods::PING, params)?)
+                        .await,
                 )
             }
             "health.getHeight" => {
-                crate::rpc::to_json(
+                crate::__private::to_json(
                     &methods::GET_HEIGHT,
                     client
-                        .get_height(crate::rpc::from_json(&methods::GET_HEIGHT, params)?)
+                        .get_height(
+                            crate::__private::from_json(&methods::GET_HEIGHT, params)?,
+                        )
                         .await,
                 )
             }
             _ => {
-                Err(ClientError::UnknownMethod {
-                    method: method.to_string(),
+                ::std::result::Result::Err(crate::rpc::ClientError::UnknownMethod {
+                    method: ::std::string::ToString::to_string(method),
                 })
             }
         }
@@ -183,17 +187,23 @@ pub mod health {
     #[cfg(feature = "server")]
     /// The Health API as a server implements it: one method per `health.*` call. Mount it with [`router`].
     ///
-    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
-    pub trait HealthServer: Send + Sync + 'static {
+    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`](crate::rpc::RpcError); malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
+    pub trait HealthServer: ::std::marker::Send + ::std::marker::Sync + 'static {
         /// `health.ping`: Whether the node answers; `params` is left out.
         ///
         /// Unless implemented, answers -32601 saying this server does not implement `health.ping`.
         fn ping(
             &self,
             params: PingParams,
-        ) -> impl Future<Output = Result<PingResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<PingResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(Err(RpcError::not_implemented(methods::PING.name)))
+            ::std::future::ready(
+                ::std::result::Result::Err(
+                    crate::rpc::RpcError::not_implemented(methods::PING.name),
+                ),
+            )
         }
 
         /// `health.getHeight`: Height of the last accepted block; `params` is an explicit empty list.
@@ -202,9 +212,15 @@ pub mod health {
         fn get_height(
             &self,
             params: GetHeightParams,
-        ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetHeightResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(Err(RpcError::not_implemented(methods::GET_HEIGHT.name)))
+            ::std::future::ready(
+                ::std::result::Result::Err(
+                    crate::rpc::RpcError::not_implemented(methods::GET_HEIGHT.name),
+                ),
+            )
         }
     }
 
@@ -213,28 +229,30 @@ pub mod health {
     pub struct HealthService<S>(pub S);
 
     #[cfg(feature = "server")]
-    impl<S: HealthServer> Dispatch for HealthService<S> {
+    impl<S: HealthServer> crate::__private::Dispatch for HealthService<S> {
         fn dispatch<'a>(
             &'a self,
             method: &str,
-            params: Params,
-        ) -> Option<BoxFuture<'a, Reply>> {
+            params: crate::__private::Params,
+        ) -> ::std::option::Option<
+            crate::__private::BoxFuture<'a, crate::__private::Reply>,
+        > {
             let server = &self.0;
-            Some(
+            ::std::option::Option::Some(
                 match method {
                     "health.ping" => {
-                        Box::pin(async move {
+                        ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::rpc::reply(server.ping(params).await)
+                            crate::__private::reply(server.ping(params).await)
                         })
                     }
                     "health.getHeight" => {
-                        Box::pin(async move {
+                        ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::rpc::reply(server.get_height(params).await)
+                            crate::__private::reply(server.get_height(params).await)
                         })
                     }
-                    _ => return None,
+                    _ => return ::std::option::Option::None,
                 },
             )
         }
@@ -244,57 +262,57 @@ pub mod health {
     /// An axum router serving `server` as the Health API at `/ext/health`.
     ///
     /// It speaks JSON-RPC 2.0 as described in [`crate::rpc::server`]; merge it with other routers to build a node.
-    pub fn router<S: HealthServer>(server: S) -> axum::Router {
-        crate::rpc::server::router(vec![PATH.to_string()], HealthService(server))
+    pub fn router<S: HealthServer>(server: S) -> ::axum::Router {
+        crate::rpc::server::router(
+            ::std::vec![::std::string::ToString::to_string(PATH)],
+            HealthService(server),
+        )
     }
 
     /// Descriptors of the `health.*` methods, with the spec's examples.
     pub mod methods {
-        use super::*;
-        use crate::rpc::{Example, Form, MethodInfo, Rule, Step};
-
         /// `health.ping`: Whether the node answers; `params` is left out.
-        pub const PING: MethodInfo = MethodInfo {
+        pub const PING: crate::rpc::MethodInfo = crate::rpc::MethodInfo {
             name: "health.ping",
             interface: "health",
             deprecated: false,
-            since: None,
+            since: ::std::option::Option::None,
             rules: &[],
             newer_members: &[],
             examples: &[
-                Example {
+                crate::rpc::Example {
                     name: "Up",
-                    params: "{}",
-                    result: "{\"ok\":true}",
-                    normalized: None,
+                    params: r"{}",
+                    result: r#"{"ok":true}"#,
+                    normalized: ::std::option::Option::None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<PingParams>,
-            check_result: crate::rpc::roundtrip_result::<PingResult>,
+            check_params: crate::__private::roundtrip::<super::PingParams>,
+            check_result: crate::__private::roundtrip_result::<super::PingResult>,
         };
 
         /// `health.getHeight`: Height of the last accepted block; `params` is an explicit empty list.
-        pub const GET_HEIGHT: MethodInfo = MethodInfo {
+        pub const GET_HEIGHT: crate::rpc::MethodInfo = crate::rpc::MethodInfo {
             name: "health.getHeight",
             interface: "health",
             deprecated: false,
-            since: None,
+            since: ::std::option::Option::None,
             rules: &[],
             newer_members: &[],
             examples: &[
-                Example {
+                crate::rpc::Example {
                     name: "Genesis",
-                    params: "{}",
-                    result: "\"0\"",
-                    normalized: None,
+                    params: r"{}",
+                    result: r#""0""#,
+                    normalized: ::std::option::Option::None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<GetHeightParams>,
-            check_result: crate::rpc::roundtrip_result::<GetHeightResult>,
+            check_params: crate::__private::roundtrip::<super::GetHeightParams>,
+            check_result: crate::__private::roundtrip_result::<super::GetHeightResult>,
         };
 
         /// Every method of this interface, in spec order.
-        pub const ALL: &[&MethodInfo] = &[&PING, &GET_HEIGHT];
+        pub const ALL: &[&crate::rpc::MethodInfo] = &[&PING, &GET_HEIGHT];
     }
 
     #[cfg(feature = "server")]
@@ -302,24 +320,28 @@ pub mod health {
         fn ping(
             &self,
             params: PingParams,
-        ) -> impl Future<Output = Result<PingResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<PingResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             self.answer(&methods::PING, params)
         }
 
         fn get_height(
             &self,
             params: GetHeightParams,
-        ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetHeightResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             self.answer(&methods::GET_HEIGHT, params)
         }
     }
 }
 
 #[cfg(feature = "client")]
-impl<T: crate::rpc::Transport + Clone> crate::rpc::Node<T> {
+impl<T: crate::rpc::Transport + ::std::clone::Clone> crate::rpc::Node<T> {
     /// The Health API (`/ext/health`).
     pub fn health(&self) -> health::HealthEndpoint<T> {
-        health::HealthEndpoint::new(self.transport().clone())
+        health::HealthEndpoint::new(::std::clone::Clone::clone(self.transport()))
     }
 }
 

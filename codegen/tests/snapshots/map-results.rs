@@ -3,13 +3,10 @@
 /// Schemas shared by several interfaces (`spec/schemas/`).
 pub mod types {
     #![allow(
-        unused_imports,
         rustdoc::broken_intra_doc_links,
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::wire::*;
-    use std::collections::BTreeMap;
 
     /// What an address holds of one asset.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -18,7 +15,7 @@ pub mod types {
         /// Amount held.
         ///
         /// Wire: `amount` `u64`.
-        pub amount: U64,
+        pub amount: crate::wire::U64,
         /// Whether the amount is locked.
         ///
         /// Wire: `locked` `bool`.
@@ -28,16 +25,22 @@ pub mod types {
     #[allow(deprecated)]
     impl Holding {
         /// Builds the value from `amount`, `locked`.
-        pub fn new(amount: impl Into<U64>, locked: impl Into<bool>) -> Self {
+        pub fn new(
+            amount: impl ::std::convert::Into<crate::wire::U64>,
+            locked: impl ::std::convert::Into<bool>,
+        ) -> Self {
             Self {
-                amount: amount.into(),
-                locked: locked.into(),
+                amount: ::std::convert::Into::into(amount),
+                locked: ::std::convert::Into::into(locked),
             }
         }
     }
 
     /// Holdings of one address, by asset ID.
-    pub type Holdings = BTreeMap<Id, Holding>;
+    pub type Holdings = ::std::collections::BTreeMap<
+        crate::wire::Id,
+        crate::types::Holding,
+    >;
 }
 
 /// Ledger API: `ledger` at `/ext/ledger`.
@@ -45,22 +48,10 @@ pub mod types {
 /// Balances by asset.
 pub mod ledger {
     #![allow(
-        unused_imports,
         rustdoc::broken_intra_doc_links,
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{ClientError, RpcError};
-
-    #[cfg(feature = "client")]
-    use crate::rpc::{Endpoint, Transport};
-
-    #[cfg(feature = "server")]
-    use crate::rpc::{BoxFuture, Dispatch, Params, Reply};
-    use crate::types::*;
-    use crate::wire::*;
-    use std::collections::BTreeMap;
-    use std::future::Future;
 
     /// The path this interface is served at; `{variables}` are filled per instance.
     pub const PATH: &str = "/ext/ledger";
@@ -79,7 +70,10 @@ pub mod ledger {
     }
 
     /// Result of `ledger.getBalances`.
-    pub type GetBalancesResult = BTreeMap<String, U64>;
+    pub type GetBalancesResult = ::std::collections::BTreeMap<
+        ::std::string::String,
+        crate::wire::U64,
+    >;
 
     /// Parameters of `ledger.getHoldings`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -88,21 +82,26 @@ pub mod ledger {
         /// Addresses to look up.
         ///
         /// Wire: `addresses` `list<string>`.
-        pub addresses: Vec<String>,
+        pub addresses: ::std::vec::Vec<::std::string::String>,
     }
 
     #[allow(deprecated)]
     impl GetHoldingsParams {
         /// Builds the value from `addresses`.
-        pub fn new(addresses: impl Into<Vec<String>>) -> Self {
+        pub fn new(
+            addresses: impl ::std::convert::Into<::std::vec::Vec<::std::string::String>>,
+        ) -> Self {
             Self {
-                addresses: addresses.into(),
+                addresses: ::std::convert::Into::into(addresses),
             }
         }
     }
 
     /// Result of `ledger.getHoldings`.
-    pub type GetHoldingsResult = BTreeMap<String, BTreeMap<Id, Holding>>;
+    pub type GetHoldingsResult = ::std::collections::BTreeMap<
+        ::std::string::String,
+        ::std::collections::BTreeMap<crate::wire::Id, crate::types::Holding>,
+    >;
 
     /// Parameters of `ledger.getAccount`.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -111,14 +110,16 @@ pub mod ledger {
         /// Address to look up.
         ///
         /// Wire: `address` `string`.
-        pub address: String,
+        pub address: ::std::string::String,
     }
 
     #[allow(deprecated)]
     impl GetAccountParams {
         /// Builds the value from `address`.
-        pub fn new(address: impl Into<String>) -> Self {
-            Self { address: address.into() }
+        pub fn new(address: impl ::std::convert::Into<::std::string::String>) -> Self {
+            Self {
+                address: ::std::convert::Into::into(address),
+            }
         }
     }
 
@@ -129,39 +130,46 @@ pub mod ledger {
         /// Its holdings.
         ///
         /// Wire: `holdings` `Holdings`.
-        pub holdings: Holdings,
+        pub holdings: crate::types::Holdings,
         /// Number of UTXOs by asset name.
         ///
         /// Wire: `counts` `map<string, u64>`.
-        pub counts: BTreeMap<String, U64>,
+        pub counts: ::std::collections::BTreeMap<
+            ::std::string::String,
+            crate::wire::U64,
+        >,
     }
 
     #[allow(deprecated)]
     impl GetAccountResult {
         /// Builds the value from `holdings`, `counts`.
         pub fn new(
-            holdings: impl Into<Holdings>,
-            counts: impl Into<BTreeMap<String, U64>>,
+            holdings: impl ::std::convert::Into<crate::types::Holdings>,
+            counts: impl ::std::convert::Into<
+                ::std::collections::BTreeMap<::std::string::String, crate::wire::U64>,
+            >,
         ) -> Self {
             Self {
-                holdings: holdings.into(),
-                counts: counts.into(),
+                holdings: ::std::convert::Into::into(holdings),
+                counts: ::std::convert::Into::into(counts),
             }
         }
     }
 
     #[cfg(feature = "client")]
-    /// Typed calls of the Ledger API (`ledger.*`). Implemented by [`LedgerEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`], so a method added to the spec breaks no implementer.
+    /// Typed calls of the Ledger API (`ledger.*`). Implemented by [`LedgerEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`](crate::rpc::ClientError::NotImplemented), so a method added to the spec breaks no implementer.
     pub trait LedgerClient {
         /// `ledger.getBalances`: Balance of every asset, by asset name.
         fn get_balances(
             &self,
             params: GetBalancesParams,
-        ) -> impl Future<Output = Result<GetBalancesResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetBalancesResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(ClientError::NotImplemented {
-                    method: methods::GET_BALANCES.name.into(),
+            ::std::future::ready(
+                ::std::result::Result::Err(crate::rpc::ClientError::NotImplemented {
+                    method: ::std::convert::Into::into(methods::GET_BALANCES.name),
                 }),
             )
         }
@@ -170,11 +178,13 @@ pub mod ledger {
         fn get_holdings(
             &self,
             params: GetHoldingsParams,
-        ) -> impl Future<Output = Result<GetHoldingsResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetHoldingsResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(ClientError::NotImplemented {
-                    method: methods::GET_HOLDINGS.name.into(),
+            ::std::future::ready(
+                ::std::result::Result::Err(crate::rpc::ClientError::NotImplemented {
+                    method: ::std::convert::Into::into(methods::GET_HOLDINGS.name),
                 }),
             )
         }
@@ -183,11 +193,13 @@ pub mod ledger {
         fn get_account(
             &self,
             params: GetAccountParams,
-        ) -> impl Future<Output = Result<GetAccountResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetAccountResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(ClientError::NotImplemented {
-                    method: methods::GET_ACCOUNT.name.into(),
+            ::std::future::ready(
+                ::std::result::Result::Err(crate::rpc::ClientError::NotImplemented {
+                    method: ::std::convert::Into::into(methods::GET_ACCOUNT.name),
                 }),
             )
         }
@@ -196,41 +208,52 @@ pub mod ledger {
     #[cfg(feature = "client")]
     /// The Ledger API of one node, over transport `T`.
     #[derive(Clone, Debug)]
-    pub struct LedgerEndpoint<T = crate::rpc::HttpTransport>(Endpoint<T>);
+    pub struct LedgerEndpoint<T = crate::rpc::HttpTransport>(crate::rpc::Endpoint<T>);
 
     #[cfg(feature = "client")]
-    impl<T: Transport> LedgerEndpoint<T> {
+    impl<T: crate::rpc::Transport> LedgerEndpoint<T> {
         /// The Ledger API at `/ext/ledger` of the node behind `transport`.
         pub fn new(transport: T) -> Self {
-            Self(Endpoint::new(transport, PATH.to_string()))
+            Self(
+                crate::rpc::Endpoint::new(
+                    transport,
+                    ::std::string::ToString::to_string(PATH),
+                ),
+            )
         }
 
         /// The underlying endpoint (transport and path).
-        pub fn endpoint(&self) -> &Endpoint<T> {
+        pub fn endpoint(&self) -> &crate::rpc::Endpoint<T> {
             &self.0
         }
     }
 
     #[cfg(feature = "client")]
-    impl<T: Transport> LedgerClient for LedgerEndpoint<T> {
+    impl<T: crate::rpc::Transport> LedgerClient for LedgerEndpoint<T> {
         fn get_balances(
             &self,
             params: GetBalancesParams,
-        ) -> impl Future<Output = Result<GetBalancesResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetBalancesResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             self.0.call(&methods::GET_BALANCES, params)
         }
 
         fn get_holdings(
             &self,
             params: GetHoldingsParams,
-        ) -> impl Future<Output = Result<GetHoldingsResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetHoldingsResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             self.0.call(&methods::GET_HOLDINGS, params)
         }
 
         fn get_account(
             &self,
             params: GetAccountParams,
-        ) -> impl Future<Output = Result<GetAccountResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetAccountResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             self.0.call(&methods::GET_ACCOUNT, params)
         }
     }
@@ -238,45 +261,45 @@ pub mod ledger {
     #[cfg(feature = "client")]
     /// Calls a `ledger.*` method by its wire name with JSON params, through [`LedgerClient`]: the params are checked against the method's types before anything is sent, and the typed result comes back as JSON.
     #[allow(deprecated)]
-    pub async fn call_json<C: LedgerClient + Sync>(
+    pub async fn call_json<C: LedgerClient + ::std::marker::Sync>(
         client: &C,
         method: &str,
-        params: Value,
-    ) -> Result<Value, ClientError> {
+        params: crate::wire::Value,
+    ) -> ::std::result::Result<crate::wire::Value, crate::rpc::ClientError> {
         match method {
             "ledger.getBalances" => {
-                crate::rpc::to_json(
+                crate::__private::to_json(
                     &methods::GET_BALANCES,
                     client
                         .get_balances(
-                            crate::rpc::from_json(&methods::GET_BALANCES, params)?,
+                            crate::__private::from_json(&methods::GET_BALANCES, params)?,
                         )
                         .await,
                 )
             }
             "ledger.getHoldings" => {
-                crate::rpc::to_json(
+                crate::__private::to_json(
                     &methods::GET_HOLDINGS,
                     client
                         .get_holdings(
-                            crate::rpc::from_json(&methods::GET_HOLDINGS, params)?,
+                            crate::__private::from_json(&methods::GET_HOLDINGS, params)?,
                         )
                         .await,
                 )
             }
             "ledger.getAccount" => {
-                crate::rpc::to_json(
+                crate::__private::to_json(
                     &methods::GET_ACCOUNT,
                     client
                         .get_account(
-                            crate::rpc::from_json(&methods::GET_ACCOUNT, params)?,
+                            crate::__private::from_json(&methods::GET_ACCOUNT, params)?,
                         )
                         .await,
                 )
             }
             _ => {
-                Err(ClientError::UnknownMethod {
-                    method: method.to_string(),
+                ::std::result::Result::Err(crate::rpc::ClientError::UnknownMethod {
+                    method: ::std::string::ToString::to_string(method),
                 })
             }
         }
@@ -285,18 +308,22 @@ pub mod ledger {
     #[cfg(feature = "server")]
     /// The Ledger API as a server implements it: one method per `ledger.*` call. Mount it with [`router`].
     ///
-    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
-    pub trait LedgerServer: Send + Sync + 'static {
+    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`](crate::rpc::RpcError); malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
+    pub trait LedgerServer: ::std::marker::Send + ::std::marker::Sync + 'static {
         /// `ledger.getBalances`: Balance of every asset, by asset name.
         ///
         /// Unless implemented, answers -32601 saying this server does not implement `ledger.getBalances`.
         fn get_balances(
             &self,
             params: GetBalancesParams,
-        ) -> impl Future<Output = Result<GetBalancesResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetBalancesResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(RpcError::not_implemented(methods::GET_BALANCES.name)),
+            ::std::future::ready(
+                ::std::result::Result::Err(
+                    crate::rpc::RpcError::not_implemented(methods::GET_BALANCES.name),
+                ),
             )
         }
 
@@ -306,10 +333,14 @@ pub mod ledger {
         fn get_holdings(
             &self,
             params: GetHoldingsParams,
-        ) -> impl Future<Output = Result<GetHoldingsResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetHoldingsResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(RpcError::not_implemented(methods::GET_HOLDINGS.name)),
+            ::std::future::ready(
+                ::std::result::Result::Err(
+                    crate::rpc::RpcError::not_implemented(methods::GET_HOLDINGS.name),
+                ),
             )
         }
 
@@ -319,9 +350,15 @@ pub mod ledger {
         fn get_account(
             &self,
             params: GetAccountParams,
-        ) -> impl Future<Output = Result<GetAccountResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetAccountResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(Err(RpcError::not_implemented(methods::GET_ACCOUNT.name)))
+            ::std::future::ready(
+                ::std::result::Result::Err(
+                    crate::rpc::RpcError::not_implemented(methods::GET_ACCOUNT.name),
+                ),
+            )
         }
     }
 
@@ -330,34 +367,36 @@ pub mod ledger {
     pub struct LedgerService<S>(pub S);
 
     #[cfg(feature = "server")]
-    impl<S: LedgerServer> Dispatch for LedgerService<S> {
+    impl<S: LedgerServer> crate::__private::Dispatch for LedgerService<S> {
         fn dispatch<'a>(
             &'a self,
             method: &str,
-            params: Params,
-        ) -> Option<BoxFuture<'a, Reply>> {
+            params: crate::__private::Params,
+        ) -> ::std::option::Option<
+            crate::__private::BoxFuture<'a, crate::__private::Reply>,
+        > {
             let server = &self.0;
-            Some(
+            ::std::option::Option::Some(
                 match method {
                     "ledger.getBalances" => {
-                        Box::pin(async move {
+                        ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::rpc::reply(server.get_balances(params).await)
+                            crate::__private::reply(server.get_balances(params).await)
                         })
                     }
                     "ledger.getHoldings" => {
-                        Box::pin(async move {
+                        ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::rpc::reply(server.get_holdings(params).await)
+                            crate::__private::reply(server.get_holdings(params).await)
                         })
                     }
                     "ledger.getAccount" => {
-                        Box::pin(async move {
+                        ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::rpc::reply(server.get_account(params).await)
+                            crate::__private::reply(server.get_account(params).await)
                         })
                     }
-                    _ => return None,
+                    _ => return ::std::option::Option::None,
                 },
             )
         }
@@ -367,77 +406,84 @@ pub mod ledger {
     /// An axum router serving `server` as the Ledger API at `/ext/ledger`.
     ///
     /// It speaks JSON-RPC 2.0 as described in [`crate::rpc::server`]; merge it with other routers to build a node.
-    pub fn router<S: LedgerServer>(server: S) -> axum::Router {
-        crate::rpc::server::router(vec![PATH.to_string()], LedgerService(server))
+    pub fn router<S: LedgerServer>(server: S) -> ::axum::Router {
+        crate::rpc::server::router(
+            ::std::vec![::std::string::ToString::to_string(PATH)],
+            LedgerService(server),
+        )
     }
 
     /// Descriptors of the `ledger.*` methods, with the spec's examples.
     pub mod methods {
-        use super::*;
-        use crate::rpc::{Example, Form, MethodInfo, Rule, Step};
-
         /// `ledger.getBalances`: Balance of every asset, by asset name.
-        pub const GET_BALANCES: MethodInfo = MethodInfo {
+        pub const GET_BALANCES: crate::rpc::MethodInfo = crate::rpc::MethodInfo {
             name: "ledger.getBalances",
             interface: "ledger",
             deprecated: false,
-            since: None,
+            since: ::std::option::Option::None,
             rules: &[],
             newer_members: &[],
             examples: &[
-                Example {
+                crate::rpc::Example {
                     name: "Two assets",
-                    params: "{}",
-                    result: "{\"AVAX\":\"1000\",\"USDC\":\"5\"}",
-                    normalized: None,
+                    params: r"{}",
+                    result: r#"{"AVAX":"1000","USDC":"5"}"#,
+                    normalized: ::std::option::Option::None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<GetBalancesParams>,
-            check_result: crate::rpc::roundtrip_result::<GetBalancesResult>,
+            check_params: crate::__private::roundtrip::<super::GetBalancesParams>,
+            check_result: crate::__private::roundtrip_result::<super::GetBalancesResult>,
         };
 
         /// `ledger.getHoldings`: Holdings of every address, by address.
-        pub const GET_HOLDINGS: MethodInfo = MethodInfo {
+        pub const GET_HOLDINGS: crate::rpc::MethodInfo = crate::rpc::MethodInfo {
             name: "ledger.getHoldings",
             interface: "ledger",
             deprecated: false,
-            since: None,
+            since: ::std::option::Option::None,
             rules: &[],
             newer_members: &[],
             examples: &[
-                Example {
+                crate::rpc::Example {
                     name: "One address",
-                    params: "{\"addresses\":[\"X-avax1qqqqqq\"]}",
-                    result: "{\"X-avax1qqqqqq\":{\"11111111111111111111111111111111LpoYY\":{\"amount\":\"7\",\"locked\":false}}}",
-                    normalized: None,
+                    params: r#"{"addresses":["X-avax1qqqqqq"]}"#,
+                    result: ::std::concat!(
+                        r#"{"X-avax1qqqqqq":{"11111111111111111111111111111111LpoYY":{"amount":"7","#,
+                        r#""locked":false}}}"#
+                    ),
+                    normalized: ::std::option::Option::None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<GetHoldingsParams>,
-            check_result: crate::rpc::roundtrip_result::<GetHoldingsResult>,
+            check_params: crate::__private::roundtrip::<super::GetHoldingsParams>,
+            check_result: crate::__private::roundtrip_result::<super::GetHoldingsResult>,
         };
 
         /// `ledger.getAccount`: One account's holdings, as a member typed by a named map schema.
-        pub const GET_ACCOUNT: MethodInfo = MethodInfo {
+        pub const GET_ACCOUNT: crate::rpc::MethodInfo = crate::rpc::MethodInfo {
             name: "ledger.getAccount",
             interface: "ledger",
             deprecated: false,
-            since: None,
+            since: ::std::option::Option::None,
             rules: &[],
             newer_members: &[],
             examples: &[
-                Example {
+                crate::rpc::Example {
                     name: "Empty account",
-                    params: "{\"address\":\"X-avax1qqqqqq\"}",
-                    result: "{\"holdings\":{},\"counts\":{}}",
-                    normalized: None,
+                    params: r#"{"address":"X-avax1qqqqqq"}"#,
+                    result: r#"{"holdings":{},"counts":{}}"#,
+                    normalized: ::std::option::Option::None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<GetAccountParams>,
-            check_result: crate::rpc::roundtrip_result::<GetAccountResult>,
+            check_params: crate::__private::roundtrip::<super::GetAccountParams>,
+            check_result: crate::__private::roundtrip_result::<super::GetAccountResult>,
         };
 
         /// Every method of this interface, in spec order.
-        pub const ALL: &[&MethodInfo] = &[&GET_BALANCES, &GET_HOLDINGS, &GET_ACCOUNT];
+        pub const ALL: &[&crate::rpc::MethodInfo] = &[
+            &GET_BALANCES,
+            &GET_HOLDINGS,
+            &GET_ACCOUNT,
+        ];
     }
 
     #[cfg(feature = "server")]
@@ -445,31 +491,37 @@ pub mod ledger {
         fn get_balances(
             &self,
             params: GetBalancesParams,
-        ) -> impl Future<Output = Result<GetBalancesResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetBalancesResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             self.answer(&methods::GET_BALANCES, params)
         }
 
         fn get_holdings(
             &self,
             params: GetHoldingsParams,
-        ) -> impl Future<Output = Result<GetHoldingsResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetHoldingsResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             self.answer(&methods::GET_HOLDINGS, params)
         }
 
         fn get_account(
             &self,
             params: GetAccountParams,
-        ) -> impl Future<Output = Result<GetAccountResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetAccountResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             self.answer(&methods::GET_ACCOUNT, params)
         }
     }
 }
 
 #[cfg(feature = "client")]
-impl<T: crate::rpc::Transport + Clone> crate::rpc::Node<T> {
+impl<T: crate::rpc::Transport + ::std::clone::Clone> crate::rpc::Node<T> {
     /// The Ledger API (`/ext/ledger`).
     pub fn ledger(&self) -> ledger::LedgerEndpoint<T> {
-        ledger::LedgerEndpoint::new(self.transport().clone())
+        ledger::LedgerEndpoint::new(::std::clone::Clone::clone(self.transport()))
     }
 }
 

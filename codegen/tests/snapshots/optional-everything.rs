@@ -3,13 +3,10 @@
 /// Schemas shared by several interfaces (`spec/schemas/`).
 pub mod types {
     #![allow(
-        unused_imports,
         rustdoc::broken_intra_doc_links,
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::wire::*;
-    use std::collections::BTreeMap;
 }
 
 /// Search API: `search` at `/ext/search`.
@@ -17,22 +14,10 @@ pub mod types {
 /// Finds blocks; every input has a fallback.
 pub mod search {
     #![allow(
-        unused_imports,
         rustdoc::broken_intra_doc_links,
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{ClientError, RpcError};
-
-    #[cfg(feature = "client")]
-    use crate::rpc::{Endpoint, Transport};
-
-    #[cfg(feature = "server")]
-    use crate::rpc::{BoxFuture, Dispatch, Params, Reply};
-    use crate::types::*;
-    use crate::wire::*;
-    use std::collections::BTreeMap;
-    use std::future::Future;
 
     /// The path this interface is served at; `{variables}` are filled per instance.
     pub const PATH: &str = "/ext/search";
@@ -44,20 +29,20 @@ pub mod search {
         /// Text to match; everything when absent.
         ///
         /// Wire: `query` `string`, optional.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub query: Option<String>,
+        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        pub query: ::std::option::Option<::std::string::String>,
         /// Maximum number of matches.
         ///
         /// When absent the node uses `"10"`.
         ///
         /// Wire: `limit` `u64`, optional.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub limit: Option<U64>,
+        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        pub limit: ::std::option::Option<crate::wire::U64>,
         /// Continue after this block; null to start at the beginning.
         ///
         /// Wire: `after` `id`, may be null.
         #[serde(default)]
-        pub after: Option<Id>,
+        pub after: ::std::option::Option<crate::wire::Id>,
     }
 
     #[allow(deprecated)]
@@ -65,27 +50,36 @@ pub mod search {
         /// Builds the value with every optional member unset (as [`Default`]).
         pub fn new() -> Self {
             Self {
-                query: None,
-                limit: None,
-                after: None,
+                query: ::std::option::Option::None,
+                limit: ::std::option::Option::None,
+                after: ::std::option::Option::None,
             }
         }
 
         /// Sets `query`.
-        pub fn with_query(mut self, query: impl Into<String>) -> Self {
-            self.query = Some(query.into());
+        pub fn with_query(
+            mut self,
+            query: impl ::std::convert::Into<::std::string::String>,
+        ) -> Self {
+            self.query = ::std::option::Option::Some(::std::convert::Into::into(query));
             self
         }
 
         /// Sets `limit`.
-        pub fn with_limit(mut self, limit: impl Into<U64>) -> Self {
-            self.limit = Some(limit.into());
+        pub fn with_limit(
+            mut self,
+            limit: impl ::std::convert::Into<crate::wire::U64>,
+        ) -> Self {
+            self.limit = ::std::option::Option::Some(::std::convert::Into::into(limit));
             self
         }
 
         /// Sets `after`.
-        pub fn with_after(mut self, after: impl Into<Id>) -> Self {
-            self.after = Some(after.into());
+        pub fn with_after(
+            mut self,
+            after: impl ::std::convert::Into<crate::wire::Id>,
+        ) -> Self {
+            self.after = ::std::option::Option::Some(::std::convert::Into::into(after));
             self
         }
     }
@@ -98,46 +92,57 @@ pub mod search {
         ///
         /// Wire: `first` `id`, may be null.
         #[serde(default)]
-        pub first: Option<Id>,
+        pub first: ::std::option::Option<crate::wire::Id>,
         /// Number of matches; absent when the node did not count.
         ///
         /// Wire: `count` `u64`, optional.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub count: Option<U64>,
+        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        pub count: ::std::option::Option<crate::wire::U64>,
     }
 
     #[allow(deprecated)]
     impl FindResult {
         /// Builds the value with every optional member unset (as [`Default`]).
         pub fn new() -> Self {
-            Self { first: None, count: None }
+            Self {
+                first: ::std::option::Option::None,
+                count: ::std::option::Option::None,
+            }
         }
 
         /// Sets `first`.
-        pub fn with_first(mut self, first: impl Into<Id>) -> Self {
-            self.first = Some(first.into());
+        pub fn with_first(
+            mut self,
+            first: impl ::std::convert::Into<crate::wire::Id>,
+        ) -> Self {
+            self.first = ::std::option::Option::Some(::std::convert::Into::into(first));
             self
         }
 
         /// Sets `count`.
-        pub fn with_count(mut self, count: impl Into<U64>) -> Self {
-            self.count = Some(count.into());
+        pub fn with_count(
+            mut self,
+            count: impl ::std::convert::Into<crate::wire::U64>,
+        ) -> Self {
+            self.count = ::std::option::Option::Some(::std::convert::Into::into(count));
             self
         }
     }
 
     #[cfg(feature = "client")]
-    /// Typed calls of the Search API (`search.*`). Implemented by [`SearchEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`], so a method added to the spec breaks no implementer.
+    /// Typed calls of the Search API (`search.*`). Implemented by [`SearchEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`](crate::rpc::ClientError::NotImplemented), so a method added to the spec breaks no implementer.
     pub trait SearchClient {
         /// `search.find`: Finds blocks matching a query.
         fn find(
             &self,
             params: FindParams,
-        ) -> impl Future<Output = Result<FindResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<FindResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(ClientError::NotImplemented {
-                    method: methods::FIND.name.into(),
+            ::std::future::ready(
+                ::std::result::Result::Err(crate::rpc::ClientError::NotImplemented {
+                    method: ::std::convert::Into::into(methods::FIND.name),
                 }),
             )
         }
@@ -146,27 +151,34 @@ pub mod search {
     #[cfg(feature = "client")]
     /// The Search API of one node, over transport `T`.
     #[derive(Clone, Debug)]
-    pub struct SearchEndpoint<T = crate::rpc::HttpTransport>(Endpoint<T>);
+    pub struct SearchEndpoint<T = crate::rpc::HttpTransport>(crate::rpc::Endpoint<T>);
 
     #[cfg(feature = "client")]
-    impl<T: Transport> SearchEndpoint<T> {
+    impl<T: crate::rpc::Transport> SearchEndpoint<T> {
         /// The Search API at `/ext/search` of the node behind `transport`.
         pub fn new(transport: T) -> Self {
-            Self(Endpoint::new(transport, PATH.to_string()))
+            Self(
+                crate::rpc::Endpoint::new(
+                    transport,
+                    ::std::string::ToString::to_string(PATH),
+                ),
+            )
         }
 
         /// The underlying endpoint (transport and path).
-        pub fn endpoint(&self) -> &Endpoint<T> {
+        pub fn endpoint(&self) -> &crate::rpc::Endpoint<T> {
             &self.0
         }
     }
 
     #[cfg(feature = "client")]
-    impl<T: Transport> SearchClient for SearchEndpoint<T> {
+    impl<T: crate::rpc::Transport> SearchClient for SearchEndpoint<T> {
         fn find(
             &self,
             params: FindParams,
-        ) -> impl Future<Output = Result<FindResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<FindResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             self.0.call(&methods::FIND, params)
         }
     }
@@ -174,21 +186,23 @@ pub mod search {
     #[cfg(feature = "client")]
     /// Calls a `search.*` method by its wire name with JSON params, through [`SearchClient`]: the params are checked against the method's types before anything is sent, and the typed result comes back as JSON.
     #[allow(deprecated)]
-    pub async fn call_json<C: SearchClient + Sync>(
+    pub async fn call_json<C: SearchClient + ::std::marker::Sync>(
         client: &C,
         method: &str,
-        params: Value,
-    ) -> Result<Value, ClientError> {
+        params: crate::wire::Value,
+    ) -> ::std::result::Result<crate::wire::Value, crate::rpc::ClientError> {
         match method {
             "search.find" => {
-                crate::rpc::to_json(
+                crate::__private::to_json(
                     &methods::FIND,
-                    client.find(crate::rpc::from_json(&methods::FIND, params)?).await,
+                    client
+                        .find(crate::__private::from_json(&methods::FIND, params)?)
+                        .await,
                 )
             }
             _ => {
-                Err(ClientError::UnknownMethod {
-                    method: method.to_string(),
+                ::std::result::Result::Err(crate::rpc::ClientError::UnknownMethod {
+                    method: ::std::string::ToString::to_string(method),
                 })
             }
         }
@@ -197,17 +211,23 @@ pub mod search {
     #[cfg(feature = "server")]
     /// The Search API as a server implements it: one method per `search.*` call. Mount it with [`router`].
     ///
-    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
-    pub trait SearchServer: Send + Sync + 'static {
+    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`](crate::rpc::RpcError); malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
+    pub trait SearchServer: ::std::marker::Send + ::std::marker::Sync + 'static {
         /// `search.find`: Finds blocks matching a query.
         ///
         /// Unless implemented, answers -32601 saying this server does not implement `search.find`.
         fn find(
             &self,
             params: FindParams,
-        ) -> impl Future<Output = Result<FindResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<FindResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(Err(RpcError::not_implemented(methods::FIND.name)))
+            ::std::future::ready(
+                ::std::result::Result::Err(
+                    crate::rpc::RpcError::not_implemented(methods::FIND.name),
+                ),
+            )
         }
     }
 
@@ -216,22 +236,24 @@ pub mod search {
     pub struct SearchService<S>(pub S);
 
     #[cfg(feature = "server")]
-    impl<S: SearchServer> Dispatch for SearchService<S> {
+    impl<S: SearchServer> crate::__private::Dispatch for SearchService<S> {
         fn dispatch<'a>(
             &'a self,
             method: &str,
-            params: Params,
-        ) -> Option<BoxFuture<'a, Reply>> {
+            params: crate::__private::Params,
+        ) -> ::std::option::Option<
+            crate::__private::BoxFuture<'a, crate::__private::Reply>,
+        > {
             let server = &self.0;
-            Some(
+            ::std::option::Option::Some(
                 match method {
                     "search.find" => {
-                        Box::pin(async move {
+                        ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::rpc::reply(server.find(params).await)
+                            crate::__private::reply(server.find(params).await)
                         })
                     }
-                    _ => return None,
+                    _ => return ::std::option::Option::None,
                 },
             )
         }
@@ -241,43 +263,43 @@ pub mod search {
     /// An axum router serving `server` as the Search API at `/ext/search`.
     ///
     /// It speaks JSON-RPC 2.0 as described in [`crate::rpc::server`]; merge it with other routers to build a node.
-    pub fn router<S: SearchServer>(server: S) -> axum::Router {
-        crate::rpc::server::router(vec![PATH.to_string()], SearchService(server))
+    pub fn router<S: SearchServer>(server: S) -> ::axum::Router {
+        crate::rpc::server::router(
+            ::std::vec![::std::string::ToString::to_string(PATH)],
+            SearchService(server),
+        )
     }
 
     /// Descriptors of the `search.*` methods, with the spec's examples.
     pub mod methods {
-        use super::*;
-        use crate::rpc::{Example, Form, MethodInfo, Rule, Step};
-
         /// `search.find`: Finds blocks matching a query.
-        pub const FIND: MethodInfo = MethodInfo {
+        pub const FIND: crate::rpc::MethodInfo = crate::rpc::MethodInfo {
             name: "search.find",
             interface: "search",
             deprecated: false,
-            since: None,
+            since: ::std::option::Option::None,
             rules: &[],
             newer_members: &[],
             examples: &[
-                Example {
+                crate::rpc::Example {
                     name: "Nothing but the nullable member",
-                    params: "{\"after\":null}",
-                    result: "{\"first\":null}",
-                    normalized: None,
+                    params: r#"{"after":null}"#,
+                    result: r#"{"first":null}"#,
+                    normalized: ::std::option::Option::None,
                 },
-                Example {
+                crate::rpc::Example {
                     name: "Everything given",
-                    params: "{\"query\":\"genesis\",\"limit\":\"1\",\"after\":null}",
-                    result: "{\"first\":\"11111111111111111111111111111111LpoYY\",\"count\":\"1\"}",
-                    normalized: None,
+                    params: r#"{"query":"genesis","limit":"1","after":null}"#,
+                    result: r#"{"first":"11111111111111111111111111111111LpoYY","count":"1"}"#,
+                    normalized: ::std::option::Option::None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<FindParams>,
-            check_result: crate::rpc::roundtrip_result::<FindResult>,
+            check_params: crate::__private::roundtrip::<super::FindParams>,
+            check_result: crate::__private::roundtrip_result::<super::FindResult>,
         };
 
         /// Every method of this interface, in spec order.
-        pub const ALL: &[&MethodInfo] = &[&FIND];
+        pub const ALL: &[&crate::rpc::MethodInfo] = &[&FIND];
     }
 
     #[cfg(feature = "server")]
@@ -285,17 +307,19 @@ pub mod search {
         fn find(
             &self,
             params: FindParams,
-        ) -> impl Future<Output = Result<FindResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<FindResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             self.answer(&methods::FIND, params)
         }
     }
 }
 
 #[cfg(feature = "client")]
-impl<T: crate::rpc::Transport + Clone> crate::rpc::Node<T> {
+impl<T: crate::rpc::Transport + ::std::clone::Clone> crate::rpc::Node<T> {
     /// The Search API (`/ext/search`).
     pub fn search(&self) -> search::SearchEndpoint<T> {
-        search::SearchEndpoint::new(self.transport().clone())
+        search::SearchEndpoint::new(::std::clone::Clone::clone(self.transport()))
     }
 }
 

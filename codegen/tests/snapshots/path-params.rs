@@ -3,13 +3,10 @@
 /// Schemas shared by several interfaces (`spec/schemas/`).
 pub mod types {
     #![allow(
-        unused_imports,
         rustdoc::broken_intra_doc_links,
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::wire::*;
-    use std::collections::BTreeMap;
 }
 
 /// Chains API: `chains` at `/ext/bc/{chain}`.
@@ -22,22 +19,10 @@ pub mod types {
 /// - `chain`: Chain alias or blockchain ID. (usually `X`)
 pub mod chains {
     #![allow(
-        unused_imports,
         rustdoc::broken_intra_doc_links,
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{ClientError, RpcError};
-
-    #[cfg(feature = "client")]
-    use crate::rpc::{Endpoint, Transport};
-
-    #[cfg(feature = "server")]
-    use crate::rpc::{BoxFuture, Dispatch, Params, Reply};
-    use crate::types::*;
-    use crate::wire::*;
-    use std::collections::BTreeMap;
-    use std::future::Future;
 
     /// The path this interface is served at; `{variables}` are filled per instance.
     pub const PATH: &str = "/ext/bc/{chain}";
@@ -62,14 +47,16 @@ pub mod chains {
         /// The height.
         ///
         /// Wire: `height` `u64`.
-        pub height: U64,
+        pub height: crate::wire::U64,
     }
 
     #[allow(deprecated)]
     impl GetHeightResult {
         /// Builds the value from `height`.
-        pub fn new(height: impl Into<U64>) -> Self {
-            Self { height: height.into() }
+        pub fn new(height: impl ::std::convert::Into<crate::wire::U64>) -> Self {
+            Self {
+                height: ::std::convert::Into::into(height),
+            }
         }
     }
 
@@ -80,7 +67,7 @@ pub mod chains {
         /// Addresses to look up.
         ///
         /// Wire: `addresses` `list<string>`.
-        pub addresses: Vec<String>,
+        pub addresses: ::std::vec::Vec<::std::string::String>,
         /// Chain the UTXOs were exported from.
         ///
         /// Wire: `sourceChain` `string`, optional.
@@ -88,24 +75,31 @@ pub mod chains {
         #[serde(
             rename = "sourceChain",
             default,
-            skip_serializing_if = "Option::is_none"
+            skip_serializing_if = "::std::option::Option::is_none"
         )]
-        pub source_chain: Option<String>,
+        pub source_chain: ::std::option::Option<::std::string::String>,
     }
 
     #[allow(deprecated)]
     impl GetUtxosParams {
         /// Builds the value from `addresses`; optional members start unset.
-        pub fn new(addresses: impl Into<Vec<String>>) -> Self {
+        pub fn new(
+            addresses: impl ::std::convert::Into<::std::vec::Vec<::std::string::String>>,
+        ) -> Self {
             Self {
-                addresses: addresses.into(),
-                source_chain: None,
+                addresses: ::std::convert::Into::into(addresses),
+                source_chain: ::std::option::Option::None,
             }
         }
 
         /// Sets `sourceChain`.
-        pub fn with_source_chain(mut self, source_chain: impl Into<String>) -> Self {
-            self.source_chain = Some(source_chain.into());
+        pub fn with_source_chain(
+            mut self,
+            source_chain: impl ::std::convert::Into<::std::string::String>,
+        ) -> Self {
+            self.source_chain = ::std::option::Option::Some(
+                ::std::convert::Into::into(source_chain),
+            );
             self
         }
     }
@@ -117,14 +111,18 @@ pub mod chains {
         /// The UTXOs, hex-encoded.
         ///
         /// Wire: `utxos` `list<string>`.
-        pub utxos: Vec<String>,
+        pub utxos: ::std::vec::Vec<::std::string::String>,
     }
 
     #[allow(deprecated)]
     impl GetUtxosResult {
         /// Builds the value from `utxos`.
-        pub fn new(utxos: impl Into<Vec<String>>) -> Self {
-            Self { utxos: utxos.into() }
+        pub fn new(
+            utxos: impl ::std::convert::Into<::std::vec::Vec<::std::string::String>>,
+        ) -> Self {
+            Self {
+                utxos: ::std::convert::Into::into(utxos),
+            }
         }
     }
 
@@ -142,20 +140,22 @@ pub mod chains {
     }
 
     /// Result of `chains.getTxFee`.
-    pub type GetTxFeeResult = U64;
+    pub type GetTxFeeResult = crate::wire::U64;
 
     #[cfg(feature = "client")]
-    /// Typed calls of the Chains API (`chains.*`). Implemented by [`ChainsEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`], so a method added to the spec breaks no implementer.
+    /// Typed calls of the Chains API (`chains.*`). Implemented by [`ChainsEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`](crate::rpc::ClientError::NotImplemented), so a method added to the spec breaks no implementer.
     pub trait ChainsClient {
         /// `chains.getHeight`: Height of the chain's last accepted block.
         fn get_height(
             &self,
             params: GetHeightParams,
-        ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetHeightResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(ClientError::NotImplemented {
-                    method: methods::GET_HEIGHT.name.into(),
+            ::std::future::ready(
+                ::std::result::Result::Err(crate::rpc::ClientError::NotImplemented {
+                    method: ::std::convert::Into::into(methods::GET_HEIGHT.name),
                 }),
             )
         }
@@ -171,11 +171,13 @@ pub mod chains {
         fn get_utxos(
             &self,
             params: GetUtxosParams,
-        ) -> impl Future<Output = Result<GetUtxosResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetUtxosResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(ClientError::NotImplemented {
-                    method: methods::GET_UTXOS.name.into(),
+            ::std::future::ready(
+                ::std::result::Result::Err(crate::rpc::ClientError::NotImplemented {
+                    method: ::std::convert::Into::into(methods::GET_UTXOS.name),
                 }),
             )
         }
@@ -189,11 +191,13 @@ pub mod chains {
         fn get_tx_fee(
             &self,
             params: GetTxFeeParams,
-        ) -> impl Future<Output = Result<GetTxFeeResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetTxFeeResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(ClientError::NotImplemented {
-                    method: methods::GET_TX_FEE.name.into(),
+            ::std::future::ready(
+                ::std::result::Result::Err(crate::rpc::ClientError::NotImplemented {
+                    method: ::std::convert::Into::into(methods::GET_TX_FEE.name),
                 }),
             )
         }
@@ -202,48 +206,54 @@ pub mod chains {
     #[cfg(feature = "client")]
     /// The Chains API of one node, over transport `T`.
     #[derive(Clone, Debug)]
-    pub struct ChainsEndpoint<T = crate::rpc::HttpTransport>(Endpoint<T>);
+    pub struct ChainsEndpoint<T = crate::rpc::HttpTransport>(crate::rpc::Endpoint<T>);
 
     #[cfg(feature = "client")]
-    impl<T: Transport> ChainsEndpoint<T> {
+    impl<T: crate::rpc::Transport> ChainsEndpoint<T> {
         /// The Chains API at `/ext/bc/{chain}` of the node behind `transport`.
         ///
         /// `chain`: Chain alias or blockchain ID.
         pub fn new(transport: T, chain: &str) -> Self {
             Self(
-                Endpoint::new(
+                crate::rpc::Endpoint::new(
                     transport,
-                    crate::rpc::fill_path(PATH, &[("chain", chain)]),
+                    crate::__private::fill_path(PATH, &[("chain", chain)]),
                 ),
             )
         }
 
         /// The underlying endpoint (transport and path).
-        pub fn endpoint(&self) -> &Endpoint<T> {
+        pub fn endpoint(&self) -> &crate::rpc::Endpoint<T> {
             &self.0
         }
     }
 
     #[cfg(feature = "client")]
-    impl<T: Transport> ChainsClient for ChainsEndpoint<T> {
+    impl<T: crate::rpc::Transport> ChainsClient for ChainsEndpoint<T> {
         fn get_height(
             &self,
             params: GetHeightParams,
-        ) -> impl Future<Output = Result<GetHeightResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetHeightResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             self.0.call(&methods::GET_HEIGHT, params)
         }
 
         fn get_utxos(
             &self,
             params: GetUtxosParams,
-        ) -> impl Future<Output = Result<GetUtxosResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetUtxosResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             self.0.call(&methods::GET_UTXOS, params)
         }
 
         fn get_tx_fee(
             &self,
             params: GetTxFeeParams,
-        ) -> impl Future<Output = Result<GetTxFeeResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetTxFeeResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             self.0.call(&methods::GET_TX_FEE, params)
         }
     }
@@ -251,39 +261,45 @@ pub mod chains {
     #[cfg(feature = "client")]
     /// Calls a `chains.*` method by its wire name with JSON params, through [`ChainsClient`]: the params are checked against the method's types before anything is sent, and the typed result comes back as JSON.
     #[allow(deprecated)]
-    pub async fn call_json<C: ChainsClient + Sync>(
+    pub async fn call_json<C: ChainsClient + ::std::marker::Sync>(
         client: &C,
         method: &str,
-        params: Value,
-    ) -> Result<Value, ClientError> {
+        params: crate::wire::Value,
+    ) -> ::std::result::Result<crate::wire::Value, crate::rpc::ClientError> {
         match method {
             "chains.getHeight" => {
-                crate::rpc::to_json(
+                crate::__private::to_json(
                     &methods::GET_HEIGHT,
                     client
-                        .get_height(crate::rpc::from_json(&methods::GET_HEIGHT, params)?)
+                        .get_height(
+                            crate::__private::from_json(&methods::GET_HEIGHT, params)?,
+                        )
                         .await,
                 )
             }
             "chains.getUTXOs" => {
-                crate::rpc::to_json(
+                crate::__private::to_json(
                     &methods::GET_UTXOS,
                     client
-                        .get_utxos(crate::rpc::from_json(&methods::GET_UTXOS, params)?)
+                        .get_utxos(
+                            crate::__private::from_json(&methods::GET_UTXOS, params)?,
+                        )
                         .await,
                 )
             }
             "chains.getTxFee" => {
-                crate::rpc::to_json(
+                crate::__private::to_json(
                     &methods::GET_TX_FEE,
                     client
-                        .get_tx_fee(crate::rpc::from_json(&methods::GET_TX_FEE, params)?)
+                        .get_tx_fee(
+                            crate::__private::from_json(&methods::GET_TX_FEE, params)?,
+                        )
                         .await,
                 )
             }
             _ => {
-                Err(ClientError::UnknownMethod {
-                    method: method.to_string(),
+                ::std::result::Result::Err(crate::rpc::ClientError::UnknownMethod {
+                    method: ::std::string::ToString::to_string(method),
                 })
             }
         }
@@ -292,17 +308,23 @@ pub mod chains {
     #[cfg(feature = "server")]
     /// The Chains API as a server implements it: one method per `chains.*` call. Mount it with [`router`].
     ///
-    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
-    pub trait ChainsServer: Send + Sync + 'static {
+    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`](crate::rpc::RpcError); malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
+    pub trait ChainsServer: ::std::marker::Send + ::std::marker::Sync + 'static {
         /// `chains.getHeight`: Height of the chain's last accepted block.
         ///
         /// Unless implemented, answers -32601 saying this server does not implement `chains.getHeight`.
         fn get_height(
             &self,
             params: GetHeightParams,
-        ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetHeightResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(Err(RpcError::not_implemented(methods::GET_HEIGHT.name)))
+            ::std::future::ready(
+                ::std::result::Result::Err(
+                    crate::rpc::RpcError::not_implemented(methods::GET_HEIGHT.name),
+                ),
+            )
         }
 
         /// `chains.getUTXOs`: UTXOs of some addresses (no longer served).
@@ -317,9 +339,15 @@ pub mod chains {
         fn get_utxos(
             &self,
             params: GetUtxosParams,
-        ) -> impl Future<Output = Result<GetUtxosResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetUtxosResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(Err(RpcError::not_implemented(methods::GET_UTXOS.name)))
+            ::std::future::ready(
+                ::std::result::Result::Err(
+                    crate::rpc::RpcError::not_implemented(methods::GET_UTXOS.name),
+                ),
+            )
         }
 
         /// `chains.getTxFee`: The fee of a base transaction, deprecated without removal.
@@ -332,9 +360,15 @@ pub mod chains {
         fn get_tx_fee(
             &self,
             params: GetTxFeeParams,
-        ) -> impl Future<Output = Result<GetTxFeeResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetTxFeeResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(Err(RpcError::not_implemented(methods::GET_TX_FEE.name)))
+            ::std::future::ready(
+                ::std::result::Result::Err(
+                    crate::rpc::RpcError::not_implemented(methods::GET_TX_FEE.name),
+                ),
+            )
         }
     }
 
@@ -343,34 +377,36 @@ pub mod chains {
     pub struct ChainsService<S>(pub S);
 
     #[cfg(feature = "server")]
-    impl<S: ChainsServer> Dispatch for ChainsService<S> {
+    impl<S: ChainsServer> crate::__private::Dispatch for ChainsService<S> {
         fn dispatch<'a>(
             &'a self,
             method: &str,
-            params: Params,
-        ) -> Option<BoxFuture<'a, Reply>> {
+            params: crate::__private::Params,
+        ) -> ::std::option::Option<
+            crate::__private::BoxFuture<'a, crate::__private::Reply>,
+        > {
             let server = &self.0;
-            Some(
+            ::std::option::Option::Some(
                 match method {
                     "chains.getHeight" => {
-                        Box::pin(async move {
+                        ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::rpc::reply(server.get_height(params).await)
+                            crate::__private::reply(server.get_height(params).await)
                         })
                     }
                     "chains.getUTXOs" => {
-                        Box::pin(async move {
+                        ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::rpc::reply(server.get_utxos(params).await)
+                            crate::__private::reply(server.get_utxos(params).await)
                         })
                     }
                     "chains.getTxFee" => {
-                        Box::pin(async move {
+                        ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::rpc::reply(server.get_tx_fee(params).await)
+                            crate::__private::reply(server.get_tx_fee(params).await)
                         })
                     }
-                    _ => return None,
+                    _ => return ::std::option::Option::None,
                 },
             )
         }
@@ -380,80 +416,81 @@ pub mod chains {
     /// An axum router serving `server` as the Chains API at `/ext/bc/{chain}`.
     ///
     /// It speaks JSON-RPC 2.0 as described in [`crate::rpc::server`]; merge it with other routers to build a node.
-    pub fn router<S: ChainsServer>(server: S, chain: &str) -> axum::Router {
+    pub fn router<S: ChainsServer>(server: S, chain: &str) -> ::axum::Router {
         crate::rpc::server::router(
-            vec![crate ::rpc::fill_path(PATH, & [("chain", chain)])],
+            ::std::vec![crate ::__private::fill_path(PATH, & [("chain", chain)])],
             ChainsService(server),
         )
     }
 
     /// Descriptors of the `chains.*` methods, with the spec's examples.
     pub mod methods {
-        use super::*;
-        use crate::rpc::{Example, Form, MethodInfo, Rule, Step};
-
         /// `chains.getHeight`: Height of the chain's last accepted block.
-        pub const GET_HEIGHT: MethodInfo = MethodInfo {
+        pub const GET_HEIGHT: crate::rpc::MethodInfo = crate::rpc::MethodInfo {
             name: "chains.getHeight",
             interface: "chains",
             deprecated: false,
-            since: None,
+            since: ::std::option::Option::None,
             rules: &[],
             newer_members: &[],
             examples: &[
-                Example {
+                crate::rpc::Example {
                     name: "X-chain",
-                    params: "{}",
-                    result: "{\"height\":\"42\"}",
-                    normalized: None,
+                    params: r"{}",
+                    result: r#"{"height":"42"}"#,
+                    normalized: ::std::option::Option::None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<GetHeightParams>,
-            check_result: crate::rpc::roundtrip_result::<GetHeightResult>,
+            check_params: crate::__private::roundtrip::<super::GetHeightParams>,
+            check_result: crate::__private::roundtrip_result::<super::GetHeightResult>,
         };
 
         /// `chains.getUTXOs`: UTXOs of some addresses (no longer served).
-        pub const GET_UTXOS: MethodInfo = MethodInfo {
+        pub const GET_UTXOS: crate::rpc::MethodInfo = crate::rpc::MethodInfo {
             name: "chains.getUTXOs",
             interface: "chains",
             deprecated: true,
-            since: None,
+            since: ::std::option::Option::None,
             rules: &[],
             newer_members: &[],
             examples: &[
-                Example {
+                crate::rpc::Example {
                     name: "None",
-                    params: "{\"addresses\":[\"X-avax1qqqqqq\"]}",
-                    result: "{\"utxos\":[]}",
-                    normalized: None,
+                    params: r#"{"addresses":["X-avax1qqqqqq"]}"#,
+                    result: r#"{"utxos":[]}"#,
+                    normalized: ::std::option::Option::None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<GetUtxosParams>,
-            check_result: crate::rpc::roundtrip_result::<GetUtxosResult>,
+            check_params: crate::__private::roundtrip::<super::GetUtxosParams>,
+            check_result: crate::__private::roundtrip_result::<super::GetUtxosResult>,
         };
 
         /// `chains.getTxFee`: The fee of a base transaction, deprecated without removal.
-        pub const GET_TX_FEE: MethodInfo = MethodInfo {
+        pub const GET_TX_FEE: crate::rpc::MethodInfo = crate::rpc::MethodInfo {
             name: "chains.getTxFee",
             interface: "chains",
             deprecated: true,
-            since: None,
+            since: ::std::option::Option::None,
             rules: &[],
             newer_members: &[],
             examples: &[
-                Example {
+                crate::rpc::Example {
                     name: "Mainnet",
-                    params: "{}",
-                    result: "\"1000000\"",
-                    normalized: None,
+                    params: r"{}",
+                    result: r#""1000000""#,
+                    normalized: ::std::option::Option::None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<GetTxFeeParams>,
-            check_result: crate::rpc::roundtrip_result::<GetTxFeeResult>,
+            check_params: crate::__private::roundtrip::<super::GetTxFeeParams>,
+            check_result: crate::__private::roundtrip_result::<super::GetTxFeeResult>,
         };
 
         /// Every method of this interface, in spec order.
-        pub const ALL: &[&MethodInfo] = &[&GET_HEIGHT, &GET_UTXOS, &GET_TX_FEE];
+        pub const ALL: &[&crate::rpc::MethodInfo] = &[
+            &GET_HEIGHT,
+            &GET_UTXOS,
+            &GET_TX_FEE,
+        ];
     }
 
     #[cfg(feature = "server")]
@@ -461,33 +498,39 @@ pub mod chains {
         fn get_height(
             &self,
             params: GetHeightParams,
-        ) -> impl Future<Output = Result<GetHeightResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetHeightResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             self.answer(&methods::GET_HEIGHT, params)
         }
 
         fn get_utxos(
             &self,
             params: GetUtxosParams,
-        ) -> impl Future<Output = Result<GetUtxosResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetUtxosResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             self.answer(&methods::GET_UTXOS, params)
         }
 
         fn get_tx_fee(
             &self,
             params: GetTxFeeParams,
-        ) -> impl Future<Output = Result<GetTxFeeResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<GetTxFeeResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             self.answer(&methods::GET_TX_FEE, params)
         }
     }
 }
 
 #[cfg(feature = "client")]
-impl<T: crate::rpc::Transport + Clone> crate::rpc::Node<T> {
+impl<T: crate::rpc::Transport + ::std::clone::Clone> crate::rpc::Node<T> {
     /// The Chains API (`/ext/bc/{chain}`).
     ///
     /// `chain`: Chain alias or blockchain ID. Usually `X`.
     pub fn chains(&self, chain: &str) -> chains::ChainsEndpoint<T> {
-        chains::ChainsEndpoint::new(self.transport().clone(), chain)
+        chains::ChainsEndpoint::new(::std::clone::Clone::clone(self.transport()), chain)
     }
 }
 

@@ -3,13 +3,10 @@
 /// Schemas shared by several interfaces (`spec/schemas/`).
 pub mod types {
     #![allow(
-        unused_imports,
         rustdoc::broken_intra_doc_links,
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::wire::*;
-    use std::collections::BTreeMap;
 
     /// A schema whose members are Rust keywords.
     #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -18,32 +15,44 @@ pub mod types {
         /// The referenced ID.
         ///
         /// Wire: `ref` `id`.
-        pub r#ref: Id,
+        pub r#ref: crate::wire::Id,
         /// Where it is referenced.
         ///
         /// Wire: `in` `string`.
-        pub r#in: String,
+        pub r#in: ::std::string::String,
         /// A member named like the crate keyword.
         ///
         /// Wire: `crate` `string`, optional.
-        #[serde(rename = "crate", default, skip_serializing_if = "Option::is_none")]
-        pub crate_: Option<String>,
+        #[serde(
+            rename = "crate",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub crate_: ::std::option::Option<::std::string::String>,
     }
 
     #[allow(deprecated)]
     impl Reference {
         /// Builds the value from `ref`, `in`; optional members start unset.
-        pub fn new(r#ref: impl Into<Id>, r#in: impl Into<String>) -> Self {
+        pub fn new(
+            r#ref: impl ::std::convert::Into<crate::wire::Id>,
+            r#in: impl ::std::convert::Into<::std::string::String>,
+        ) -> Self {
             Self {
-                r#ref: r#ref.into(),
-                r#in: r#in.into(),
-                crate_: None,
+                r#ref: ::std::convert::Into::into(r#ref),
+                r#in: ::std::convert::Into::into(r#in),
+                crate_: ::std::option::Option::None,
             }
         }
 
         /// Sets `crate`.
-        pub fn with_crate(mut self, crate_: impl Into<String>) -> Self {
-            self.crate_ = Some(crate_.into());
+        pub fn with_crate(
+            mut self,
+            crate_: impl ::std::convert::Into<::std::string::String>,
+        ) -> Self {
+            self.crate_ = ::std::option::Option::Some(
+                ::std::convert::Into::into(crate_),
+            );
             self
         }
     }
@@ -59,7 +68,7 @@ pub mod types {
         /// A match.
         Match,
         /// A value these bindings do not know (e.g. from a newer node), kept as sent.
-        Unrecognized(String),
+        Unrecognized(::std::string::String),
     }
 
     impl Kind {
@@ -74,31 +83,36 @@ pub mod types {
         }
     }
 
-    impl From<&str> for Kind {
+    impl ::std::convert::From<&str> for Kind {
         fn from(text: &str) -> Self {
             match text {
                 "type" => Self::Type,
                 "Self" => Self::Self_,
                 "match" => Self::Match,
-                other => Self::Unrecognized(other.to_string()),
+                other => Self::Unrecognized(::std::string::ToString::to_string(other)),
             }
         }
     }
 
-    impl std::fmt::Display for Kind {
-        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    impl ::std::fmt::Display for Kind {
+        fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
             f.write_str(self.as_str())
         }
     }
 
     impl serde::Serialize for Kind {
-        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        fn serialize<S: serde::Serializer>(
+            &self,
+            s: S,
+        ) -> ::std::result::Result<S::Ok, S::Error> {
             s.serialize_str(self.as_str())
         }
     }
 
     impl<'de> serde::Deserialize<'de> for Kind {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        fn deserialize<D: serde::Deserializer<'de>>(
+            d: D,
+        ) -> ::std::result::Result<Self, D::Error> {
             crate::wire::text::deserialize_enum(d, "a Kind string")
         }
     }
@@ -109,22 +123,10 @@ pub mod types {
 /// Methods and members named like Rust keywords.
 pub mod keywords {
     #![allow(
-        unused_imports,
         rustdoc::broken_intra_doc_links,
         rustdoc::bare_urls,
         rustdoc::invalid_html_tags
     )]
-    use crate::rpc::{ClientError, RpcError};
-
-    #[cfg(feature = "client")]
-    use crate::rpc::{Endpoint, Transport};
-
-    #[cfg(feature = "server")]
-    use crate::rpc::{BoxFuture, Dispatch, Params, Reply};
-    use crate::types::*;
-    use crate::wire::*;
-    use std::collections::BTreeMap;
-    use std::future::Future;
 
     /// The path this interface is served at; `{variables}` are filled per instance.
     pub const PATH: &str = "/ext/keywords";
@@ -136,7 +138,7 @@ pub mod keywords {
         /// A param named `type`.
         ///
         /// Wire: `type` `Kind`.
-        pub r#type: Kind,
+        pub r#type: crate::types::Kind,
         /// A param named `self`.
         ///
         /// Wire: `self` `bool`.
@@ -145,36 +147,46 @@ pub mod keywords {
         /// A param named `match`.
         ///
         /// Wire: `match` `string`, optional.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub r#match: Option<String>,
+        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        pub r#match: ::std::option::Option<::std::string::String>,
         /// A param named `async`.
         ///
         /// Wire: `async` `bool`, optional.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub r#async: Option<bool>,
+        #[serde(default, skip_serializing_if = "::std::option::Option::is_none")]
+        pub r#async: ::std::option::Option<bool>,
     }
 
     #[allow(deprecated)]
     impl TypeParams {
         /// Builds the value from `type`, `self`; optional members start unset.
-        pub fn new(r#type: impl Into<Kind>, self_: impl Into<bool>) -> Self {
+        pub fn new(
+            r#type: impl ::std::convert::Into<crate::types::Kind>,
+            self_: impl ::std::convert::Into<bool>,
+        ) -> Self {
             Self {
-                r#type: r#type.into(),
-                self_: self_.into(),
-                r#match: None,
-                r#async: None,
+                r#type: ::std::convert::Into::into(r#type),
+                self_: ::std::convert::Into::into(self_),
+                r#match: ::std::option::Option::None,
+                r#async: ::std::option::Option::None,
             }
         }
 
         /// Sets `match`.
-        pub fn with_match(mut self, r#match: impl Into<String>) -> Self {
-            self.r#match = Some(r#match.into());
+        pub fn with_match(
+            mut self,
+            r#match: impl ::std::convert::Into<::std::string::String>,
+        ) -> Self {
+            self.r#match = ::std::option::Option::Some(
+                ::std::convert::Into::into(r#match),
+            );
             self
         }
 
         /// Sets `async`.
-        pub fn with_async(mut self, r#async: impl Into<bool>) -> Self {
-            self.r#async = Some(r#async.into());
+        pub fn with_async(mut self, r#async: impl ::std::convert::Into<bool>) -> Self {
+            self.r#async = ::std::option::Option::Some(
+                ::std::convert::Into::into(r#async),
+            );
             self
         }
     }
@@ -186,31 +198,31 @@ pub mod keywords {
         /// A member named `type`.
         ///
         /// Wire: `type` `Kind`.
-        pub r#type: Kind,
+        pub r#type: crate::types::Kind,
         /// A member named `self`.
         ///
         /// Wire: `self` `Reference`.
         #[serde(rename = "self")]
-        pub self_: Reference,
+        pub self_: crate::types::Reference,
         /// A member named `super`.
         ///
         /// Wire: `super` `list<Reference>`.
         #[serde(rename = "super")]
-        pub super_: Vec<Reference>,
+        pub super_: ::std::vec::Vec<crate::types::Reference>,
     }
 
     #[allow(deprecated)]
     impl TypeResult {
         /// Builds the value from `type`, `self`, `super`.
         pub fn new(
-            r#type: impl Into<Kind>,
-            self_: impl Into<Reference>,
-            super_: impl Into<Vec<Reference>>,
+            r#type: impl ::std::convert::Into<crate::types::Kind>,
+            self_: impl ::std::convert::Into<crate::types::Reference>,
+            super_: impl ::std::convert::Into<::std::vec::Vec<crate::types::Reference>>,
         ) -> Self {
             Self {
-                r#type: r#type.into(),
-                self_: self_.into(),
-                super_: super_.into(),
+                r#type: ::std::convert::Into::into(r#type),
+                self_: ::std::convert::Into::into(self_),
+                super_: ::std::convert::Into::into(super_),
             }
         }
     }
@@ -229,7 +241,7 @@ pub mod keywords {
     }
 
     /// Result of `keywords.self`.
-    pub type SelfResult = Kind;
+    pub type SelfResult = crate::types::Kind;
 
     /// Parameters of `keywords.move`.
     #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -238,20 +250,26 @@ pub mod keywords {
         /// An optional param named `self`.
         ///
         /// Wire: `self` `bool`, optional.
-        #[serde(rename = "self", default, skip_serializing_if = "Option::is_none")]
-        pub self_: Option<bool>,
+        #[serde(
+            rename = "self",
+            default,
+            skip_serializing_if = "::std::option::Option::is_none"
+        )]
+        pub self_: ::std::option::Option<bool>,
     }
 
     #[allow(deprecated)]
     impl MoveParams {
         /// Builds the value with every optional member unset (as [`Default`]).
         pub fn new() -> Self {
-            Self { self_: None }
+            Self {
+                self_: ::std::option::Option::None,
+            }
         }
 
         /// Sets `self`.
-        pub fn with_self(mut self, self_: impl Into<bool>) -> Self {
-            self.self_ = Some(self_.into());
+        pub fn with_self(mut self, self_: impl ::std::convert::Into<bool>) -> Self {
+            self.self_ = ::std::option::Option::Some(::std::convert::Into::into(self_));
             self
         }
     }
@@ -260,17 +278,19 @@ pub mod keywords {
     pub type MoveResult = bool;
 
     #[cfg(feature = "client")]
-    /// Typed calls of the Keywords API (`keywords.*`). Implemented by [`KeywordsEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`], so a method added to the spec breaks no implementer.
+    /// Typed calls of the Keywords API (`keywords.*`). Implemented by [`KeywordsEndpoint`] over any transport; implement it yourself for a test double: every method you leave out returns [`ClientError::NotImplemented`](crate::rpc::ClientError::NotImplemented), so a method added to the spec breaks no implementer.
     pub trait KeywordsClient {
         /// `keywords.type`: A method named `type`.
         fn r#type(
             &self,
             params: TypeParams,
-        ) -> impl Future<Output = Result<TypeResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<TypeResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(ClientError::NotImplemented {
-                    method: methods::TYPE.name.into(),
+            ::std::future::ready(
+                ::std::result::Result::Err(crate::rpc::ClientError::NotImplemented {
+                    method: ::std::convert::Into::into(methods::TYPE.name),
                 }),
             )
         }
@@ -279,11 +299,13 @@ pub mod keywords {
         fn self_(
             &self,
             params: SelfParams,
-        ) -> impl Future<Output = Result<SelfResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<SelfResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(ClientError::NotImplemented {
-                    method: methods::SELF.name.into(),
+            ::std::future::ready(
+                ::std::result::Result::Err(crate::rpc::ClientError::NotImplemented {
+                    method: ::std::convert::Into::into(methods::SELF.name),
                 }),
             )
         }
@@ -292,11 +314,13 @@ pub mod keywords {
         fn r#move(
             &self,
             params: MoveParams,
-        ) -> impl Future<Output = Result<MoveResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<MoveResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(
-                Err(ClientError::NotImplemented {
-                    method: methods::MOVE.name.into(),
+            ::std::future::ready(
+                ::std::result::Result::Err(crate::rpc::ClientError::NotImplemented {
+                    method: ::std::convert::Into::into(methods::MOVE.name),
                 }),
             )
         }
@@ -305,41 +329,52 @@ pub mod keywords {
     #[cfg(feature = "client")]
     /// The Keywords API of one node, over transport `T`.
     #[derive(Clone, Debug)]
-    pub struct KeywordsEndpoint<T = crate::rpc::HttpTransport>(Endpoint<T>);
+    pub struct KeywordsEndpoint<T = crate::rpc::HttpTransport>(crate::rpc::Endpoint<T>);
 
     #[cfg(feature = "client")]
-    impl<T: Transport> KeywordsEndpoint<T> {
+    impl<T: crate::rpc::Transport> KeywordsEndpoint<T> {
         /// The Keywords API at `/ext/keywords` of the node behind `transport`.
         pub fn new(transport: T) -> Self {
-            Self(Endpoint::new(transport, PATH.to_string()))
+            Self(
+                crate::rpc::Endpoint::new(
+                    transport,
+                    ::std::string::ToString::to_string(PATH),
+                ),
+            )
         }
 
         /// The underlying endpoint (transport and path).
-        pub fn endpoint(&self) -> &Endpoint<T> {
+        pub fn endpoint(&self) -> &crate::rpc::Endpoint<T> {
             &self.0
         }
     }
 
     #[cfg(feature = "client")]
-    impl<T: Transport> KeywordsClient for KeywordsEndpoint<T> {
+    impl<T: crate::rpc::Transport> KeywordsClient for KeywordsEndpoint<T> {
         fn r#type(
             &self,
             params: TypeParams,
-        ) -> impl Future<Output = Result<TypeResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<TypeResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             self.0.call(&methods::TYPE, params)
         }
 
         fn self_(
             &self,
             params: SelfParams,
-        ) -> impl Future<Output = Result<SelfResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<SelfResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             self.0.call(&methods::SELF, params)
         }
 
         fn r#move(
             &self,
             params: MoveParams,
-        ) -> impl Future<Output = Result<MoveResult, ClientError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<MoveResult, crate::rpc::ClientError>,
+        > + ::std::marker::Send {
             self.0.call(&methods::MOVE, params)
         }
     }
@@ -347,33 +382,39 @@ pub mod keywords {
     #[cfg(feature = "client")]
     /// Calls a `keywords.*` method by its wire name with JSON params, through [`KeywordsClient`]: the params are checked against the method's types before anything is sent, and the typed result comes back as JSON.
     #[allow(deprecated)]
-    pub async fn call_json<C: KeywordsClient + Sync>(
+    pub async fn call_json<C: KeywordsClient + ::std::marker::Sync>(
         client: &C,
         method: &str,
-        params: Value,
-    ) -> Result<Value, ClientError> {
+        params: crate::wire::Value,
+    ) -> ::std::result::Result<crate::wire::Value, crate::rpc::ClientError> {
         match method {
             "keywords.type" => {
-                crate::rpc::to_json(
+                crate::__private::to_json(
                     &methods::TYPE,
-                    client.r#type(crate::rpc::from_json(&methods::TYPE, params)?).await,
+                    client
+                        .r#type(crate::__private::from_json(&methods::TYPE, params)?)
+                        .await,
                 )
             }
             "keywords.self" => {
-                crate::rpc::to_json(
+                crate::__private::to_json(
                     &methods::SELF,
-                    client.self_(crate::rpc::from_json(&methods::SELF, params)?).await,
+                    client
+                        .self_(crate::__private::from_json(&methods::SELF, params)?)
+                        .await,
                 )
             }
             "keywords.move" => {
-                crate::rpc::to_json(
+                crate::__private::to_json(
                     &methods::MOVE,
-                    client.r#move(crate::rpc::from_json(&methods::MOVE, params)?).await,
+                    client
+                        .r#move(crate::__private::from_json(&methods::MOVE, params)?)
+                        .await,
                 )
             }
             _ => {
-                Err(ClientError::UnknownMethod {
-                    method: method.to_string(),
+                ::std::result::Result::Err(crate::rpc::ClientError::UnknownMethod {
+                    method: ::std::string::ToString::to_string(method),
                 })
             }
         }
@@ -382,17 +423,23 @@ pub mod keywords {
     #[cfg(feature = "server")]
     /// The Keywords API as a server implements it: one method per `keywords.*` call. Mount it with [`router`].
     ///
-    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`]; malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
-    pub trait KeywordsServer: Send + Sync + 'static {
+    /// Implement the methods you serve; the others answer -32601 saying this server does not implement them. A handler returns its result or an [`RpcError`](crate::rpc::RpcError); malformed params never reach it, because the dispatcher answers them with -32602 naming the field.
+    pub trait KeywordsServer: ::std::marker::Send + ::std::marker::Sync + 'static {
         /// `keywords.type`: A method named `type`.
         ///
         /// Unless implemented, answers -32601 saying this server does not implement `keywords.type`.
         fn r#type(
             &self,
             params: TypeParams,
-        ) -> impl Future<Output = Result<TypeResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<TypeResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(Err(RpcError::not_implemented(methods::TYPE.name)))
+            ::std::future::ready(
+                ::std::result::Result::Err(
+                    crate::rpc::RpcError::not_implemented(methods::TYPE.name),
+                ),
+            )
         }
 
         /// `keywords.self`: A method named `self`.
@@ -401,9 +448,15 @@ pub mod keywords {
         fn self_(
             &self,
             params: SelfParams,
-        ) -> impl Future<Output = Result<SelfResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<SelfResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(Err(RpcError::not_implemented(methods::SELF.name)))
+            ::std::future::ready(
+                ::std::result::Result::Err(
+                    crate::rpc::RpcError::not_implemented(methods::SELF.name),
+                ),
+            )
         }
 
         /// `keywords.move`: A method named `move`.
@@ -412,9 +465,15 @@ pub mod keywords {
         fn r#move(
             &self,
             params: MoveParams,
-        ) -> impl Future<Output = Result<MoveResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<MoveResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             let _ = params;
-            std::future::ready(Err(RpcError::not_implemented(methods::MOVE.name)))
+            ::std::future::ready(
+                ::std::result::Result::Err(
+                    crate::rpc::RpcError::not_implemented(methods::MOVE.name),
+                ),
+            )
         }
     }
 
@@ -423,34 +482,36 @@ pub mod keywords {
     pub struct KeywordsService<S>(pub S);
 
     #[cfg(feature = "server")]
-    impl<S: KeywordsServer> Dispatch for KeywordsService<S> {
+    impl<S: KeywordsServer> crate::__private::Dispatch for KeywordsService<S> {
         fn dispatch<'a>(
             &'a self,
             method: &str,
-            params: Params,
-        ) -> Option<BoxFuture<'a, Reply>> {
+            params: crate::__private::Params,
+        ) -> ::std::option::Option<
+            crate::__private::BoxFuture<'a, crate::__private::Reply>,
+        > {
             let server = &self.0;
-            Some(
+            ::std::option::Option::Some(
                 match method {
                     "keywords.type" => {
-                        Box::pin(async move {
+                        ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::rpc::reply(server.r#type(params).await)
+                            crate::__private::reply(server.r#type(params).await)
                         })
                     }
                     "keywords.self" => {
-                        Box::pin(async move {
+                        ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::rpc::reply(server.self_(params).await)
+                            crate::__private::reply(server.self_(params).await)
                         })
                     }
                     "keywords.move" => {
-                        Box::pin(async move {
+                        ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::rpc::reply(server.r#move(params).await)
+                            crate::__private::reply(server.r#move(params).await)
                         })
                     }
-                    _ => return None,
+                    _ => return ::std::option::Option::None,
                 },
             )
         }
@@ -460,77 +521,80 @@ pub mod keywords {
     /// An axum router serving `server` as the Keywords API at `/ext/keywords`.
     ///
     /// It speaks JSON-RPC 2.0 as described in [`crate::rpc::server`]; merge it with other routers to build a node.
-    pub fn router<S: KeywordsServer>(server: S) -> axum::Router {
-        crate::rpc::server::router(vec![PATH.to_string()], KeywordsService(server))
+    pub fn router<S: KeywordsServer>(server: S) -> ::axum::Router {
+        crate::rpc::server::router(
+            ::std::vec![::std::string::ToString::to_string(PATH)],
+            KeywordsService(server),
+        )
     }
 
     /// Descriptors of the `keywords.*` methods, with the spec's examples.
     pub mod methods {
-        use super::*;
-        use crate::rpc::{Example, Form, MethodInfo, Rule, Step};
-
         /// `keywords.type`: A method named `type`.
-        pub const TYPE: MethodInfo = MethodInfo {
+        pub const TYPE: crate::rpc::MethodInfo = crate::rpc::MethodInfo {
             name: "keywords.type",
             interface: "keywords",
             deprecated: false,
-            since: None,
+            since: ::std::option::Option::None,
             rules: &[],
             newer_members: &[],
             examples: &[
-                Example {
+                crate::rpc::Example {
                     name: "Keywords everywhere",
-                    params: "{\"type\":\"Self\",\"self\":true,\"match\":\"x\"}",
-                    result: "{\"type\":\"match\",\"self\":{\"ref\":\"11111111111111111111111111111111LpoYY\",\"in\":\"here\"},\"super\":[]}",
-                    normalized: None,
+                    params: r#"{"type":"Self","self":true,"match":"x"}"#,
+                    result: ::std::concat!(
+                        r#"{"type":"match","self":{"ref":"11111111111111111111111111111111LpoYY","#,
+                        r#""in":"here"},"super":[]}"#
+                    ),
+                    normalized: ::std::option::Option::None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<TypeParams>,
-            check_result: crate::rpc::roundtrip_result::<TypeResult>,
+            check_params: crate::__private::roundtrip::<super::TypeParams>,
+            check_result: crate::__private::roundtrip_result::<super::TypeResult>,
         };
 
         /// `keywords.self`: A method named `self`.
-        pub const SELF: MethodInfo = MethodInfo {
+        pub const SELF: crate::rpc::MethodInfo = crate::rpc::MethodInfo {
             name: "keywords.self",
             interface: "keywords",
             deprecated: false,
-            since: None,
+            since: ::std::option::Option::None,
             rules: &[],
             newer_members: &[],
             examples: &[
-                Example {
+                crate::rpc::Example {
                     name: "Itself",
-                    params: "{}",
-                    result: "\"Self\"",
-                    normalized: None,
+                    params: r"{}",
+                    result: r#""Self""#,
+                    normalized: ::std::option::Option::None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<SelfParams>,
-            check_result: crate::rpc::roundtrip_result::<SelfResult>,
+            check_params: crate::__private::roundtrip::<super::SelfParams>,
+            check_result: crate::__private::roundtrip_result::<super::SelfResult>,
         };
 
         /// `keywords.move`: A method named `move`.
-        pub const MOVE: MethodInfo = MethodInfo {
+        pub const MOVE: crate::rpc::MethodInfo = crate::rpc::MethodInfo {
             name: "keywords.move",
             interface: "keywords",
             deprecated: false,
-            since: None,
+            since: ::std::option::Option::None,
             rules: &[],
             newer_members: &[],
             examples: &[
-                Example {
+                crate::rpc::Example {
                     name: "Moved",
-                    params: "{\"self\":false}",
-                    result: "true",
-                    normalized: None,
+                    params: r#"{"self":false}"#,
+                    result: r"true",
+                    normalized: ::std::option::Option::None,
                 },
             ],
-            check_params: crate::rpc::roundtrip::<MoveParams>,
-            check_result: crate::rpc::roundtrip_result::<MoveResult>,
+            check_params: crate::__private::roundtrip::<super::MoveParams>,
+            check_result: crate::__private::roundtrip_result::<super::MoveResult>,
         };
 
         /// Every method of this interface, in spec order.
-        pub const ALL: &[&MethodInfo] = &[&TYPE, &SELF, &MOVE];
+        pub const ALL: &[&crate::rpc::MethodInfo] = &[&TYPE, &SELF, &MOVE];
     }
 
     #[cfg(feature = "server")]
@@ -538,31 +602,37 @@ pub mod keywords {
         fn r#type(
             &self,
             params: TypeParams,
-        ) -> impl Future<Output = Result<TypeResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<TypeResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             self.answer(&methods::TYPE, params)
         }
 
         fn self_(
             &self,
             params: SelfParams,
-        ) -> impl Future<Output = Result<SelfResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<SelfResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             self.answer(&methods::SELF, params)
         }
 
         fn r#move(
             &self,
             params: MoveParams,
-        ) -> impl Future<Output = Result<MoveResult, RpcError>> + Send {
+        ) -> impl ::std::future::Future<
+            Output = ::std::result::Result<MoveResult, crate::rpc::RpcError>,
+        > + ::std::marker::Send {
             self.answer(&methods::MOVE, params)
         }
     }
 }
 
 #[cfg(feature = "client")]
-impl<T: crate::rpc::Transport + Clone> crate::rpc::Node<T> {
+impl<T: crate::rpc::Transport + ::std::clone::Clone> crate::rpc::Node<T> {
     /// The Keywords API (`/ext/keywords`).
     pub fn keywords(&self) -> keywords::KeywordsEndpoint<T> {
-        keywords::KeywordsEndpoint::new(self.transport().clone())
+        keywords::KeywordsEndpoint::new(::std::clone::Clone::clone(self.transport()))
     }
 }
 

@@ -17,30 +17,40 @@ mod serve;
 #[cfg(feature = "server")]
 pub mod server;
 
-pub use catalog::{
-    DecodeError, Example, Form, MethodInfo, Rule, Step, decode, normalize, roundtrip,
-    roundtrip_result,
-};
+pub use catalog::{DecodeError, Example, Form, MethodInfo, Rule, Step, decode, normalize};
 #[cfg(feature = "client")]
 pub use client::{
     ConfigError, Endpoint, HttpReply, HttpTransport, HttpTransportBuilder, Node, ResponseTooLarge,
-    Transport, TransportError, decode_reply,
+    Transport, TransportError,
 };
 pub use error::{ClientError, ReplyProblem, RpcError, codes};
 pub use excerpt::{EXCERPT_CHARS, excerpt};
 #[cfg(feature = "server")]
 pub use mock::SpecExamples;
-pub use path::fill_path;
 #[cfg(feature = "server")]
 pub use serve::{ServeConfig, serve};
 #[cfg(feature = "server")]
-pub use server::{BoxFuture, Dispatch, Params, Reply, ServerConfig, reply};
+pub use server::ServerConfig;
+
+/// What the generated code needs from the runtime and users do not: no part of the API, and
+/// free to change. The crate root re-exports it as `__private`.
+#[doc(hidden)]
+pub mod __private {
+    pub use super::catalog::{roundtrip, roundtrip_result};
+    #[cfg(feature = "client")]
+    pub use super::client::decode_reply;
+    pub use super::path::fill_path;
+    #[cfg(feature = "server")]
+    pub use super::server::{BoxFuture, Dispatch, Params, Reply, reply};
+    pub use super::{from_json, to_json};
+}
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 /// Decodes JSON params for `method` (for dynamic calls); `null` counts as `{}`.
+#[doc(hidden)]
 pub fn from_json<P: DeserializeOwned>(
     method: &MethodInfo,
     params: Value,
@@ -58,6 +68,7 @@ pub fn from_json<P: DeserializeOwned>(
 }
 
 /// Encodes a typed result as JSON (for dynamic calls).
+#[doc(hidden)]
 pub fn to_json<R: Serialize>(
     method: &MethodInfo,
     result: Result<R, ClientError>,
