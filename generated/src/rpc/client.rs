@@ -597,6 +597,9 @@ impl<T: Transport> Endpoint<T> {
 /// Only a status of 200 and a body that is a JSON object with `"jsonrpc": "2.0"`, the `id`
 /// of the request and exactly one of `result` and `error` count as a reply; anything else is
 /// [`ClientError::Http`] or [`ClientError::InvalidResponse`] naming the rule broken.
+///
+/// [`Endpoint`] calls it for every reply; call it yourself when you move the bytes another
+/// way (your own batching, a recorded reply) and want the same checks and decoding.
 pub fn decode_reply<R: DeserializeOwned>(
     method: &MethodInfo,
     id: u64,

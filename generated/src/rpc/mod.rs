@@ -21,7 +21,7 @@ pub use catalog::{DecodeError, Example, Form, MethodInfo, Rule, Step, decode, no
 #[cfg(feature = "client")]
 pub use client::{
     ConfigError, Endpoint, HttpReply, HttpTransport, HttpTransportBuilder, Node, ResponseTooLarge,
-    Transport, TransportError,
+    Transport, TransportError, decode_reply,
 };
 pub use error::{ClientError, ReplyProblem, RpcError, codes};
 pub use excerpt::{EXCERPT_CHARS, excerpt};
