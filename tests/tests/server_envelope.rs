@@ -420,3 +420,59 @@ async fn batches_answer_each_request_in_order() {
     assert_eq!(replies[1]["id"], "b");
     assert_eq!(replies[1]["error"]["code"], -32601);
 }
+
+#[tokio::test]
+async fn members_may_be_escaped_repeated_or_unknown() {
+    let base = common::serve(common::router()).await;
+    let json = |r: Reply| -> serde_json::Value { serde_json::from_str(&r.body).expect("json") };
+    // An escaped method name is its text.
+    let r = json(
+        rpc(
+            &base,
+            "/ext/info",
+            r#"{"jsonrpc":"2.0","id":1,"method":"info.getNetwork\u004eame"}"#,
+        )
+        .await,
+    );
+    assert!(r["result"]["networkName"].is_string(), "{r}");
+    // Unknown members are skipped, whatever they hold.
+    let r = json(
+        rpc(
+            &base,
+            "/ext/info",
+            r#"{"x":{"deep":[1,{"y":null}]},"jsonrpc":"2.0","id":2,"method":"info.getNetworkName"}"#,
+        )
+        .await,
+    );
+    assert!(r["result"].is_object(), "{r}");
+    // A member given twice counts with its last value.
+    let r = json(
+        rpc(
+            &base,
+            "/ext/info",
+            r#"{"jsonrpc":"2.0","id":3,"method":"info.nothing","method":"info.getNetworkName","id":4}"#,
+        )
+        .await,
+    );
+    assert_eq!(r["id"], 4, "{r}");
+    assert!(r["result"].is_object(), "{r}");
+    // `jsonrpc` is compared as text, escapes included.
+    let r = json(
+        rpc(
+            &base,
+            "/ext/info",
+            r#"{"jsonrpc":"2\u002e0","id":5,"method":"info.getNetworkName"}"#,
+        )
+        .await,
+    );
+    assert!(r["result"].is_object(), "{r}");
+    let r = json(
+        rpc(
+            &base,
+            "/ext/info",
+            r#"{"jsonrpc":"2.00","id":6,"method":"info.getNetworkName"}"#,
+        )
+        .await,
+    );
+    assert_eq!(r["error"]["code"], -32600, "{r}");
+}

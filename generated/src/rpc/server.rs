@@ -62,7 +62,6 @@ use axum::routing::any;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
-use std::collections::HashMap;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
@@ -268,8 +267,79 @@ pub async fn handle(dispatch: &dyn Dispatch, body: &[u8], config: &ServerConfig)
     (!replies.is_empty()).then(|| format!("[{}]", replies.join(",")))
 }
 
+/// The members of a request this server reads, borrowed from the body; others are skipped.
+/// A member given twice counts with its last value.
+#[derive(Default)]
+struct Envelope<'a> {
+    jsonrpc: Option<&'a RawValue>,
+    method: Option<&'a RawValue>,
+    params: Option<&'a RawValue>,
+    id: Option<&'a RawValue>,
+}
+
+impl<'de> serde::Deserialize<'de> for Envelope<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        enum Key {
+            Jsonrpc,
+            Method,
+            Params,
+            Id,
+            Other,
+        }
+        impl<'de> serde::Deserialize<'de> for Key {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct KeyVisitor;
+                impl serde::de::Visitor<'_> for KeyVisitor {
+                    type Value = Key;
+                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                        f.write_str("a member name")
+                    }
+                    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Key, E> {
+                        Ok(match v {
+                            "jsonrpc" => Key::Jsonrpc,
+                            "method" => Key::Method,
+                            "params" => Key::Params,
+                            "id" => Key::Id,
+                            _ => Key::Other,
+                        })
+                    }
+                }
+                d.deserialize_identifier(KeyVisitor)
+            }
+        }
+        struct EnvelopeVisitor;
+        impl<'de> serde::de::Visitor<'de> for EnvelopeVisitor {
+            type Value = Envelope<'de>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON-RPC request object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<Envelope<'de>, A::Error> {
+                let mut e = Envelope::default();
+                while let Some(key) = map.next_key::<Key>()? {
+                    let slot = match key {
+                        Key::Jsonrpc => &mut e.jsonrpc,
+                        Key::Method => &mut e.method,
+                        Key::Params => &mut e.params,
+                        Key::Id => &mut e.id,
+                        Key::Other => {
+                            map.next_value::<serde::de::IgnoredAny>()?;
+                            continue;
+                        }
+                    };
+                    *slot = Some(map.next_value()?);
+                }
+                Ok(e)
+            }
+        }
+        d.deserialize_map(EnvelopeVisitor)
+    }
+}
+
 async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
-    let mut members: HashMap<String, Box<RawValue>> = match serde_json::from_slice(body) {
+    let members: Envelope = match serde_json::from_slice(body) {
         Ok(m) => m,
         Err(e) if e.is_data() => {
             return Some(error_reply(
@@ -284,8 +354,7 @@ async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
             ));
         }
     };
-    let id = members.remove("id");
-    let id = id.as_deref().map(RawValue::get);
+    let id = members.id.map(RawValue::get);
     let reply_id = match id {
         None => "null",
         Some(raw) if raw.len() > MAX_ID_BYTES => {
@@ -326,26 +395,29 @@ async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
     }
 }
 
-async fn run(dispatch: &dyn Dispatch, mut members: HashMap<String, Box<RawValue>>) -> Reply {
-    match members
-        .get("jsonrpc")
-        .map(|v| serde_json::from_str::<String>(v.get()))
-    {
-        Some(Ok(v)) if v == "2.0" => {}
-        _ => return Err(RpcError::invalid_request(r#"`jsonrpc` must be "2.0""#)),
-    }
-    let method = match members
-        .get("method")
-        .map(|v| serde_json::from_str::<String>(v.get()))
-    {
-        Some(Ok(m)) => m,
-        Some(Err(_)) => return Err(RpcError::invalid_request("`method` must be a string")),
-        None => return Err(RpcError::invalid_request("`method` is missing")),
+async fn run(dispatch: &dyn Dispatch, members: Envelope<'_>) -> Reply {
+    let is_two = |raw: &RawValue| {
+        raw.get() == r#""2.0""#
+            || serde_json::from_str::<String>(raw.get()).is_ok_and(|v| v == "2.0")
     };
-    let params = match members.remove("params") {
+    if !members.jsonrpc.is_some_and(is_two) {
+        return Err(RpcError::invalid_request(r#"`jsonrpc` must be "2.0""#));
+    }
+    let method: std::borrow::Cow<'_, str> = match members.method.map(RawValue::get) {
+        None => return Err(RpcError::invalid_request("`method` is missing")),
+        Some(text) => match serde_json::from_str::<&str>(text) {
+            Ok(m) => m.into(),
+            // Escapes in the name need an owned copy.
+            Err(_) => match serde_json::from_str::<String>(text) {
+                Ok(m) => m.into(),
+                Err(_) => return Err(RpcError::invalid_request("`method` must be a string")),
+            },
+        },
+    };
+    let params = match members.params {
         None => Params(None),
         Some(raw) if raw.get() == "null" => Params(None),
-        Some(raw) if raw.get().starts_with('{') => Params(Some(raw)),
+        Some(raw) if raw.get().starts_with('{') => Params(Some(raw.to_owned())),
         Some(raw) if raw.get().starts_with('[') => {
             match serde_json::from_str::<Vec<Box<RawValue>>>(raw.get()) {
                 Ok(items) if items.is_empty() => Params(None),
