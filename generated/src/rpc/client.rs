@@ -1,9 +1,10 @@
 //! The client side: a transport moves bytes, an [`Endpoint`] speaks JSON-RPC over it.
 
 use super::catalog::{MethodInfo, normalize};
+use super::envelope::{self, Envelope};
 use super::error::{ClientError, ReplyProblem, RpcError, snippet, strip_position};
+use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 use std::future::Future;
 use std::sync::Arc;
@@ -369,113 +370,6 @@ struct Request<'a, P> {
     params: &'a P,
 }
 
-/// The members of a reply object the client reads, each as its raw JSON; any other member is
-/// skipped. Parsed in one pass, without copying: the result is decoded from its raw text.
-#[derive(Default)]
-struct Envelope<'a> {
-    jsonrpc: Option<&'a RawValue>,
-    result: Option<&'a RawValue>,
-    error: Option<&'a RawValue>,
-    id: Option<&'a RawValue>,
-    duplicate: Option<&'static str>,
-}
-
-/// A body that is JSON: an object's envelope, or what it is instead.
-enum Parsed<'a> {
-    Object(Envelope<'a>),
-    Other(&'static str),
-}
-
-/// A member name of the envelope.
-enum Member {
-    Jsonrpc,
-    Result,
-    Error,
-    Id,
-    Other,
-}
-
-impl<'de> Deserialize<'de> for Member {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V;
-        impl serde::de::Visitor<'_> for V {
-            type Value = Member;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a member name")
-            }
-            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Member, E> {
-                Ok(match name {
-                    "jsonrpc" => Member::Jsonrpc,
-                    "result" => Member::Result,
-                    "error" => Member::Error,
-                    "id" => Member::Id,
-                    _ => Member::Other,
-                })
-            }
-        }
-        deserializer.deserialize_identifier(V)
-    }
-}
-
-impl<'de> Deserialize<'de> for Parsed<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        use serde::de::{IgnoredAny, MapAccess, SeqAccess};
-        struct V;
-        impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Parsed<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Parsed<'de>, A::Error> {
-                let mut envelope = Envelope::default();
-                while let Some(member) = map.next_key::<Member>()? {
-                    let (slot, name) = match member {
-                        Member::Jsonrpc => (&mut envelope.jsonrpc, "jsonrpc"),
-                        Member::Result => (&mut envelope.result, "result"),
-                        Member::Error => (&mut envelope.error, "error"),
-                        Member::Id => (&mut envelope.id, "id"),
-                        Member::Other => {
-                            map.next_value::<IgnoredAny>()?;
-                            continue;
-                        }
-                    };
-                    let value = map.next_value::<&'de RawValue>()?;
-                    if slot.is_some() {
-                        envelope.duplicate.get_or_insert(name);
-                    } else {
-                        *slot = Some(value);
-                    }
-                }
-                Ok(Parsed::Object(envelope))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Parsed<'de>, A::Error> {
-                // Read to the end, so that a broken array is reported as not JSON.
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Parsed::Other("an array"))
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Parsed<'de>, E> {
-                Ok(Parsed::Other("a string"))
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Parsed<'de>, E> {
-                Ok(Parsed::Other("a boolean"))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Parsed<'de>, E> {
-                Ok(Parsed::Other("a number"))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Parsed<'de>, E> {
-                Ok(Parsed::Other("a number"))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Parsed<'de>, E> {
-                Ok(Parsed::Other("a number"))
-            }
-            fn visit_unit<E>(self) -> Result<Parsed<'de>, E> {
-                Ok(Parsed::Other("null"))
-            }
-        }
-        deserializer.deserialize_any(V)
-    }
-}
-
 /// At most 40 characters of a piece of JSON, for a [`ReplyProblem`].
 fn short(json: &str) -> String {
     match json.char_indices().nth(40) {
@@ -486,19 +380,20 @@ fn short(json: &str) -> String {
 
 /// Checks the envelope's rules in order; the outcome (`result` or `error`) of a valid one.
 fn check_envelope(body: &[u8], id: u64) -> Result<Result<&RawValue, RpcError>, ReplyProblem> {
-    let envelope = match serde_json::from_slice::<Parsed>(body) {
-        Ok(Parsed::Object(envelope)) => envelope,
-        Ok(Parsed::Other(found)) => return Err(ReplyProblem::NotAnObject { found }),
+    let members = match envelope::read(body, ["jsonrpc", "result", "error", "id"]) {
+        Ok(Envelope::Object(members)) => members,
+        Ok(Envelope::Other(found)) => return Err(ReplyProblem::NotAnObject { found }),
         Err(e) => {
             return Err(ReplyProblem::NotJson {
                 reason: strip_position(e.to_string()),
             });
         }
     };
-    if let Some(name) = envelope.duplicate {
+    if let Some(name) = members.repeated {
         return Err(ReplyProblem::DuplicateMember { name });
     }
-    match envelope.jsonrpc.map(RawValue::get) {
+    let [jsonrpc, result, error, reply_id] = members.values;
+    match jsonrpc.map(RawValue::get) {
         None => return Err(ReplyProblem::MissingVersion),
         Some(r#""2.0""#) => {}
         Some(other) => {
@@ -507,7 +402,7 @@ fn check_envelope(body: &[u8], id: u64) -> Result<Result<&RawValue, RpcError>, R
             });
         }
     }
-    match envelope.id.map(RawValue::get) {
+    match reply_id.map(RawValue::get) {
         None => return Err(ReplyProblem::MissingId),
         Some("null") => return Err(ReplyProblem::NullId),
         Some(got) if got.parse::<u64>() == Ok(id) => {}
@@ -518,7 +413,7 @@ fn check_envelope(body: &[u8], id: u64) -> Result<Result<&RawValue, RpcError>, R
             });
         }
     }
-    match (envelope.result, envelope.error) {
+    match (result, error) {
         (Some(_), Some(_)) => Err(ReplyProblem::BothResultAndError),
         (None, None) => Err(ReplyProblem::NeitherResultNorError),
         (Some(result), None) => Ok(Ok(result)),

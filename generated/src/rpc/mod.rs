@@ -7,6 +7,8 @@ mod catalog;
 mod client;
 #[cfg(feature = "server")]
 mod deadline;
+#[cfg(any(feature = "client", feature = "server"))]
+mod envelope;
 mod error;
 mod excerpt;
 #[cfg(feature = "server")]

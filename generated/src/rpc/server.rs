@@ -52,6 +52,7 @@
 //! passes. So a connection holds at most a small multiple of the body limit plus its reply, and
 //! at most `max_connections` connections are open.
 
+use super::envelope::{self, Envelope};
 use super::error::{RpcError, strip_position};
 use super::excerpt::excerpt;
 use axum::Router;
@@ -267,94 +268,25 @@ pub async fn handle(dispatch: &dyn Dispatch, body: &[u8], config: &ServerConfig)
     (!replies.is_empty()).then(|| format!("[{}]", replies.join(",")))
 }
 
-/// The members of a request this server reads, borrowed from the body; others are skipped.
-/// A member given twice counts with its last value.
-#[derive(Default)]
-struct Envelope<'a> {
-    jsonrpc: Option<&'a RawValue>,
-    method: Option<&'a RawValue>,
-    params: Option<&'a RawValue>,
-    id: Option<&'a RawValue>,
-}
-
-impl<'de> serde::Deserialize<'de> for Envelope<'de> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        enum Key {
-            Jsonrpc,
-            Method,
-            Params,
-            Id,
-            Other,
-        }
-        impl<'de> serde::Deserialize<'de> for Key {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                struct KeyVisitor;
-                impl serde::de::Visitor<'_> for KeyVisitor {
-                    type Value = Key;
-                    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                        f.write_str("a member name")
-                    }
-                    fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Key, E> {
-                        Ok(match v {
-                            "jsonrpc" => Key::Jsonrpc,
-                            "method" => Key::Method,
-                            "params" => Key::Params,
-                            "id" => Key::Id,
-                            _ => Key::Other,
-                        })
-                    }
-                }
-                d.deserialize_identifier(KeyVisitor)
-            }
-        }
-        struct EnvelopeVisitor;
-        impl<'de> serde::de::Visitor<'de> for EnvelopeVisitor {
-            type Value = Envelope<'de>;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a JSON-RPC request object")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(
-                self,
-                mut map: A,
-            ) -> Result<Envelope<'de>, A::Error> {
-                let mut e = Envelope::default();
-                while let Some(key) = map.next_key::<Key>()? {
-                    let slot = match key {
-                        Key::Jsonrpc => &mut e.jsonrpc,
-                        Key::Method => &mut e.method,
-                        Key::Params => &mut e.params,
-                        Key::Id => &mut e.id,
-                        Key::Other => {
-                            map.next_value::<serde::de::IgnoredAny>()?;
-                            continue;
-                        }
-                    };
-                    *slot = Some(map.next_value()?);
-                }
-                Ok(e)
-            }
-        }
-        d.deserialize_map(EnvelopeVisitor)
-    }
-}
-
 async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
-    let members: Envelope = match serde_json::from_slice(body) {
-        Ok(m) => m,
-        Err(e) if e.is_data() => {
-            return Some(error_reply(
-                "null",
-                &RpcError::invalid_request("a request is a JSON object"),
-            ));
-        }
-        Err(e) => {
-            return Some(error_reply(
-                "null",
-                &RpcError::parse_error(strip_position(e.to_string())),
-            ));
-        }
-    };
-    let id = members.id.map(RawValue::get);
+    // A member given twice counts with its last value.
+    let [jsonrpc, method, params, id] =
+        match envelope::read(body, ["jsonrpc", "method", "params", "id"]) {
+            Ok(Envelope::Object(members)) => members.values,
+            Ok(Envelope::Other(_)) => {
+                return Some(error_reply(
+                    "null",
+                    &RpcError::invalid_request("a request is a JSON object"),
+                ));
+            }
+            Err(e) => {
+                return Some(error_reply(
+                    "null",
+                    &RpcError::parse_error(strip_position(e.to_string())),
+                ));
+            }
+        };
+    let id = id.map(RawValue::get);
     let reply_id = match id {
         None => "null",
         Some(raw) if raw.len() > MAX_ID_BYTES => {
@@ -375,7 +307,7 @@ async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
             return Some(error_reply("null", &err));
         }
     };
-    let outcome = run(dispatch, members).await;
+    let outcome = run(dispatch, jsonrpc, method, params).await;
     match (id, outcome) {
         (None, Ok(_)) => None,
         // A notification gets no reply, unless the request itself was malformed.
@@ -395,15 +327,20 @@ async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
     }
 }
 
-async fn run(dispatch: &dyn Dispatch, members: Envelope<'_>) -> Reply {
+async fn run(
+    dispatch: &dyn Dispatch,
+    jsonrpc: Option<&RawValue>,
+    method: Option<&RawValue>,
+    params: Option<&RawValue>,
+) -> Reply {
     let is_two = |raw: &RawValue| {
         raw.get() == r#""2.0""#
             || serde_json::from_str::<String>(raw.get()).is_ok_and(|v| v == "2.0")
     };
-    if !members.jsonrpc.is_some_and(is_two) {
+    if !jsonrpc.is_some_and(is_two) {
         return Err(RpcError::invalid_request(r#"`jsonrpc` must be "2.0""#));
     }
-    let method: std::borrow::Cow<'_, str> = match members.method.map(RawValue::get) {
+    let method: std::borrow::Cow<'_, str> = match method.map(RawValue::get) {
         None => return Err(RpcError::invalid_request("`method` is missing")),
         Some(text) => match serde_json::from_str::<&str>(text) {
             Ok(m) => m.into(),
@@ -414,7 +351,7 @@ async fn run(dispatch: &dyn Dispatch, members: Envelope<'_>) -> Reply {
             },
         },
     };
-    let params = match members.params {
+    let params = match params {
         None => Params(None),
         Some(raw) if raw.get() == "null" => Params(None),
         Some(raw) if raw.get().starts_with('{') => Params(Some(raw.to_owned())),

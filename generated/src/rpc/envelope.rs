@@ -1,0 +1,169 @@
+//! Reading the top-level members of a JSON-RPC envelope (a request on the server, a reply on
+//! the client) as raw JSON borrowed from the body, in one pass and without copying.
+
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::value::RawValue;
+use std::fmt;
+
+/// What a JSON text is: an object, with the raw values of the members asked for, or the kind
+/// of value it is instead (`"an array"`, `"a string"`, …).
+pub(crate) enum Envelope<'a, const N: usize> {
+    Object(Members<'a, N>),
+    // The server answers every non-object alike; the client names it.
+    Other(#[cfg_attr(not(feature = "client"), allow(dead_code))] &'static str),
+}
+
+/// The members asked for of an object; every other member is skipped.
+pub(crate) struct Members<'a, const N: usize> {
+    /// The raw value of each name asked for, in the order asked; the last one where a name
+    /// is given more than once.
+    pub(crate) values: [Option<&'a RawValue>; N],
+    /// The first name asked for that the object gives more than once.
+    pub(crate) repeated: Option<&'static str>,
+}
+
+/// Reads `body` (one JSON value and nothing after it) for the members `names`.
+pub(crate) fn read<'a, const N: usize>(
+    body: &'a [u8],
+    names: [&'static str; N],
+) -> Result<Envelope<'a, N>, serde_json::Error> {
+    let mut de = serde_json::Deserializer::from_slice(body);
+    let envelope = Whole(names).deserialize(&mut de)?;
+    de.end()?;
+    Ok(envelope)
+}
+
+/// The whole value, with the names asked for.
+struct Whole<const N: usize>([&'static str; N]);
+
+/// A member name: the index of the name asked for, or `None` to skip the member.
+struct Name<'n, const N: usize>(&'n [&'static str; N]);
+
+impl<'de, const N: usize> DeserializeSeed<'de> for Name<'_, N> {
+    type Value = Option<usize>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<usize>, D::Error> {
+        d.deserialize_identifier(self)
+    }
+}
+
+impl<const N: usize> Visitor<'_> for Name<'_, N> {
+    type Value = Option<usize>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a member name")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Option<usize>, E> {
+        Ok(self.0.iter().position(|n| *n == name))
+    }
+}
+
+impl<'de, const N: usize> DeserializeSeed<'de> for Whole<N> {
+    type Value = Envelope<'de, N>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Envelope<'de, N>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, const N: usize> Visitor<'de> for Whole<N> {
+    type Value = Envelope<'de, N>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Envelope<'de, N>, A::Error> {
+        let mut members = Members {
+            values: [None; N],
+            repeated: None,
+        };
+        while let Some(key) = map.next_key_seed(Name(&self.0))? {
+            let Some(i) = key else {
+                map.next_value::<IgnoredAny>()?;
+                continue;
+            };
+            let value = map.next_value::<&'de RawValue>()?;
+            if members.values[i].replace(value).is_some() {
+                members.repeated.get_or_insert(self.0[i]);
+            }
+        }
+        Ok(Envelope::Object(members))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Envelope<'de, N>, A::Error> {
+        // Read to the end, so that a broken array is reported as not JSON.
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Envelope::Other("an array"))
+    }
+
+    fn visit_str<E>(self, _: &str) -> Result<Envelope<'de, N>, E> {
+        Ok(Envelope::Other("a string"))
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<Envelope<'de, N>, E> {
+        Ok(Envelope::Other("a boolean"))
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<Envelope<'de, N>, E> {
+        Ok(Envelope::Other("a number"))
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<Envelope<'de, N>, E> {
+        Ok(Envelope::Other("a number"))
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<Envelope<'de, N>, E> {
+        Ok(Envelope::Other("a number"))
+    }
+
+    fn visit_unit<E>(self) -> Result<Envelope<'de, N>, E> {
+        Ok(Envelope::Other("null"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object<'a, const N: usize>(body: &'a str, names: [&'static str; N]) -> Members<'a, N> {
+        match read(body.as_bytes(), names) {
+            Ok(Envelope::Object(m)) => m,
+            Ok(Envelope::Other(kind)) => panic!("{body}: {kind}"),
+            Err(e) => panic!("{body}: {e}"),
+        }
+    }
+
+    #[test]
+    fn reads_the_members_asked_for_and_skips_the_rest() {
+        let m = object(r#"{"x":{"y":[1]},"b":2,"a":"t","c":null}"#, ["a", "b"]);
+        let got: Vec<Option<&str>> = m.values.iter().map(|v| v.map(RawValue::get)).collect();
+        assert_eq!(got, [Some(r#""t""#), Some("2")]);
+        assert_eq!(m.repeated, None);
+        // Escaped names are names; a repeated one keeps its last value and is reported.
+        let m = object(r#"{"\u0061":1,"b":2,"a":3}"#, ["a", "b"]);
+        assert_eq!(m.values[0].map(RawValue::get), Some("3"));
+        assert_eq!(m.repeated, Some("a"));
+    }
+
+    #[test]
+    fn says_what_a_body_is_instead_of_an_object() {
+        for (body, kind) in [
+            ("[1, {}]", "an array"),
+            (r#""x""#, "a string"),
+            ("true", "a boolean"),
+            ("-1", "a number"),
+            ("1.5", "a number"),
+            ("null", "null"),
+        ] {
+            assert!(
+                matches!(read(body.as_bytes(), ["a"]), Ok(Envelope::Other(k)) if k == kind),
+                "{body}"
+            );
+        }
+        // Broken JSON, and JSON with text after it, are errors of the parser.
+        assert!(read(b"[1,", ["a"]).is_err());
+        assert!(read(b"{} x", ["a"]).is_err());
+    }
+}
