@@ -151,7 +151,8 @@ impl ByteSink for Vec<u8> {
     }
 }
 
-/// Up to 64 decoded bytes on the stack; more are counted but dropped (`overflowed`).
+/// Up to 64 decoded bytes on the stack; more are counted but dropped, and then [`get`](Self::get)
+/// answers `None`.
 pub(crate) struct StackBytes {
     bytes: [u8; 64],
     len: usize,

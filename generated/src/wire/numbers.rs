@@ -263,24 +263,18 @@ impl Serialize for Percent {
         let Some(n) = self.ten_thousandths() else {
             return s.collect_str(self);
         };
-        // `<integer>.<four digits>` on the stack.
-        let mut buf = [0u8; 32];
-        let mut at = buf.len();
-        let mut rest = n;
-        for i in 0..usize::MAX {
-            at -= 1;
-            buf[at] = b'0' + (rest % 10) as u8;
-            rest /= 10;
-            if i == 3 {
-                at -= 1;
-                buf[at] = b'.';
-            }
-            if i >= 4 && rest == 0 {
-                break;
-            }
-        }
+        // `<integer>.<four digits>` on the stack; 10,000 plus the fraction is `1` followed by
+        // its four digits, leading zeros included.
+        let (mut whole, mut fraction) = ([0u8; 20], [0u8; 20]);
+        let whole = decimal(n / 10_000, &mut whole).as_bytes();
+        let fraction = &decimal(10_000 + n % 10_000, &mut fraction).as_bytes()[1..];
+        let mut buf = [0u8; 26];
+        let at = whole.len();
+        buf[..at].copy_from_slice(whole);
+        buf[at] = b'.';
+        buf[at + 1..at + 5].copy_from_slice(fraction);
         // Only digits and a dot were written.
-        s.serialize_str(std::str::from_utf8(&buf[at..]).unwrap_or_default())
+        s.serialize_str(std::str::from_utf8(&buf[..at + 5]).unwrap_or_default())
     }
 }
 
