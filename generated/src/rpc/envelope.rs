@@ -123,6 +123,62 @@ impl<'de, const N: usize> Visitor<'de> for Whole<N> {
     }
 }
 
+/// A reply `body` that is a plain success reply to request `id` (`"jsonrpc":"2.0"`, that id,
+/// a `result` and no `error`, no member given twice, nothing after the object), with its
+/// `result` decoded as `R` in the same pass over the body; `None` for anything else, which the
+/// caller then reads member by member to say what is wrong.
+#[cfg(feature = "client")]
+pub(crate) fn read_success<R: serde::de::DeserializeOwned>(body: &[u8], id: u64) -> Option<R> {
+    // Checking the whole body once is cheaper than checking each string as it is read.
+    let mut de = serde_json::Deserializer::from_str(std::str::from_utf8(body).ok()?);
+    let reply = de.deserialize_map(Success(std::marker::PhantomData)).ok()?;
+    de.end().ok()?;
+    let (jsonrpc, reply_id, result) = reply?;
+    (jsonrpc.get() == r#""2.0""# && reply_id.get().parse::<u64>() == Ok(id)).then_some(result)
+}
+
+/// The members of a plain success reply: `jsonrpc` and `id` raw, `result` typed; `None` when
+/// one is missing or repeated or an `error` is given.
+#[cfg(feature = "client")]
+struct Success<R>(std::marker::PhantomData<R>);
+
+#[cfg(feature = "client")]
+type SuccessMembers<'a, R> = Option<(&'a RawValue, &'a RawValue, R)>;
+
+#[cfg(feature = "client")]
+impl<'de, R: serde::Deserialize<'de>> Visitor<'de> for Success<R> {
+    type Value = SuccessMembers<'de, R>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON-RPC reply")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        const NAMES: [&str; 4] = ["jsonrpc", "result", "error", "id"];
+        let (mut jsonrpc, mut id, mut result) = (None, None, None);
+        while let Some(key) = map.next_key_seed(Name(&NAMES))? {
+            // Stopping early leaves the object unread: the caller sees an error either way.
+            let repeated = match key {
+                None => map.next_value::<IgnoredAny>().map(|_| false)?,
+                Some(0) => jsonrpc
+                    .replace(map.next_value::<&'de RawValue>()?)
+                    .is_some(),
+                Some(1) if result.is_none() => {
+                    result = Some(map.next_value::<R>()?);
+                    false
+                }
+                Some(3) => id.replace(map.next_value::<&'de RawValue>()?).is_some(),
+                // A second `result`, or an `error`.
+                Some(_) => true,
+            };
+            if repeated {
+                return Ok(None);
+            }
+        }
+        Ok(jsonrpc.zip(id).zip(result).map(|((j, i), r)| (j, i, r)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -145,6 +201,40 @@ mod tests {
         let m = object(r#"{"\u0061":1,"b":2,"a":3}"#, ["a", "b"]);
         assert_eq!(m.values[0].map(RawValue::get), Some("3"));
         assert_eq!(m.repeated, Some("a"));
+    }
+
+    #[cfg(feature = "client")]
+    #[test]
+    fn a_plain_success_reply_is_read_in_one_pass_and_nothing_else_is() {
+        let ok = |body: &str| read_success::<Vec<u8>>(body.as_bytes(), 7);
+        assert_eq!(
+            ok(r#"{"jsonrpc":"2.0","result":[1,2],"id":7}"#),
+            Some(vec![1, 2])
+        );
+        assert_eq!(
+            ok(r#"{"id":7,"x":{"y":1},"result":[],"jsonrpc":"2.0"}"#),
+            Some(vec![])
+        );
+        for body in [
+            r#"{"jsonrpc":"2.0","result":[1],"id":8}"#,
+            r#"{"jsonrpc":"2.0","result":[1],"id":"7"}"#,
+            r#"{"jsonrpc":"2.0","result":[1],"id":null}"#,
+            r#"{"jsonrpc":"2.0","result":[1]}"#,
+            r#"{"jsonrpc":"1.0","result":[1],"id":7}"#,
+            r#"{"jsonrpc":"2\u002e0","result":[1],"id":7}"#,
+            r#"{"result":[1],"id":7}"#,
+            r#"{"jsonrpc":"2.0","result":[1],"error":{},"id":7}"#,
+            r#"{"jsonrpc":"2.0","result":[1],"result":[2],"id":7}"#,
+            r#"{"jsonrpc":"2.0","jsonrpc":"2.0","result":[1],"id":7}"#,
+            r#"{"jsonrpc":"2.0","result":[1],"id":7,"id":7}"#,
+            r#"{"jsonrpc":"2.0","error":{"code":1,"message":"m"},"id":7}"#,
+            r#"{"jsonrpc":"2.0","result":["x"],"id":7}"#,
+            r#"{"jsonrpc":"2.0","result":[1],"id":7} x"#,
+            r#"[{"jsonrpc":"2.0","result":[1],"id":7}]"#,
+            "",
+        ] {
+            assert_eq!(ok(body), None, "{body}");
+        }
     }
 
     #[test]

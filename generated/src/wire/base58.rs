@@ -185,6 +185,8 @@ impl ByteSink for StackBytes {
 }
 
 /// Decodes base58 text into `out` (cleared first).
+///
+/// The number is built in 64-bit limbs, ten digits at a time.
 pub(crate) fn decode_into(text: &str, out: &mut impl ByteSink) -> Result<(), InvalidCharacter> {
     out.clear();
     let bytes = text.as_bytes();
@@ -209,33 +211,33 @@ pub(crate) fn decode_into(text: &str, out: &mut impl ByteSink) -> Result<(), Inv
     }
     let ones = digits.iter().take_while(|&&d| d == 0).count();
     let rest = &digits[ones..];
-    // Little-endian 32-bit limbs; each group of up to five digits multiplies and adds.
-    let max_limbs = rest.len() * 733 / 4000 + 2;
-    let mut limb_stack = [0u32; 20];
+    // Little-endian 64-bit limbs; each group of up to ten digits (58^10 < 2^64) multiplies
+    // and adds with one 128-bit product per limb.
+    let max_limbs = rest.len() * 733 / 8000 + 2;
+    let mut limb_stack = [0u64; 10];
     let mut limb_heap = Vec::new();
-    let limbs: &mut [u32] = if max_limbs <= limb_stack.len() {
+    let limbs: &mut [u64] = if max_limbs <= limb_stack.len() {
         &mut limb_stack[..max_limbs]
     } else {
         limb_heap.resize(max_limbs, 0);
         &mut limb_heap
     };
     let mut used = 0;
-    for group in rest.chunks(5) {
+    for group in rest.chunks(10) {
         let mut mul: u64 = 1;
         let mut add: u64 = 0;
         for &d in group {
             mul *= 58;
             add = add * 58 + u64::from(d);
         }
-        let mut carry = add;
+        let mut carry = u128::from(add);
         for limb in limbs[..used].iter_mut() {
-            let cur = u64::from(*limb) * mul + carry;
-            *limb = cur as u32;
-            carry = cur >> 32;
+            let cur = u128::from(*limb) * u128::from(mul) + carry;
+            *limb = cur as u64;
+            carry = cur >> 64;
         }
-        while carry > 0 {
-            limbs[used] = carry as u32;
-            carry >>= 32;
+        if carry > 0 {
+            limbs[used] = carry as u64;
             used += 1;
         }
     }

@@ -119,15 +119,15 @@ impl FromStr for HexBytes {
         // One pass: decode every pair and remember whether any digit was not hex; the slow
         // path below says which.
         let d = digits.as_bytes();
-        let mut out = Vec::with_capacity(d.len() / 2);
+        let mut out = vec![0u8; d.len() / 2];
         let mut invalid = 0u8;
-        for pair in d.chunks_exact(2) {
+        for (byte, pair) in out.iter_mut().zip(d.chunks_exact(2)) {
             let (hi, lo) = (
                 HEX_VALUES[usize::from(pair[0])],
                 HEX_VALUES[usize::from(pair[1])],
             );
             invalid |= hi | lo;
-            out.push((hi << 4) | (lo & 0x0f));
+            *byte = (hi << 4) | (lo & 0x0f);
         }
         if let Some(&last) = d.chunks_exact(2).remainder().first() {
             invalid |= HEX_VALUES[usize::from(last)];
