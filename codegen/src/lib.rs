@@ -7,6 +7,7 @@
 //! ```
 
 pub mod check;
+pub mod codec;
 pub mod common;
 pub mod conform;
 pub mod docs;

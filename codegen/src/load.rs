@@ -42,12 +42,28 @@ pub fn load(sources: &Sources) -> Result<Spec, SpecErrors> {
     for (f, t) in &sources.interfaces {
         docs.interfaces.extend(parse(f, t, FileKind::Interface));
     }
+    let (mut packages, mut codecs) = (Vec::new(), None);
+    let mut unparsed = std::collections::BTreeSet::new();
+    for (f, t) in &sources.codec {
+        let doc = parse(f, t, FileKind::Codec);
+        if f.ends_with("/codecs.yaml") {
+            codecs = doc;
+        } else if let Some(doc) = doc {
+            packages.push(doc);
+        } else if let Some(name) = package_name(t) {
+            // Its types still exist: a use of one is not a second problem.
+            unparsed.insert(name);
+        }
+    }
     if docs.wire_types.is_none() {
         // Without the vocabulary every type would be unknown.
         return Err(sorted(sources, errors));
     }
-    let (spec, lowering) = lower(&docs);
+    let (mut spec, lowering) = lower(&docs);
     errors.extend(lowering);
+    let (codec, codec_errors) = crate::codec::lower::lower(&packages, codecs.as_ref(), unparsed);
+    spec.codec = codec;
+    errors.extend(codec_errors);
     if !errors.is_empty() {
         return Err(sorted(sources, errors));
     }
@@ -83,4 +99,12 @@ fn top_level_keys(text: &str) -> Vec<String> {
             ok.then(|| key.to_string())
         })
         .collect()
+}
+
+/// The `package:` of a codec file that does not parse, read from its text.
+fn package_name(text: &str) -> Option<String> {
+    text.lines()
+        .find_map(|l| l.strip_prefix("package:"))
+        .map(|n| n.trim().trim_matches(['"', '\'']).to_string())
+        .filter(|n| !n.is_empty())
 }

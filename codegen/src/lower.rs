@@ -110,6 +110,7 @@ pub fn lower(docs: &Docs) -> (Spec, Vec<SpecError>) {
         wire_types,
         schemas,
         interfaces,
+        codec: Default::default(),
         node_version: None,
     };
     (spec, cx.errors)

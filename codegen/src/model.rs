@@ -47,6 +47,8 @@ pub struct Spec {
     /// Schemas shared by several interfaces (`spec/schemas/`).
     pub schemas: Vec<Schema>,
     pub interfaces: Vec<Interface>,
+    /// The binary layouts (`spec/codec/`); empty when the spec has none.
+    pub codec: crate::codec::model::Codecs,
     /// The one node version this model describes (`for_node`): what that version did not
     /// serve is left out. `None`: every version, each method and member with its versions.
     pub node_version: Option<Version>,

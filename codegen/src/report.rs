@@ -57,7 +57,64 @@ pub fn listing(spec: &Spec) -> String {
         spec.interfaces.len(),
         total - node_only
     );
+    codec_listing(spec, &mut out);
     out
+}
+
+/// The binary layouts: every codec with its roots and numbering, every struct field by field.
+fn codec_listing(spec: &Spec, out: &mut String) {
+    let c = &spec.codec;
+    if c.packages.is_empty() {
+        return;
+    }
+    for codec in &c.codecs {
+        let _ = writeln!(
+            out,
+            "\ncodec {} (version {}, at most {} bytes): {} type IDs, {} slots",
+            codec.name,
+            codec.version,
+            codec.max_size,
+            codec.type_ids.iter().filter(|(_, t)| t.is_some()).count(),
+            codec.slots.len()
+        );
+        for r in &codec.roots {
+            let _ = writeln!(
+                out,
+                "  root {} (at most {} bytes)",
+                r.layout.spec_text(),
+                r.max_size
+            );
+        }
+        for s in &codec.slots {
+            let members: Vec<String> = s
+                .types
+                .iter()
+                .map(|t| format!("{t} = {}", codec.type_id(t).unwrap_or_default()))
+                .collect();
+            let _ = writeln!(out, "  slot {}: {}", s.name, members.join(", "));
+        }
+    }
+    for p in &c.packages {
+        let _ = writeln!(out, "\npackage {} ({} types)", p.name, p.types.len());
+        for t in &p.types {
+            let fields: Vec<String> = t
+                .fields
+                .iter()
+                .map(|f| {
+                    let inline = if f.inline { " (inline)" } else { "" };
+                    format!("{} {}{inline}", f.name, f.layout.spec_text())
+                })
+                .collect();
+            let _ = writeln!(out, "  {}: {}", t.name.name, fields.join(", "));
+        }
+    }
+    let structs = c.structs().count();
+    let _ = writeln!(
+        out,
+        "\n{structs} codec types in {} packages, {} codecs",
+        c.packages.len(),
+        c.codecs.len()
+    );
 }
 
 fn fields(

@@ -12,10 +12,14 @@ pub struct Sources {
     pub wire_types: (String, String),
     pub schemas: Vec<(String, String)>,
     pub interfaces: Vec<(String, String)>,
+    /// `codec/*.yaml`, when the folder has a `codec/` folder: the package files and
+    /// `codec/codecs.yaml`.
+    pub codec: Vec<(String, String)>,
 }
 
 impl Sources {
-    /// Reads `wire-types.yaml`, `schemas/*.yaml` and `interfaces/*.yaml` (sorted by name).
+    /// Reads `wire-types.yaml`, `schemas/*.yaml`, `interfaces/*.yaml` and, when present,
+    /// `codec/*.yaml` (each folder sorted by name).
     pub fn read_dir(dir: &Path) -> Result<Sources, SpecErrors> {
         let fail = |file: &str, message: String| {
             SpecErrors(vec![SpecError {
@@ -57,6 +61,11 @@ impl Sources {
             wire_types: ("wire-types.yaml".to_string(), read("wire-types.yaml")?),
             schemas: list("schemas")?,
             interfaces: list("interfaces")?,
+            codec: if dir.join("codec").is_dir() {
+                list("codec")?
+            } else {
+                Vec::new()
+            },
         })
     }
 
@@ -68,6 +77,7 @@ impl Sources {
             .chain(std::iter::once(self.wire_types.0.as_str()))
             .chain(self.schemas.iter().map(|(n, _)| n.as_str()))
             .chain(self.interfaces.iter().map(|(n, _)| n.as_str()))
+            .chain(self.codec.iter().map(|(n, _)| n.as_str()))
     }
 
     /// Every file with its text, in the order problems are reported.
@@ -77,6 +87,7 @@ impl Sources {
             .chain(std::iter::once(&self.wire_types))
             .chain(&self.schemas)
             .chain(&self.interfaces)
+            .chain(&self.codec)
             .map(|(n, t)| (n.as_str(), t.as_str()))
     }
 }

@@ -38,6 +38,7 @@ pub fn for_node(spec: Spec, version: Version) -> Result<Spec, String> {
         wire_types,
         schemas,
         interfaces,
+        codec,
         node_version: _,
     } = spec;
     let interfaces = interfaces
@@ -69,6 +70,7 @@ pub fn for_node(spec: Spec, version: Version) -> Result<Spec, String> {
         wire_types,
         schemas: schemas.into_iter().map(|s| schema(s, version)).collect(),
         interfaces,
+        codec,
         node_version: Some(version),
     })
 }

@@ -16,6 +16,8 @@ pub enum FileKind {
     WireTypes,
     Schemas,
     Interface,
+    /// A file of `codec/`: a package's types, or `codecs.yaml`.
+    Codec,
 }
 
 /// A parsed spec file.
@@ -204,6 +206,21 @@ impl Doc {
                     Some(name) if !ns.is_empty() => parts.push(format!("method `{ns}.{name}`")),
                     Some(name) => parts.push(format!("method `{name}`")),
                     None => parts.push(format!("methods[{n}]")),
+                }
+                i = 2;
+            }
+            (FileKind::Codec, Some(Seg::Key(k)), Some(Seg::Index(n))) if k == "types" => {
+                let package = name_at(&[], "package").unwrap_or_default();
+                match name_at(&path[..2], "name") {
+                    Some(name) => parts.push(format!("type `{package}.{name}`")),
+                    None => parts.push(format!("types[{n}]")),
+                }
+                i = 2;
+            }
+            (FileKind::Codec, Some(Seg::Key(k)), Some(Seg::Index(n))) if k == "codecs" => {
+                match name_at(&path[..2], "name") {
+                    Some(name) => parts.push(format!("codec `{name}`")),
+                    None => parts.push(format!("codecs[{n}]")),
                 }
                 i = 2;
             }

@@ -92,6 +92,7 @@ fn base() -> Sources {
         wire_types: ("wire-types.yaml".into(), WIRE_TYPES.into()),
         schemas: vec![("schemas/common.yaml".into(), COMMON.into())],
         interfaces: vec![("interfaces/info.yaml".into(), INFO.into())],
+        ..Sources::default()
     }
 }
 

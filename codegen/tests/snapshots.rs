@@ -619,9 +619,20 @@ fn real_spec_lists_what_the_node_adds() {
     let upgrades = listing_of(&listing, "info.upgrades");
     assert!(upgrades.contains(&"    result fortunaTime: time (also fUpgradeTime; since v1.12.2)"));
     assert!(
-        listing.ends_with(
-            "66 methods in 7 interfaces (63 in the API description, 3 served by the node only)\n"
+        listing.contains(
+            "\n66 methods in 7 interfaces (63 in the API description, 3 served by the node only)\n"
         ),
+        "{listing}"
+    );
+    // Then the binary layouts.
+    assert!(
+        listing.contains(
+            "\ncodec platform (version 0, at most 262144 bytes): 41 type IDs, 11 slots\n"
+        )
+    );
+    assert!(listing.contains("\n  Credential: signatures list<bytes<65>>\n"));
+    assert!(
+        listing.ends_with("\n90 codec types in 8 packages, 6 codecs\n"),
         "{listing}"
     );
 }

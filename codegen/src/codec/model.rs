@@ -1,0 +1,209 @@
+//! The validated codec model: packages of structs, and codecs that number them.
+
+use crate::model::Origin;
+
+/// Everything in `spec/codec/`; empty when the spec has no such folder.
+#[derive(Debug, Clone, Default)]
+pub struct Codecs {
+    pub packages: Vec<Package>,
+    pub codecs: Vec<Codec>,
+}
+
+/// The types of one package of the node.
+#[derive(Debug, Clone)]
+pub struct Package {
+    pub name: String,
+    pub summary: String,
+    pub source: Option<String>,
+    pub types: Vec<Struct>,
+}
+
+/// A type, named `package.Name`.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TypeRef {
+    pub package: String,
+    pub name: String,
+}
+
+impl std::fmt::Display for TypeRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.package, self.name)
+    }
+}
+
+/// A struct: fields in wire order, no prefix, no padding.
+#[derive(Debug, Clone)]
+pub struct Struct {
+    pub name: TypeRef,
+    pub summary: String,
+    pub description: Option<String>,
+    pub fields: Vec<Field>,
+    pub origin: Origin,
+}
+
+/// One field.
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub name: String,
+    /// The member's name in the node's JSON form.
+    pub json: String,
+    pub summary: String,
+    pub layout: Layout,
+    /// The struct's fields sit here without a name of their own.
+    pub inline: bool,
+    pub rules: Rules,
+    pub origin: Origin,
+}
+
+/// How a value is laid out in bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Layout {
+    /// Big-endian unsigned integers of 1, 2, 4 and 8 bytes.
+    U8,
+    U16,
+    U32,
+    U64,
+    /// A big-endian two's-complement 8-byte integer.
+    I64,
+    /// One byte, `00` or `01`.
+    Bool,
+    /// 32 bytes.
+    Id,
+    /// 20 bytes.
+    ShortId,
+    /// 20 bytes.
+    NodeId,
+    /// `u32` length, then the bytes.
+    Bytes,
+    /// Exactly N bytes, no length.
+    FixedBytes(usize),
+    /// `u16` length, then the bytes.
+    String,
+    /// `u32` count, then the elements.
+    List(Box<Layout>),
+    /// A struct's fields, no type ID.
+    Struct(TypeRef),
+    /// `u32` type ID, then the fields of one of the slot's types.
+    Slot(String),
+}
+
+impl Layout {
+    /// How the spec writes it.
+    pub fn spec_text(&self) -> String {
+        match self {
+            Layout::U8 => "u8".into(),
+            Layout::U16 => "u16".into(),
+            Layout::U32 => "u32".into(),
+            Layout::U64 => "u64".into(),
+            Layout::I64 => "i64".into(),
+            Layout::Bool => "bool".into(),
+            Layout::Id => "id".into(),
+            Layout::ShortId => "short-id".into(),
+            Layout::NodeId => "node-id".into(),
+            Layout::Bytes => "bytes".into(),
+            Layout::FixedBytes(n) => format!("bytes<{n}>"),
+            Layout::String => "string".into(),
+            Layout::List(t) => format!("list<{}>", t.spec_text()),
+            Layout::Struct(t) => t.to_string(),
+            Layout::Slot(s) => format!("any<{s}>"),
+        }
+    }
+
+    /// Whether it is an integer (where `min` and `max` apply).
+    pub fn is_integer(&self) -> bool {
+        matches!(
+            self,
+            Layout::U8 | Layout::U16 | Layout::U32 | Layout::U64 | Layout::I64
+        )
+    }
+}
+
+/// What the node requires of a value beyond its layout.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Rules {
+    pub order: Option<Order>,
+    pub min: Option<u64>,
+    pub max: Option<u64>,
+    /// At most this many bytes (bytes, string) or elements (list).
+    pub max_len: Option<u64>,
+    /// Exactly this many bytes or elements.
+    pub len: Option<u64>,
+}
+
+/// The order a list's elements must be in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Order {
+    /// Non-decreasing by encoding.
+    Sorted,
+    /// Strictly increasing by encoding (so also unique).
+    StrictlyIncreasing,
+    /// Strictly increasing by the encoding of one field of the element.
+    StrictlyIncreasingBy(String),
+}
+
+/// One codec: the numbering of its types, its slots and its roots.
+#[derive(Debug, Clone)]
+pub struct Codec {
+    pub name: String,
+    pub summary: String,
+    pub source: Option<String>,
+    pub version: u16,
+    pub max_size: u64,
+    /// Every ID in order; `None` for an ID the codec skips.
+    pub type_ids: Vec<(u32, Option<TypeRef>)>,
+    pub slots: Vec<Slot>,
+    pub roots: Vec<Root>,
+    /// The structs values of this codec reach from its roots, in the order first reached.
+    pub reached: Vec<TypeRef>,
+    /// Of those, the ones that hold a slot at some depth: their Rust form is one per codec.
+    pub codec_bound: Vec<TypeRef>,
+    pub origin: Origin,
+}
+
+impl Codec {
+    /// The type ID of `ty` in this codec.
+    pub fn type_id(&self, ty: &TypeRef) -> Option<u32> {
+        self.type_ids
+            .iter()
+            .find(|(_, t)| t.as_ref() == Some(ty))
+            .map(|(id, _)| *id)
+    }
+
+    /// The slot named `name`.
+    pub fn slot(&self, name: &str) -> Option<&Slot> {
+        self.slots.iter().find(|s| s.name == name)
+    }
+}
+
+/// An interface slot of a codec: the types it may hold.
+#[derive(Debug, Clone)]
+pub struct Slot {
+    pub name: String,
+    pub types: Vec<TypeRef>,
+}
+
+/// A value that travels on its own: `u16` codec version, then the value, nothing after it.
+#[derive(Debug, Clone)]
+pub struct Root {
+    /// A struct or a slot.
+    pub layout: Layout,
+    pub summary: String,
+    pub max_size: u64,
+}
+
+impl Codecs {
+    /// The struct named `ty`.
+    pub fn get(&self, ty: &TypeRef) -> Option<&Struct> {
+        self.packages
+            .iter()
+            .find(|p| p.name == ty.package)?
+            .types
+            .iter()
+            .find(|t| t.name.name == ty.name)
+    }
+
+    /// Every struct, package by package.
+    pub fn structs(&self) -> impl Iterator<Item = &Struct> {
+        self.packages.iter().flat_map(|p| &p.types)
+    }
+}
