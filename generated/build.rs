@@ -1,4 +1,5 @@
-//! Generates the bindings from the spec into `$OUT_DIR/bindings.rs`.
+//! Generates the bindings from the spec into `$OUT_DIR/bindings.rs` and the binary codec into
+//! `$OUT_DIR/codec.rs`.
 //!
 //! The spec is `spec/` inside this package: in the repository a link to the workspace's
 //! `spec/` (the one place people edit), in the published package a copy of it. Set
@@ -37,6 +38,10 @@ fn main() {
     let code = avalanche_rpc_codegen::emit::rust(&spec);
     if let Err(e) = std::fs::write(&out, code) {
         fail(&[format!("cannot write {}: {e}", out.display())]);
+    }
+    let codec = out.with_file_name("codec.rs");
+    if let Err(e) = std::fs::write(&codec, avalanche_rpc_codegen::emit::codec::codec(&spec)) {
+        fail(&[format!("cannot write {}: {e}", codec.display())]);
     }
     // Only once the bindings are written: a failed build script runs again anyway, and these
     // lines would bury the problems in cargo's output of a failed build.

@@ -7,6 +7,9 @@
 //!   [`index`], [`proposervm`]), each with its params and result types, a client trait with its
 //!   implementation (`InfoClient`, `InfoEndpoint`), a server trait (`InfoServer`) and a
 //!   `router` that mounts it on axum; [`types`] holds the shapes they share.
+//! - [`codec`]: transactions, UTXOs, blocks, genesis and Warp messages in the node's binary
+//!   format (`avm::Tx::from_bytes`, `platform::Block::from_bytes`, …), generated from the
+//!   layouts in `spec/codec/`, with the node's rules (`Verify`).
 //! - [`rpc`]: the runtime: JSON-RPC envelope and errors, [`rpc::Node`], transports, the
 //!   server, and [`rpc::SpecExamples`], a server answering from the spec's examples.
 //!
@@ -24,6 +27,7 @@
 //!   versions in its docs.
 //! - `AVALANCHE_RPC_SPEC_DIR`: build from another spec folder than the one in the package.
 
+pub mod codec;
 pub mod rpc;
 pub mod wire;
 

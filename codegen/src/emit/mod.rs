@@ -15,6 +15,7 @@
 
 pub mod catalog;
 pub mod client;
+pub mod codec;
 pub mod mock;
 pub mod names;
 pub mod server;

@@ -1,0 +1,517 @@
+//! The binary codec (`crate::codec`): for every struct of `spec/codec/`, a Rust struct with
+//! `Encode` and `Decode`; for every slot of every codec, an enum with one variant per type the
+//! codec allows there, read and written with its type ID; `from_bytes`/`to_bytes` on every
+//! root. A struct that holds a slot is emitted once per codec that reaches it, in that codec's
+//! module; every other struct once, in its package's module.
+
+use super::{doc, format, ident};
+use crate::codec::model::{Codec, Codecs, Field, Layout, Order, Struct, TypeRef};
+use crate::model::Spec;
+use crate::naming::{pascal, snake};
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
+use std::collections::BTreeMap;
+
+/// The module of a codec or package name (`warp-l1` → `warp_l1`).
+pub fn module_name(name: &str) -> String {
+    snake(name)
+}
+
+/// Generates the codec modules, formatted (empty when the spec has no layouts).
+pub fn codec(spec: &Spec) -> String {
+    let c = &spec.codec;
+    // module name → (its doc, its items)
+    let mut modules: BTreeMap<String, (Vec<String>, Vec<TokenStream>)> = BTreeMap::new();
+    for p in &c.packages {
+        let independent: Vec<&Struct> = p
+            .types
+            .iter()
+            .filter(|s| !c.codecs.iter().any(|k| k.codec_bound.contains(&s.name)))
+            .collect();
+        if independent.is_empty() {
+            continue;
+        }
+        let entry = modules.entry(module_name(&p.name)).or_default();
+        entry.0.push(format!("Package `{}`: {}", p.name, p.summary));
+        for s in independent {
+            entry.1.push(structure(c, None, s));
+        }
+    }
+    for k in &c.codecs {
+        let entry = modules.entry(module_name(&k.name)).or_default();
+        entry.0.push(format!(
+            "Codec `{}` (version {}, at most {} bytes): {}",
+            k.name, k.version, k.max_size, k.summary
+        ));
+        for t in &k.codec_bound {
+            if let Some(s) = c.get(t) {
+                entry.1.push(structure(c, Some(k), s));
+            }
+        }
+        for slot in &k.slots {
+            entry.1.push(slot_enum(k, &slot.name, &slot.types));
+        }
+        for root in &k.roots {
+            entry
+                .1
+                .push(root_impl(k, &root.layout, root.max_size, &root.summary));
+        }
+    }
+    let mods = modules.into_iter().map(|(name, (docs, items))| {
+        let id = ident(&name);
+        let d = doc(&docs.join("\n\n"));
+        quote! {
+            #d
+            pub mod #id {
+                #(#items)*
+            }
+        }
+    });
+    format(quote!(#(#mods)*))
+}
+
+/// The Rust path of struct `t` as seen from codec `k` (or from no codec).
+fn struct_path(k: Option<&Codec>, t: &TypeRef) -> TokenStream {
+    let name = ident(&t.name);
+    let bound = k.filter(|k| k.codec_bound.contains(t));
+    let module = ident(&module_name(match bound {
+        Some(k) => &k.name,
+        None => &t.package,
+    }));
+    quote!(crate::codec::#module::#name)
+}
+
+fn rust_type(k: Option<&Codec>, l: &Layout) -> TokenStream {
+    match l {
+        Layout::U8 => quote!(u8),
+        Layout::U16 => quote!(u16),
+        Layout::U32 => quote!(u32),
+        Layout::U64 => quote!(u64),
+        Layout::I64 => quote!(i64),
+        Layout::Bool => quote!(bool),
+        Layout::Id => quote!(crate::wire::Id),
+        Layout::ShortId => quote!(crate::wire::ShortId),
+        Layout::NodeId => quote!(crate::wire::NodeId),
+        Layout::Bytes => quote!(::std::vec::Vec<u8>),
+        Layout::FixedBytes(n) => {
+            let n = Literal::usize_unsuffixed(*n);
+            quote!([u8; #n])
+        }
+        Layout::String => quote!(::std::string::String),
+        Layout::List(inner) => {
+            let inner = rust_type(k, inner);
+            quote!(::std::vec::Vec<#inner>)
+        }
+        Layout::Struct(t) => struct_path(k, t),
+        Layout::Slot(s) => {
+            let module = ident(&module_name(k.map(|k| k.name.as_str()).unwrap_or_default()));
+            let name = ident(s);
+            quote!(crate::codec::#module::#name)
+        }
+    }
+}
+
+/// The fewest bytes a value of `l` takes in codec `k`.
+fn min_size(c: &Codecs, k: Option<&Codec>, l: &Layout, depth: usize) -> usize {
+    if depth > 64 {
+        return 0;
+    }
+    match l {
+        Layout::U8 | Layout::Bool => 1,
+        Layout::U16 => 2,
+        Layout::U32 => 4,
+        Layout::U64 | Layout::I64 => 8,
+        Layout::Id => 32,
+        Layout::ShortId | Layout::NodeId => 20,
+        Layout::Bytes | Layout::List(_) => 4,
+        Layout::FixedBytes(n) => *n,
+        Layout::String => 2,
+        Layout::Struct(t) => c
+            .get(t)
+            .map(|s| {
+                s.fields
+                    .iter()
+                    .map(|f| min_size(c, k, &f.layout, depth + 1))
+                    .sum()
+            })
+            .unwrap_or(0),
+        Layout::Slot(name) => {
+            let types = k
+                .and_then(|k| k.slot(name))
+                .map(|s| s.types.as_slice())
+                .unwrap_or(&[]);
+            4 + types
+                .iter()
+                .map(|t| min_size(c, k, &Layout::Struct(t.clone()), depth + 1))
+                .min()
+                .unwrap_or(0)
+        }
+    }
+}
+
+/// The expression reading one value of `l` from `r` (a `Result`).
+fn read_expr(c: &Codecs, k: Option<&Codec>, l: &Layout) -> TokenStream {
+    match l {
+        Layout::U8
+        | Layout::U16
+        | Layout::U32
+        | Layout::U64
+        | Layout::I64
+        | Layout::Bool
+        | Layout::Bytes
+        | Layout::String => {
+            let m = ident(&l.spec_text());
+            quote!(r.#m())
+        }
+        Layout::Id => quote!(r.id()),
+        Layout::ShortId => quote!(r.short_id()),
+        Layout::NodeId => quote!(r.node_id()),
+        Layout::FixedBytes(n) => {
+            let n = Literal::usize_unsuffixed(*n);
+            quote!(r.array::<#n>())
+        }
+        Layout::List(inner) => {
+            let min = min_size(c, k, inner, 0);
+            let item = read_expr(c, k, inner);
+            quote!(r.list(#min, |r| #item))
+        }
+        // The type follows from the field's.
+        Layout::Struct(_) | Layout::Slot(_) => quote!(crate::codec::Decode::decode(r)),
+    }
+}
+
+/// The checks of field `f` (the rules the spec gives it, then the rules inside it), or
+/// nothing when it has none.
+fn verify_stmts(c: &Codecs, f: &Field) -> Option<TokenStream> {
+    let id = ident(&snake(&f.name));
+    let r = &f.rules;
+    let mut checks = Vec::new();
+    if r.min.is_some() || r.max.is_some() {
+        let (min, max) = (opt(r.min), opt(r.max));
+        checks.push(quote!(crate::codec::rules::bounds(self.#id, #min, #max)?;));
+    }
+    if r.len.is_some() || r.max_len.is_some() {
+        let (len, max) = (opt(r.len), opt(r.max_len));
+        checks.push(quote!(crate::codec::rules::length(self.#id.len(), #len, #max)?;));
+    }
+    match &r.order {
+        Some(Order::Sorted) => checks
+            .push(quote!(crate::codec::rules::ordered(&self.#id, crate::codec::Order::Sorted)?;)),
+        Some(Order::StrictlyIncreasing) => checks.push(
+            quote!(crate::codec::rules::ordered(&self.#id, crate::codec::Order::StrictlyIncreasing)?;),
+        ),
+        Some(Order::StrictlyIncreasingBy(member)) => {
+            let key = ident(&snake(member));
+            checks.push(quote!(crate::codec::rules::increasing_by(&self.#id, #member, |e| &e.#key)?;));
+        }
+        None => {}
+    }
+    match &f.layout {
+        Layout::Struct(t) if has_rules(c, &Layout::Struct(t.clone()), &mut Vec::new()) => {
+            checks.push(quote!(crate::codec::Verify::verify(&self.#id)?;))
+        }
+        Layout::Slot(_) => checks.push(quote!(crate::codec::Verify::verify(&self.#id)?;)),
+        Layout::List(inner)
+            if matches!(inner.as_ref(), Layout::Slot(_))
+                || has_rules(c, inner, &mut Vec::new()) =>
+        {
+            if matches!(inner.as_ref(), Layout::Struct(_) | Layout::Slot(_)) {
+                checks.push(quote!(crate::codec::rules::each(&self.#id)?;))
+            }
+        }
+        _ => {}
+    }
+    if checks.is_empty() {
+        return None;
+    }
+    let wire = &f.name;
+    Some(
+        quote!(crate::codec::rules::field(#wire, || { #(#checks)* ::std::result::Result::Ok(()) })?;),
+    )
+}
+
+/// Whether a value of `l` has a rule anywhere inside (slots always may).
+fn has_rules(c: &Codecs, l: &Layout, seen: &mut Vec<TypeRef>) -> bool {
+    match l {
+        Layout::List(inner) => has_rules(c, inner, seen),
+        Layout::Slot(_) => true,
+        Layout::Struct(t) => {
+            if seen.contains(t) {
+                return false;
+            }
+            seen.push(t.clone());
+            c.get(t).is_some_and(|s| {
+                s.fields
+                    .iter()
+                    .any(|f| f.rules != Default::default() || has_rules(c, &f.layout, seen))
+            })
+        }
+        _ => false,
+    }
+}
+
+/// Writing a value of `l`, given as `value` (a copy) and `place` (a reference): a
+/// statement when it cannot fail, or a `Result` expression when it can (`true`).
+fn write_code(l: &Layout, value: TokenStream, place: TokenStream) -> (bool, TokenStream) {
+    match l {
+        Layout::U8 | Layout::U16 | Layout::U32 | Layout::U64 | Layout::I64 | Layout::Bool => {
+            let m = ident(&l.spec_text());
+            (false, quote!(w.#m(#value);))
+        }
+        Layout::Id => (false, quote!(w.id(#place);)),
+        Layout::ShortId => (false, quote!(w.short_id(#place);)),
+        Layout::NodeId => (false, quote!(w.node_id(#place);)),
+        Layout::FixedBytes(_) => (false, quote!(w.raw(#place);)),
+        Layout::Bytes => (true, quote!(w.bytes(#place))),
+        Layout::String => (true, quote!(w.string(#place))),
+        Layout::List(inner) => {
+            let item = match write_code(inner, quote!(*e), quote!(e)) {
+                (true, expr) => expr,
+                (false, stmt) => quote!({ #stmt ::std::result::Result::Ok(()) }),
+            };
+            (true, quote!(w.list(#place, |w, e| #item)))
+        }
+        Layout::Struct(_) | Layout::Slot(_) => {
+            (true, quote!(crate::codec::Encode::encode(#place, w)))
+        }
+    }
+}
+
+fn opt(v: Option<u64>) -> TokenStream {
+    match v {
+        Some(v) => {
+            let v = Literal::u64_unsuffixed(v);
+            quote!(::std::option::Option::Some(#v))
+        }
+        None => quote!(::std::option::Option::None),
+    }
+}
+
+fn field_doc(f: &Field) -> String {
+    let mut d = format!("{}\n\nWire: `{}`", f.summary, f.layout.spec_text());
+    if f.inline {
+        d.push_str(", inline");
+    }
+    let r = &f.rules;
+    match &r.order {
+        Some(Order::Sorted) => d.push_str(", sorted by encoding"),
+        Some(Order::StrictlyIncreasing) => d.push_str(", strictly increasing by encoding"),
+        Some(Order::StrictlyIncreasingBy(m)) => {
+            d.push_str(&format!(", strictly increasing by `{m}`"))
+        }
+        None => {}
+    }
+    if let Some(v) = r.min {
+        d.push_str(&format!(", at least {v}"));
+    }
+    if let Some(v) = r.max {
+        d.push_str(&format!(", at most {v}"));
+    }
+    if let Some(v) = r.len {
+        d.push_str(&format!(", length {v}"));
+    }
+    if let Some(v) = r.max_len {
+        d.push_str(&format!(", length at most {v}"));
+    }
+    if f.json != f.name {
+        d.push_str(&format!(". JSON: `{}`", f.json));
+    }
+    d.push('.');
+    d
+}
+
+/// A struct with `new`, `Encode` and `Decode`.
+fn structure(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
+    let name = ident(&s.name.name);
+    let mut d = format!("{} (`{}`)", s.summary, s.name);
+    if let Some(k) = k {
+        d.push_str(&format!(", in codec `{}`", k.name));
+    }
+    if let Some(desc) = &s.description {
+        d.push_str("\n\n");
+        d.push_str(desc);
+    }
+    let d = doc(&d);
+    let idents: Vec<_> = s.fields.iter().map(|f| ident(&snake(&f.name))).collect();
+    let types: Vec<_> = s.fields.iter().map(|f| rust_type(k, &f.layout)).collect();
+    let docs = s.fields.iter().map(|f| doc(&field_doc(f)));
+    let wire: Vec<_> = s.fields.iter().map(|f| f.name.as_str()).collect();
+    let reads = s.fields.iter().map(|f| read_expr(c, k, &f.layout));
+    let checks = s.fields.iter().filter_map(|f| verify_stmts(c, f));
+    let writes = s.fields.iter().zip(&idents).map(|(f, id)| {
+        let wire = &f.name;
+        match write_code(&f.layout, quote!(self.#id), quote!(&self.#id)) {
+            (true, expr) => quote!(w.field(#wire, |w| #expr)?;),
+            (false, stmt) => stmt,
+        }
+    });
+    let (r_arg, w_arg, default) = if s.fields.is_empty() {
+        (quote!(_r), quote!(_w), quote!(Default,))
+    } else {
+        (quote!(r), quote!(w), quote!())
+    };
+    quote! {
+        #d
+        #[derive(Debug, Clone, #default PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
+        pub struct #name {
+            #( #docs pub #idents: #types, )*
+        }
+
+        impl #name {
+            /// A value with every field given, in wire order.
+            #[allow(clippy::too_many_arguments)]
+            pub fn new(#( #idents: #types ),*) -> Self {
+                Self { #( #idents ),* }
+            }
+        }
+
+        impl crate::codec::Encode for #name {
+            fn encode(&self, #w_arg: &mut crate::codec::Writer) -> ::std::result::Result<(), crate::codec::EncodeError> {
+                #( #writes )*
+                ::std::result::Result::Ok(())
+            }
+        }
+
+        impl crate::codec::Decode for #name {
+            fn decode(#r_arg: &mut crate::codec::Reader<'_>) -> ::std::result::Result<Self, crate::codec::DecodeError> {
+                #( let #idents = r.field(#wire, |r| #reads)?; )*
+                ::std::result::Result::Ok(Self { #( #idents ),* })
+            }
+        }
+
+        impl crate::codec::Verify for #name {
+            fn verify(&self) -> ::std::result::Result<(), crate::codec::RuleError> {
+                #( #checks )*
+                ::std::result::Result::Ok(())
+            }
+        }
+    }
+}
+
+/// The variant names of a slot: the type's name, or package and name where two types of
+/// the slot share a name.
+fn variants(types: &[TypeRef]) -> Vec<String> {
+    types
+        .iter()
+        .map(|t| {
+            if types.iter().filter(|o| o.name == t.name).count() > 1 {
+                format!("{}{}", pascal(&t.package), t.name)
+            } else {
+                t.name.clone()
+            }
+        })
+        .collect()
+}
+
+/// A slot: an enum read and written with the type ID of its variant.
+fn slot_enum(k: &Codec, name: &str, types: &[TypeRef]) -> TokenStream {
+    let id = ident(name);
+    let names = variants(types);
+    let vids: Vec<_> = names.iter().map(|n| ident(n)).collect();
+    let paths: Vec<_> = types.iter().map(|t| struct_path(Some(k), t)).collect();
+    let type_ids: Vec<_> = types
+        .iter()
+        .map(|t| k.type_id(t).unwrap_or_default())
+        .collect();
+    let docs = types
+        .iter()
+        .zip(&type_ids)
+        .map(|(t, n)| doc(&format!("`{t}`, type ID {n}.")));
+    let allowed = types
+        .iter()
+        .zip(&type_ids)
+        .map(|(t, n)| format!("{n} ({})", t.name))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let d = doc(&format!(
+        "What slot `{name}` holds in codec `{}`: a `u32` type ID, then the type's fields. Allowed: {allowed}.",
+        k.name
+    ));
+    let not_allowed = format!("type ID {{}} is not allowed here (allowed: {allowed})");
+    quote! {
+        #d
+        #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        #[non_exhaustive]
+        pub enum #id {
+            #( #docs #vids(#paths), )*
+        }
+
+        impl #id {
+            /// The type ID written before the value.
+            pub fn type_id(&self) -> u32 {
+                match self {
+                    #( Self::#vids(_) => #type_ids, )*
+                }
+            }
+        }
+
+        impl crate::codec::Encode for #id {
+            fn encode(&self, w: &mut crate::codec::Writer) -> ::std::result::Result<(), crate::codec::EncodeError> {
+                w.u32(self.type_id());
+                match self {
+                    #( Self::#vids(v) => crate::codec::Encode::encode(v, w), )*
+                }
+            }
+        }
+
+        impl crate::codec::Decode for #id {
+            fn decode(r: &mut crate::codec::Reader<'_>) -> ::std::result::Result<Self, crate::codec::DecodeError> {
+                let at = r.offset();
+                match r.u32()? {
+                    #( #type_ids => ::std::result::Result::Ok(Self::#vids(<#paths as crate::codec::Decode>::decode(r)?)), )*
+                    other => ::std::result::Result::Err(crate::codec::DecodeError::new(at, ::std::format!(#not_allowed, other))),
+                }
+            }
+        }
+
+        impl crate::codec::Verify for #id {
+            fn verify(&self) -> ::std::result::Result<(), crate::codec::RuleError> {
+                match self {
+                    #( Self::#vids(v) => crate::codec::Verify::verify(v), )*
+                }
+            }
+        }
+
+        #(
+            impl ::std::convert::From<#paths> for #id {
+                fn from(v: #paths) -> Self {
+                    Self::#vids(v)
+                }
+            }
+        )*
+    }
+}
+
+/// `from_bytes` and `to_bytes` on a root.
+fn root_impl(k: &Codec, l: &Layout, max_size: u64, summary: &str) -> TokenStream {
+    let t = rust_type(Some(k), l);
+    let version = k.version;
+    let max = Literal::u64_unsuffixed(max_size);
+    let from = doc(&format!(
+        "Decodes {} from its bytes as the node sends them: codec version {version}, the value, nothing after it, at most {max_size} bytes in all.",
+        lower_first(summary)
+    ));
+    quote! {
+        impl #t {
+            #from
+            pub fn from_bytes(bytes: &[u8]) -> ::std::result::Result<Self, crate::codec::DecodeError> {
+                crate::codec::from_framed(bytes, #version, #max)
+            }
+
+            /// The bytes as the node writes them: the codec version, then the value.
+            pub fn to_bytes(&self) -> ::std::result::Result<::std::vec::Vec<u8>, crate::codec::EncodeError> {
+                crate::codec::to_framed(self, #version, #max)
+            }
+        }
+    }
+}
+
+fn lower_first(s: &str) -> String {
+    let s = s.trim_end_matches('.');
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) if !s.starts_with("UTXO") => f.to_lowercase().collect::<String>() + c.as_str(),
+        _ => s.to_string(),
+    }
+}

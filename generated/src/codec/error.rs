@@ -1,0 +1,185 @@
+//! What went wrong decoding or encoding: where (the byte offset and the field path, e.g.
+//! `unsigned.outputs[0].output.amount`) and why.
+
+use std::fmt;
+
+/// One step of a field path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// A field, by its name in the spec.
+    Field(&'static str),
+    /// An element of a list.
+    Index(usize),
+}
+
+/// The path of fields from the value decoded (or encoded) to the place of a problem.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FieldPath(Vec<Step>);
+
+impl FieldPath {
+    /// The steps, outermost first.
+    pub fn steps(&self) -> impl Iterator<Item = Step> + '_ {
+        // Built while the error travels outwards: innermost first.
+        self.0.iter().rev().copied()
+    }
+
+    fn push_outer(&mut self, step: Step) {
+        self.0.push(step);
+    }
+}
+
+impl fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut first = true;
+        for step in self.steps() {
+            match step {
+                Step::Field(name) if first => f.write_str(name)?,
+                Step::Field(name) => write!(f, ".{name}")?,
+                Step::Index(i) => write!(f, "[{i}]")?,
+            }
+            first = false;
+        }
+        Ok(())
+    }
+}
+
+/// Bytes that are not a valid value: where and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DecodeError {
+    offset: usize,
+    path: FieldPath,
+    reason: String,
+}
+
+impl DecodeError {
+    pub(crate) fn new(offset: usize, reason: impl Into<String>) -> Self {
+        Self {
+            offset,
+            path: FieldPath::default(),
+            reason: reason.into(),
+        }
+    }
+
+    /// The same error, inside `step`.
+    pub(crate) fn within(mut self, step: Step) -> Self {
+        self.path.push_outer(step);
+        self
+    }
+
+    /// The offset of the problem in the input, counted from its first byte.
+    pub fn offset(&self) -> usize {
+        self.offset
+    }
+
+    /// The field the problem is in (empty at the top).
+    pub fn path(&self) -> &FieldPath {
+        &self.path
+    }
+
+    /// What is wrong.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+impl fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "at byte {}", self.offset)?;
+        if !self.path.0.is_empty() {
+            write!(f, ", `{}`", self.path)?;
+        }
+        write!(f, ": {}", self.reason)
+    }
+}
+
+impl std::error::Error for DecodeError {}
+
+/// A value that cannot be written in the node's format (a list, string or whole value too
+/// long for its length prefix or its codec's limit).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncodeError {
+    path: FieldPath,
+    reason: String,
+}
+
+impl EncodeError {
+    pub(crate) fn new(reason: impl Into<String>) -> Self {
+        Self {
+            path: FieldPath::default(),
+            reason: reason.into(),
+        }
+    }
+
+    /// The same error, inside `step`.
+    pub(crate) fn within(mut self, step: Step) -> Self {
+        self.path.push_outer(step);
+        self
+    }
+
+    /// The field the problem is in (empty at the top).
+    pub fn path(&self) -> &FieldPath {
+        &self.path
+    }
+
+    /// What is wrong.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.0.is_empty() {
+            f.write_str(&self.reason)
+        } else {
+            write!(f, "`{}`: {}", self.path, self.reason)
+        }
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+/// A value that breaks a rule the node enforces on it (order, bounds, lengths): which field
+/// and which rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuleError {
+    path: FieldPath,
+    reason: String,
+}
+
+impl RuleError {
+    pub(crate) fn new(reason: impl Into<String>) -> Self {
+        Self {
+            path: FieldPath::default(),
+            reason: reason.into(),
+        }
+    }
+
+    /// The same error, inside `step`.
+    pub fn within(mut self, step: Step) -> Self {
+        self.path.push_outer(step);
+        self
+    }
+
+    /// The field that breaks the rule (empty at the top).
+    pub fn path(&self) -> &FieldPath {
+        &self.path
+    }
+
+    /// The rule, and how the value breaks it.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+impl fmt::Display for RuleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.0.is_empty() {
+            f.write_str(&self.reason)
+        } else {
+            write!(f, "`{}`: {}", self.path, self.reason)
+        }
+    }
+}
+
+impl std::error::Error for RuleError {}

@@ -1,0 +1,49 @@
+//! `Encode` for the values lists hold, so that a list's order can be checked by encoding.
+
+use super::{Encode, EncodeError, Writer};
+use crate::wire::{Id, NodeId, ShortId};
+
+macro_rules! encode_with {
+    ($($t:ty => $m:ident),* $(,)?) => {$(
+        impl Encode for $t {
+            fn encode(&self, w: &mut Writer) -> Result<(), EncodeError> {
+                w.$m(*self);
+                Ok(())
+            }
+        }
+    )*};
+}
+
+encode_with!(u8 => u8, u16 => u16, u32 => u32, u64 => u64, i64 => i64, bool => bool);
+
+macro_rules! encode_by_ref {
+    ($($t:ty => $m:ident),* $(,)?) => {$(
+        impl Encode for $t {
+            fn encode(&self, w: &mut Writer) -> Result<(), EncodeError> {
+                w.$m(self);
+                Ok(())
+            }
+        }
+    )*};
+}
+
+encode_by_ref!(Id => id, ShortId => short_id, NodeId => node_id);
+
+impl<const N: usize> Encode for [u8; N] {
+    fn encode(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.raw(self);
+        Ok(())
+    }
+}
+
+impl Encode for String {
+    fn encode(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.string(self)
+    }
+}
+
+impl Encode for Vec<u8> {
+    fn encode(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        w.bytes(self)
+    }
+}
