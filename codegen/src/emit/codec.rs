@@ -49,7 +49,7 @@ pub fn codec(spec: &Spec) -> String {
             }
         }
         for slot in &k.slots {
-            entry.1.push(slot_enum(k, &slot.name, &slot.types));
+            entry.1.push(slot_enum(c, k, &slot.name, &slot.types));
         }
         for root in &k.roots {
             entry
@@ -389,6 +389,35 @@ fn structure(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
     }
 }
 
+/// Roughly how many bytes a Rust value of `l` takes (a `Vec` 24, a slot value 24).
+fn rust_size(c: &Codecs, l: &Layout, depth: usize) -> usize {
+    match l {
+        Layout::U8 | Layout::Bool => 1,
+        Layout::U16 => 2,
+        Layout::U32 => 4,
+        Layout::U64 | Layout::I64 => 8,
+        Layout::Id => 32,
+        Layout::ShortId | Layout::NodeId => 20,
+        Layout::FixedBytes(n) => *n,
+        Layout::Bytes | Layout::String | Layout::List(_) | Layout::Slot(_) => 24,
+        Layout::Struct(t) if depth < 16 => c
+            .get(t)
+            .map(|s| {
+                s.fields
+                    .iter()
+                    .map(|f| rust_size(c, &f.layout, depth + 1))
+                    .sum()
+            })
+            .unwrap_or(0),
+        Layout::Struct(_) => 0,
+    }
+}
+
+/// A slot's variant holds a type larger than this behind a `Box`, so that the enum, and a
+/// list of it, stays small: decoding a list of small encodings of a large type would
+/// otherwise reserve many times the input.
+const BOX_ABOVE: usize = 64;
+
 /// The variant names of a slot: the type's name, or package and name where two types of
 /// the slot share a name.
 fn variants(types: &[TypeRef]) -> Vec<String> {
@@ -405,11 +434,36 @@ fn variants(types: &[TypeRef]) -> Vec<String> {
 }
 
 /// A slot: an enum read and written with the type ID of its variant.
-fn slot_enum(k: &Codec, name: &str, types: &[TypeRef]) -> TokenStream {
+fn slot_enum(c: &Codecs, k: &Codec, name: &str, types: &[TypeRef]) -> TokenStream {
     let id = ident(name);
     let names = variants(types);
     let vids: Vec<_> = names.iter().map(|n| ident(n)).collect();
     let paths: Vec<_> = types.iter().map(|t| struct_path(Some(k), t)).collect();
+    let boxed: Vec<bool> = types
+        .iter()
+        .map(|t| rust_size(c, &Layout::Struct(t.clone()), 0) > BOX_ABOVE)
+        .collect();
+    let held: Vec<_> = paths
+        .iter()
+        .zip(&boxed)
+        .map(|(p, b)| {
+            if *b {
+                quote!(::std::boxed::Box<#p>)
+            } else {
+                quote!(#p)
+            }
+        })
+        .collect();
+    let wrap: Vec<_> = boxed
+        .iter()
+        .map(|b| {
+            if *b {
+                quote!(::std::boxed::Box::new(v))
+            } else {
+                quote!(v)
+            }
+        })
+        .collect();
     let type_ids: Vec<_> = types
         .iter()
         .map(|t| k.type_id(t).unwrap_or_default())
@@ -434,7 +488,7 @@ fn slot_enum(k: &Codec, name: &str, types: &[TypeRef]) -> TokenStream {
         #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
         #[non_exhaustive]
         pub enum #id {
-            #( #docs #vids(#paths), )*
+            #( #docs #vids(#held), )*
         }
 
         impl #id {
@@ -459,7 +513,7 @@ fn slot_enum(k: &Codec, name: &str, types: &[TypeRef]) -> TokenStream {
             fn decode(r: &mut crate::codec::Reader<'_>) -> ::std::result::Result<Self, crate::codec::DecodeError> {
                 let at = r.offset();
                 match r.u32()? {
-                    #( #type_ids => ::std::result::Result::Ok(Self::#vids(<#paths as crate::codec::Decode>::decode(r)?)), )*
+                    #( #type_ids => ::std::result::Result::Ok(Self::#vids(crate::codec::Decode::decode(r)?)), )*
                     other => ::std::result::Result::Err(crate::codec::DecodeError::new(at, ::std::format!(#not_allowed, other))),
                 }
             }
@@ -476,7 +530,7 @@ fn slot_enum(k: &Codec, name: &str, types: &[TypeRef]) -> TokenStream {
         #(
             impl ::std::convert::From<#paths> for #id {
                 fn from(v: #paths) -> Self {
-                    Self::#vids(v)
+                    Self::#vids(#wrap)
                 }
             }
         )*

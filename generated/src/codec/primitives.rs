@@ -1,4 +1,5 @@
-//! `Encode` for the values lists hold, so that a list's order can be checked by encoding.
+//! `Encode` for the values lists hold, so that a list's order can be checked by encoding;
+//! `Encode`, `Decode` and `Verify` through a `Box`.
 
 use super::{Encode, EncodeError, Writer};
 use crate::wire::{Id, NodeId, ShortId};
@@ -45,5 +46,24 @@ impl Encode for String {
 impl Encode for Vec<u8> {
     fn encode(&self, w: &mut Writer) -> Result<(), EncodeError> {
         w.bytes(self)
+    }
+}
+
+/// A large slot value is boxed; it reads and writes as the value.
+impl<T: Encode> Encode for Box<T> {
+    fn encode(&self, w: &mut Writer) -> Result<(), EncodeError> {
+        T::encode(self, w)
+    }
+}
+
+impl<T: super::Decode> super::Decode for Box<T> {
+    fn decode(r: &mut super::Reader<'_>) -> Result<Self, super::DecodeError> {
+        T::decode(r).map(Box::new)
+    }
+}
+
+impl<T: super::Verify> super::Verify for Box<T> {
+    fn verify(&self) -> Result<(), super::RuleError> {
+        T::verify(self)
     }
 }

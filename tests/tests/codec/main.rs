@@ -373,7 +373,7 @@ fn local_x_chain_genesis_gives_the_avax_asset_id() {
         ("Avalanche", "AVAX")
     );
     // The asset's tx is the CreateAssetTx with no credentials; its ID is the asset ID.
-    let tx = avm::Tx::new(avm::UnsignedTx::CreateAssetTx(asset.tx.clone()), Vec::new());
+    let tx = avm::Tx::new(asset.tx.clone().into(), Vec::new());
     assert_eq!(
         id_of(&tx.to_bytes().unwrap()),
         "2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe"
@@ -491,7 +491,7 @@ fn verify_names_the_rule_and_the_field_decoding_does_not_check() {
     };
     let mut b = base.base.clone();
     b.inputs.push(b.inputs[0].clone());
-    let twice = avm::Tx::new(avm::UnsignedTx::BaseTx(avm::BaseTx::new(b)), Vec::new());
+    let twice = avm::Tx::new(avm::BaseTx::new(b).into(), Vec::new());
     // Encoding and decoding take it …
     let again = avm::Tx::from_bytes(&twice.to_bytes().unwrap()).unwrap();
     // … and verifying names the rule and the element.
