@@ -10,6 +10,8 @@
 //! - [`codec`]: transactions, UTXOs, blocks, genesis and Warp messages in the node's binary
 //!   format (`avm::Tx::from_bytes`, `platform::Block::from_bytes`, …), generated from the
 //!   layouts in `spec/codec/`, with the node's rules (`Verify`).
+//! - `keys` (feature `keys`): secp256k1 private and public keys, addresses, signing and
+//!   public key recovery as the node does them.
 //! - [`rpc`]: the runtime: JSON-RPC envelope and errors, [`rpc::Node`], transports, the
 //!   server, and [`rpc::SpecExamples`], a server answering from the spec's examples.
 //!
@@ -28,6 +30,8 @@
 //! - `AVALANCHE_RPC_SPEC_DIR`: build from another spec folder than the one in the package.
 
 pub mod codec;
+#[cfg(feature = "keys")]
+pub mod keys;
 pub mod rpc;
 pub mod wire;
 
