@@ -10,6 +10,8 @@
 //! - [`codec`]: transactions, UTXOs, blocks, genesis and Warp messages in the node's binary
 //!   format (`avm::Tx::from_bytes`, `platform::Block::from_bytes`, …), generated from the
 //!   layouts in `spec/codec/`, with the node's rules (`Verify`).
+//! - `bls` (feature `bls`): BLS12-381 keys, proofs of possession and signatures as the
+//!   node's validators use them.
 //! - `keys` (feature `keys`): secp256k1 private and public keys, addresses, signing and
 //!   public key recovery as the node does them.
 //! - [`rpc`]: the runtime: JSON-RPC envelope and errors, [`rpc::Node`], transports, the
@@ -29,6 +31,8 @@
 //!   versions in its docs.
 //! - `AVALANCHE_RPC_SPEC_DIR`: build from another spec folder than the one in the package.
 
+#[cfg(feature = "bls")]
+pub mod bls;
 pub mod codec;
 #[cfg(feature = "keys")]
 pub mod keys;
