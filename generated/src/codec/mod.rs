@@ -34,6 +34,7 @@
 //! ```
 
 mod error;
+mod ids;
 mod primitives;
 mod read;
 pub mod rules;

@@ -157,6 +157,24 @@ impl Id {
     pub fn from_sha256(data: &[u8]) -> Id {
         Id(Sha256::digest(data).into())
     }
+
+    /// SHA-256(`n` as 8 big-endian bytes ‖ this ID): the node's `Prefix` (a UTXO's ID from
+    /// its transaction's ID and output index).
+    pub fn prefix(&self, n: u64) -> Id {
+        let mut h = Sha256::new();
+        h.update(n.to_be_bytes());
+        h.update(self.0);
+        Id(h.finalize().into())
+    }
+
+    /// SHA-256(this ID ‖ `n` as 4 big-endian bytes): the node's `Append` (the validation ID of
+    /// the n-th validator of a ConvertSubnetToL1Tx, from the Subnet's ID).
+    pub fn append(&self, n: u32) -> Id {
+        let mut h = Sha256::new();
+        h.update(self.0);
+        h.update(n.to_be_bytes());
+        Id(h.finalize().into())
+    }
 }
 
 #[cfg(test)]

@@ -523,3 +523,52 @@ fn verify_names_the_rule_and_the_field_decoding_does_not_check() {
         "`base.memo`: the length must be at most 256, not 257"
     );
 }
+
+#[test]
+fn derived_ids() {
+    // Signed tx IDs (asserted by the node's tests) through the typed value.
+    let tx = avm::Tx::from_bytes(&unhex(X_BASE_TX_SIGNED)).unwrap();
+    assert_eq!(
+        tx.id().unwrap().to_string(),
+        "QnTUuie2qe6BKyYrC2jqd73bJ828QNhYnZbdA2HWsnVRPjBfV"
+    );
+    let block = avm::Block::from_bytes(&unhex(X_GENESIS_BLOCK_LOCAL)).unwrap();
+    assert_eq!(
+        block.id().unwrap().to_string(),
+        "7Rmt49TnhLg7uYyCbLX1qmeWVibpJXPrv3y7jBCZG3rKzBAh4"
+    );
+    // UTXO IDs (derived, §4.2 and §9.13): the local P-chain genesis UTXOs (tx ID zero).
+    for (index, id) in [
+        (0, "LUC1cmcxnfNR9LdkACS2ccGKLEK7SYqB4gLLTycQfg1koyfSq"),
+        (1, "TtF4d2QWbk5vzQGTEPrN48x6vwgAoAmKQ9cbp79inpQmcRKES"),
+        (2, "2mcwQKiD8VEspmMJpL1dc7okQQ5dDVAWeCBZ7FWBFAbxpv3t7w"),
+    ] {
+        assert_eq!(Id::ZERO.prefix(index).to_string(), id);
+    }
+    // The UTXO of §9.5 as a typed value.
+    let mut bytes = unhex(UTXO_TEST_CODEC);
+    bytes[73] = 7;
+    let utxo = avm::Utxo::from_bytes(&bytes).unwrap();
+    assert_eq!(
+        utxo.utxo_id.input_id().to_string(),
+        "24cPY8aoC5MWxGtcAhVRudVYTX1uyt6Td3vP8noJ9Tsq3nJPq4"
+    );
+    // The local X-chain genesis AVAX UTXOs: tx ID = the AVAX asset ID.
+    let avax: Id = "2fombhL7aGPwj3KH4bfrmJwW6PVnMobf9Y2fn9GwxiAAJyFDbe"
+        .parse()
+        .unwrap();
+    assert_eq!(
+        avax.prefix(0).to_string(),
+        "poAkNdHbbY1vtHWvs9TYKLzuLMMkVFDe6ERXRE6VtVZdDLiGZ"
+    );
+    assert_eq!(
+        avax.prefix(1).to_string(),
+        "Gqdc55Wu2egMkQABwJb74h6UydveDxHCMo1uEEUKeEVvPeoUc"
+    );
+    // Validation ID of validator 0 of a conversion of Subnet 0102…1f20 (§9.13).
+    let subnet = Id::new(std::array::from_fn(|i| i as u8 + 1));
+    assert_eq!(
+        hex(subnet.append(0).as_bytes()),
+        "a01cbdb97fb71ca9f479708dfe8f8157c1817e1214222a83a127e5b3961b20e8"
+    );
+}
