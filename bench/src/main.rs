@@ -2,6 +2,7 @@
 
 mod call_bench;
 mod child;
+mod codec_bench;
 mod data;
 mod decode;
 mod gen_bench;
@@ -25,14 +26,14 @@ usage: avalanche-rpc-bench all [--quick] [--only GROUPS] [--no-pin] [--boost] [-
 
   all        run the benchmarks and print one table (also written to bench/results/latest.md)
   --quick    fewer and shorter repetitions (a smoke test, about 2 minutes)
-  --only     comma-separated groups among server,decode,call,generator,build (default: all)
+  --only     comma-separated groups among server,decode,codec,call,generator,build (default: all)
   --no-pin   do not pin the servers and the load generator to separate cores
   --boost    run the servers and clients at nice -10 (needs root), so that other processes
              (builds) disturb them less; it slows those processes down while it runs
   --out      where to write the Markdown table
   serve      run one server (used by `all`; prints `listening PORT`, stops when stdin closes)";
 
-const GROUPS: [&str; 5] = ["server", "decode", "call", "generator", "build"];
+const GROUPS: [&str; 6] = ["server", "decode", "codec", "call", "generator", "build"];
 
 struct Options {
     quick: bool,
@@ -239,6 +240,13 @@ fn run_all(o: &Options) -> Result<(), String> {
         record(
             "decode",
             decode::run(&fixtures, reps, secs(decode_budget), &quiet),
+        );
+    }
+    if want("codec") {
+        println!("codec: {reps} repetitions, {decode_budget} s per figure");
+        record(
+            "codec",
+            codec_bench::run(&fixtures, reps, secs(decode_budget), &quiet),
         );
     }
     if want("call") {
