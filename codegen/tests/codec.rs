@@ -167,7 +167,7 @@ fn a_misspelt_type_is_reported_once_with_the_closest_name() {
         "type: secp256k1fx.OutputOwners, inline: true, summary: \"Who may mint.\"",
         "type: secp256k1fx.OutputOwner, inline: true, summary: \"Who may mint.\"",
     );
-    assert!(e.starts_with("codec/nftfx.yaml:9:31:"), "{e}");
+    assert!(e.starts_with("codec/nftfx.yaml:13:31:"), "{e}");
     assert!(e.contains("type `nftfx.MintOutput`, field `owners`"), "{e}");
     assert!(
         e.contains(

@@ -4,7 +4,8 @@
 //! types the codec numbers, and no struct contains itself.
 
 use super::model::{
-    Codec, Codecs, Field, Layout, Order, Package, Root, Rules, Slot, Struct, TypeRef,
+    Codec, Codecs, ExtraPlace, ExtraValue, Field, JsonExtra, JsonForm, Layout, Order, Package,
+    Root, Rules, Slot, Struct, TypeRef,
 };
 use super::raw;
 use crate::error::{SpecError, did_you_mean};
@@ -90,6 +91,25 @@ pub fn lower(
                     Err(e) => errors.push(e),
                 }
             }
+            let mut json_extra = Vec::new();
+            for (j, x) in t.json_extra.iter().enumerate() {
+                match json_extra_of(doc, &at.at("json-extra").at(j), x, &fields) {
+                    Ok(x) => json_extra.push(x),
+                    Err(e) => errors.push(e),
+                }
+            }
+            let fx = match (&t.fx, p.fx) {
+                (Some(_), true) => {
+                    errors.push(doc.err(
+                        &at.at("fx"),
+                        "the package is an fx already: its types belong to it",
+                    ));
+                    None
+                }
+                (Some(fx), false) => Some(fx.clone()),
+                (None, true) => Some(p.package.clone()),
+                (None, false) => None,
+            };
             types.push(Struct {
                 name: TypeRef {
                     package: p.package.clone(),
@@ -98,13 +118,25 @@ pub fn lower(
                 summary: t.summary.clone(),
                 description: t.description.clone(),
                 fields,
+                fx,
+                json_extra,
+                json_alphabetical: p.json_order.as_deref() == Some("alphabetical"),
                 origin: doc.origin(&at),
             });
+        }
+        if let Some(order) = p.json_order.as_deref()
+            && order != "alphabetical"
+        {
+            errors.push(doc.err(
+                &Path::root().at("json-order"),
+                format!("`{order}` is not a JSON order: the one there is, is `alphabetical`"),
+            ));
         }
         model.packages.push(Package {
             name: p.package.clone(),
             summary: p.summary.clone(),
             source: p.source.clone(),
+            fx: p.fx,
             types,
         });
     }
@@ -198,7 +230,42 @@ fn field(
             "a string's length is a u16: `max-len` cannot exceed 65535",
         ));
     }
+    let json_form = match f.json_form.as_deref() {
+        None => None,
+        Some(form) => {
+            let (form, fits) = match form {
+                "cb58" => (
+                    JsonForm::Cb58,
+                    matches!(innermost(&layout), Layout::ShortId),
+                ),
+                "hex" => (JsonForm::Hex, is_bytes(&layout)),
+                "base64" => (JsonForm::Base64, is_bytes(&layout)),
+                "numbers" => (JsonForm::Numbers, is_bytes(&layout)),
+                other => {
+                    return Err(doc.err(
+                        &at.at("json-form"),
+                        format!(
+                            "`{other}` is not a JSON form: use `cb58`, `hex`, `base64` or `numbers`{}",
+                            did_you_mean(other, ["cb58", "hex", "base64", "numbers"])
+                        ),
+                    ));
+                }
+            };
+            if !fits {
+                return Err(doc.err(
+                    &at.at("json-form"),
+                    format!(
+                        "a `{}` cannot be written as `{}`",
+                        f.ty,
+                        f.json_form.as_deref().unwrap_or_default()
+                    ),
+                ));
+            }
+            Some(form)
+        }
+    };
     Ok(Field {
+        json_form,
         name: f.name.clone(),
         json: f.json.clone().unwrap_or_else(|| f.name.clone()),
         summary: f.summary.clone(),
@@ -288,6 +355,80 @@ pub fn parse_layout(text: &str, package: &str, known: &Known) -> Result<Layout, 
         "unknown type `{t}`{}",
         did_you_mean(t, spellings.iter().map(String::as_str))
     ))
+}
+
+/// The element type of nested lists.
+fn innermost(l: &Layout) -> &Layout {
+    match l {
+        Layout::List(inner) => innermost(inner),
+        other => other,
+    }
+}
+
+fn is_bytes(l: &Layout) -> bool {
+    matches!(l, Layout::Bytes | Layout::FixedBytes(_))
+}
+
+/// A JSON-only member: what it holds must name a field of the right kind, and its place a
+/// field of the type.
+fn json_extra_of(
+    doc: &Doc,
+    at: &Path,
+    x: &raw::JsonExtra,
+    fields: &[Field],
+) -> Result<JsonExtra, SpecError> {
+    let field = |name: &str, key: &str| -> Result<&Field, SpecError> {
+        fields.iter().find(|f| f.name == name).ok_or_else(|| {
+            doc.err(
+                &at.at(key),
+                format!(
+                    "the type has no field `{name}`{}",
+                    did_you_mean(name, fields.iter().map(|f| f.name.as_str()))
+                ),
+            )
+        })
+    };
+    let value = match x.value.split_once(' ') {
+        None if x.value == "id" => ExtraValue::Id,
+        Some(("fx-of", name)) => {
+            if !matches!(field(name.trim(), "value")?.layout, Layout::Slot(_)) {
+                return Err(doc.err(
+                    &at.at("value"),
+                    format!("`fx-of {name}`: the field is not a slot (`any<…>`)"),
+                ));
+            }
+            ExtraValue::FxOf(name.trim().to_string())
+        }
+        Some(("fx-at", name)) => {
+            if !field(name.trim(), "value")?.layout.is_integer() {
+                return Err(doc.err(
+                    &at.at("value"),
+                    format!("`fx-at {name}`: the field is not an integer"),
+                ));
+            }
+            ExtraValue::FxAt(name.trim().to_string())
+        }
+        _ => {
+            return Err(doc.err(
+                &at.at("value"),
+                format!(
+                    "`{}` is not a JSON-only value: use `fx-of <field>`, `fx-at <field>` or `id`",
+                    x.value
+                ),
+            ));
+        }
+    };
+    let place = match (&x.before, &x.after) {
+        (Some(_), Some(_)) => return Err(doc.err(at, "give `before` or `after`, not both")),
+        (Some(b), None) => ExtraPlace::Before(field(b, "before")?.name.clone()),
+        (None, Some(a)) => ExtraPlace::After(field(a, "after")?.name.clone()),
+        (None, None) => ExtraPlace::End,
+    };
+    Ok(JsonExtra {
+        name: x.name.clone(),
+        value,
+        place,
+    })
 }
 
 /// `strictly-increasing-by <field>` names a field of the list's element struct.
@@ -448,7 +589,25 @@ fn codec(
             Err(m) => errors.push(doc.err(&place, m)),
         }
     }
+    let mut fxs = Vec::new();
+    for (i, fx) in c.fxs.iter().enumerate() {
+        if model.packages.iter().any(|p| &p.name == fx && p.fx) {
+            fxs.push(fx.clone());
+        } else if !known.unparsed_packages.contains(fx) {
+            let names: Vec<&str> = model
+                .packages
+                .iter()
+                .filter(|p| p.fx)
+                .map(|p| p.name.as_str())
+                .collect();
+            errors.push(doc.err(
+                &at.at("fxs").at(i),
+                format!("`{fx}` is not an fx package{}", did_you_mean(fx, names)),
+            ));
+        }
+    }
     let mut codec = Codec {
+        fxs,
         name: c.name.clone(),
         summary: c.summary.clone(),
         source: c.source.clone(),

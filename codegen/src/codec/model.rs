@@ -15,6 +15,8 @@ pub struct Package {
     pub name: String,
     pub summary: String,
     pub source: Option<String>,
+    /// The package is a feature extension: its ID is its name, zero-padded to 32 bytes.
+    pub fx: bool,
     pub types: Vec<Struct>,
 }
 
@@ -38,7 +40,53 @@ pub struct Struct {
     pub summary: String,
     pub description: Option<String>,
     pub fields: Vec<Field>,
+    /// The fx the type belongs to (its package's, or the one the spec names).
+    pub fx: Option<String>,
+    /// JSON-only members.
+    pub json_extra: Vec<JsonExtra>,
+    /// The node writes the JSON members in alphabetical order.
+    pub json_alphabetical: bool,
     pub origin: Origin,
+}
+
+/// A member of the node's JSON form that is not on the wire.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonExtra {
+    pub name: String,
+    pub value: ExtraValue,
+    pub place: ExtraPlace,
+}
+
+/// What a JSON-only member holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExtraValue {
+    /// The fx ID of the slot value in this field.
+    FxOf(String),
+    /// The fx ID at the index this integer field gives, in the codec's fx list.
+    FxAt(String),
+    /// The ID of the value: SHA-256 of its bytes as its codec frames it.
+    Id,
+}
+
+/// Where a JSON-only member goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ExtraPlace {
+    Before(String),
+    After(String),
+    End,
+}
+
+/// How the node writes a field in JSON, when not the default for its layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonForm {
+    /// Short IDs as cb58 rather than chain-qualified addresses.
+    Cb58,
+    /// Bytes as `0x` hex (the default for bytes).
+    Hex,
+    /// Bytes as base64 (Go's default for `[]byte`).
+    Base64,
+    /// Bytes as an array of numbers (Go's default for a byte array).
+    Numbers,
 }
 
 /// One field.
@@ -52,6 +100,8 @@ pub struct Field {
     /// The struct's fields sit here without a name of their own.
     pub inline: bool,
     pub rules: Rules,
+    /// How the node writes it in JSON, when not the default for its layout.
+    pub json_form: Option<JsonForm>,
     pub origin: Origin,
 }
 
@@ -153,6 +203,8 @@ pub struct Codec {
     pub type_ids: Vec<(u32, Option<TypeRef>)>,
     pub slots: Vec<Slot>,
     pub roots: Vec<Root>,
+    /// The chain's fx packages in order (what an `fxIndex` counts).
+    pub fxs: Vec<String>,
     /// The structs values of this codec reach from its roots, in the order first reached.
     pub reached: Vec<TypeRef>,
     /// Of those, the ones that hold a slot at some depth: their Rust form is one per codec.

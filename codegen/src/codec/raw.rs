@@ -12,6 +12,12 @@ pub struct Package {
     /// Where the node defines these types (a folder of its repository).
     #[serde(default)]
     pub source: Option<String>,
+    /// The package is a feature extension (fx): its ID is its name, zero-padded to 32 bytes.
+    #[serde(default)]
+    pub fx: bool,
+    /// The node writes the JSON members of this package's types in alphabetical order.
+    #[serde(default, rename = "json-order")]
+    pub json_order: Option<String>,
     pub types: Vec<Type>,
 }
 
@@ -23,7 +29,30 @@ pub struct Type {
     pub summary: String,
     #[serde(default)]
     pub description: Option<String>,
+    /// The fx the type belongs to, when its package is not one (a stakeable lock wrapping a
+    /// secp256k1fx value).
+    #[serde(default)]
+    pub fx: Option<String>,
+    /// Members of the node's JSON form that are not on the wire.
+    #[serde(default, rename = "json-extra")]
+    pub json_extra: Vec<JsonExtra>,
     pub fields: Vec<Field>,
+}
+
+/// A JSON-only member: its name, what it holds, and where it goes.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JsonExtra {
+    pub name: String,
+    /// `fx-of <field>` (the fx ID of the slot value in the field), `fx-at <field>` (the fx
+    /// ID at that index of the codec's fx list) or `id` (the ID of the value's bytes).
+    pub value: String,
+    /// Written just before this field's members (default: after all of them).
+    #[serde(default)]
+    pub before: Option<String>,
+    /// Written just after this field's members.
+    #[serde(default)]
+    pub after: Option<String>,
 }
 
 /// One field, in wire order.
@@ -51,6 +80,11 @@ pub struct Field {
     pub max_len: Option<u64>,
     #[serde(default)]
     pub len: Option<u64>,
+    /// How the node writes the value in JSON when it is not the default for the type:
+    /// `cb58` (a short ID as cb58, not an address), `base64`, `numbers` (bytes as an array of
+    /// numbers), `hex`.
+    #[serde(default, rename = "json-form")]
+    pub json_form: Option<String>,
 }
 
 /// `codecs.yaml`.
@@ -77,6 +111,9 @@ pub struct Codec {
     /// Slot name → the qualified names of the types it may hold.
     pub slots: BTreeMap<String, Vec<String>>,
     pub roots: Vec<Root>,
+    /// The chain's fx packages in order (what an `fxIndex` counts).
+    #[serde(default)]
+    pub fxs: Vec<String>,
 }
 
 /// A value that travels on its own, framed by the codec version.

@@ -5,7 +5,9 @@
 //! module; every other struct once, in its package's module.
 
 use super::{doc, format, ident};
-use crate::codec::model::{Codec, Codecs, Field, Layout, Order, Struct, TypeRef};
+use crate::codec::model::{
+    Codec, Codecs, ExtraPlace, ExtraValue, Field, JsonForm, Layout, Order, Struct, TypeRef,
+};
 use crate::model::Spec;
 use crate::naming::{pascal, snake};
 use proc_macro2::{Literal, TokenStream};
@@ -338,6 +340,7 @@ fn structure(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
     let wire: Vec<_> = s.fields.iter().map(|f| f.name.as_str()).collect();
     let reads = s.fields.iter().map(|f| read_expr(c, k, &f.layout));
     let checks = s.fields.iter().filter_map(|f| verify_stmts(c, f));
+    let json = struct_json(c, k, s);
     let writes = s.fields.iter().zip(&idents).map(|(f, id)| {
         let wire = &f.name;
         match write_code(&f.layout, quote!(self.#id), quote!(&self.#id)) {
@@ -384,6 +387,153 @@ fn structure(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
             fn verify(&self) -> ::std::result::Result<(), crate::codec::RuleError> {
                 #( #checks )*
                 ::std::result::Result::Ok(())
+            }
+        }
+
+        #json
+    }
+}
+
+/// The JSON value of `v` (an expression of a reference) of layout `l`.
+fn json_value(l: &Layout, form: Option<JsonForm>, v: TokenStream) -> TokenStream {
+    match l {
+        Layout::U8 | Layout::U16 | Layout::U32 | Layout::U64 | Layout::I64 | Layout::Bool => {
+            quote!(crate::codec::json::number(#v))
+        }
+        Layout::Id | Layout::NodeId => quote!(crate::codec::json::text(#v)),
+        Layout::ShortId if form == Some(JsonForm::Cb58) => quote!(crate::codec::json::text(#v)),
+        Layout::ShortId => quote!(crate::codec::json::address(cx, #v)),
+        Layout::Bytes | Layout::FixedBytes(_) => match form {
+            Some(JsonForm::Base64) => quote!(crate::codec::json::base64(#v)),
+            Some(JsonForm::Numbers) => quote!(crate::codec::json::numbers(#v)),
+            _ => quote!(crate::codec::json::hex(#v)),
+        },
+        Layout::String => {
+            quote!(::serde_json::Value::String(::std::string::ToString::to_string(#v)))
+        }
+        // A function that takes the element as it is: passed by name.
+        Layout::List(inner)
+            if matches!(inner.as_ref(), Layout::Id | Layout::NodeId)
+                || (matches!(inner.as_ref(), Layout::ShortId) && form == Some(JsonForm::Cb58)) =>
+        {
+            quote!(::serde_json::Value::Array(::std::iter::IntoIterator::into_iter(#v).map(crate::codec::json::text).collect()))
+        }
+        Layout::List(inner) if inner.is_integer() || matches!(inner.as_ref(), Layout::Bool) => {
+            quote!(::serde_json::Value::Array(::std::iter::IntoIterator::into_iter(#v).map(crate::codec::json::number).collect()))
+        }
+        Layout::List(inner) => {
+            let item = json_value(inner, form, quote!(e));
+            quote!(::serde_json::Value::Array(::std::iter::IntoIterator::into_iter(#v).map(|e| #item).collect()))
+        }
+        Layout::Struct(_) | Layout::Slot(_) => quote!(crate::codec::ToJson::to_json(#v, cx)),
+    }
+}
+
+fn innermost(l: &Layout) -> &Layout {
+    match l {
+        Layout::List(inner) => innermost(inner),
+        other => other,
+    }
+}
+
+/// The codec whose numbering a struct's JSON-only members use: the one it is bound to, or
+/// the first whose roots reach it.
+fn codec_of<'a>(c: &'a Codecs, k: Option<&'a Codec>, t: &TypeRef) -> Option<&'a Codec> {
+    k.or_else(|| c.codecs.iter().find(|k| k.reached.contains(t)))
+}
+
+/// The expression of a JSON-only member's value.
+fn extra_value(c: &Codecs, k: Option<&Codec>, s: &Struct, value: &ExtraValue) -> TokenStream {
+    match value {
+        ExtraValue::FxOf(field) => {
+            let id = ident(&snake(field));
+            quote!(crate::codec::json::fx_id(self.#id.fx_name()))
+        }
+        ExtraValue::FxAt(field) => {
+            let id = ident(&snake(field));
+            let fxs = codec_of(c, k, &s.name)
+                .map(|k| k.fxs.clone())
+                .unwrap_or_default();
+            quote!(crate::codec::json::fx_at(&[#(#fxs),*], u64::from(self.#id)))
+        }
+        ExtraValue::Id => {
+            let Some(k) = codec_of(c, k, &s.name) else {
+                return quote!(::serde_json::Value::Null);
+            };
+            let version = k.version;
+            let root_slot = k.roots.iter().any(|r| match &r.layout {
+                Layout::Slot(name) => k.slot(name).is_some_and(|sl| sl.types.contains(&s.name)),
+                _ => false,
+            });
+            match k.type_id(&s.name).filter(|_| root_slot) {
+                Some(t) => {
+                    quote!(crate::codec::json::id_of(self, #version, ::std::option::Option::Some(#t)))
+                }
+                None => {
+                    quote!(crate::codec::json::id_of(self, #version, ::std::option::Option::None))
+                }
+            }
+        }
+    }
+}
+
+/// `JsonMembers` and `ToJson` of a struct.
+fn struct_json(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
+    let name = ident(&s.name.name);
+    let extra = |place: &ExtraPlace| -> Vec<TokenStream> {
+        s.json_extra
+            .iter()
+            .filter(|x| &x.place == place)
+            .map(|x| {
+                let key = &x.name;
+                let v = extra_value(c, k, s, &x.value);
+                quote!(m.insert(#key.into(), #v);)
+            })
+            .collect()
+    };
+    let mut stmts = Vec::new();
+    for f in &s.fields {
+        stmts.extend(extra(&ExtraPlace::Before(f.name.clone())));
+        let id = ident(&snake(&f.name));
+        if f.inline {
+            stmts.push(quote!(crate::codec::JsonMembers::json_members(&self.#id, cx, m);));
+        } else {
+            let key = &f.json;
+            let v = json_value(&f.layout, f.json_form, quote!(&self.#id));
+            stmts.push(quote!(m.insert(#key.into(), #v);));
+        }
+        stmts.extend(extra(&ExtraPlace::After(f.name.clone())));
+    }
+    stmts.extend(extra(&ExtraPlace::End));
+    let needs_cx = s.fields.iter().any(|f| {
+        f.inline
+            || match innermost(&f.layout) {
+                Layout::ShortId => f.json_form != Some(JsonForm::Cb58),
+                Layout::Struct(_) | Layout::Slot(_) => true,
+                _ => false,
+            }
+    });
+    let cx_arg = if needs_cx { quote!(cx) } else { quote!(_cx) };
+    let m_arg = if stmts.is_empty() {
+        quote!(_m)
+    } else {
+        quote!(m)
+    };
+    let body = if s.json_alphabetical {
+        quote!(crate::codec::json::sorted_members(#m_arg, |m| { #(#stmts)* });)
+    } else {
+        quote!(#(#stmts)*)
+    };
+    quote! {
+        impl crate::codec::JsonMembers for #name {
+            fn json_members(&self, #cx_arg: &crate::codec::JsonContext, #m_arg: &mut ::serde_json::Map<::std::string::String, ::serde_json::Value>) {
+                #body
+            }
+        }
+
+        impl crate::codec::ToJson for #name {
+            fn to_json(&self, cx: &crate::codec::JsonContext) -> ::serde_json::Value {
+                crate::codec::json::object(false, |m| crate::codec::JsonMembers::json_members(self, cx, m))
             }
         }
     }
@@ -454,6 +604,13 @@ fn slot_enum(c: &Codecs, k: &Codec, name: &str, types: &[TypeRef]) -> TokenStrea
             }
         })
         .collect();
+    let fx_names: Vec<_> = types
+        .iter()
+        .map(|t| match c.get(t).and_then(|s| s.fx.as_deref()) {
+            Some(fx) => quote!(::std::option::Option::Some(#fx)),
+            None => quote!(::std::option::Option::None),
+        })
+        .collect();
     let wrap: Vec<_> = boxed
         .iter()
         .map(|b| {
@@ -515,6 +672,23 @@ fn slot_enum(c: &Codecs, k: &Codec, name: &str, types: &[TypeRef]) -> TokenStrea
                 match r.u32()? {
                     #( #type_ids => ::std::result::Result::Ok(Self::#vids(crate::codec::Decode::decode(r)?)), )*
                     other => ::std::result::Result::Err(crate::codec::DecodeError::new(at, ::std::format!(#not_allowed, other))),
+                }
+            }
+        }
+
+        impl #id {
+            /// The fx of the value (its package's, or the one the spec names), if it has one.
+            pub fn fx_name(&self) -> ::std::option::Option<&'static str> {
+                match self {
+                    #( Self::#vids(_) => #fx_names, )*
+                }
+            }
+        }
+
+        impl crate::codec::ToJson for #id {
+            fn to_json(&self, cx: &crate::codec::JsonContext) -> ::serde_json::Value {
+                match self {
+                    #( Self::#vids(v) => crate::codec::ToJson::to_json(v, cx), )*
                 }
             }
         }

@@ -35,12 +35,14 @@
 
 mod error;
 mod ids;
+pub mod json;
 mod primitives;
 mod read;
 pub mod rules;
 mod write;
 
 pub use error::{DecodeError, EncodeError, FieldPath, RuleError, Step};
+pub use json::{JsonContext, JsonMembers, ToJson};
 pub use read::Reader;
 pub use rules::Order;
 pub use write::Writer;

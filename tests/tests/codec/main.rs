@@ -4,6 +4,7 @@
 //! are refused with the offset and the field.
 
 mod bls;
+mod json;
 mod keys;
 mod properties;
 mod vectors;
@@ -99,7 +100,7 @@ fn x_base_tx_unsigned_and_signed() {
     assert_eq!(signed.credentials.len(), 2);
     let sig = "7d898ee98af8335d37e6fada0cbb44a14405d3bb940dfc0d99a6d3ff5c715aff26d18484f29b289644968fedffeb23e030665d736d94fc80bc735f51c806d74300";
     for c in &signed.credentials {
-        let avm::Credential::Secp256k1fxCredential(c) = c else {
+        let avm::Credential::Secp256k1fxCredential(c) = &c.credential else {
             panic!("{c:?}")
         };
         assert_eq!(c.signatures.len(), 2);
