@@ -341,6 +341,7 @@ fn structure(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
     let reads = s.fields.iter().map(|f| read_expr(c, k, &f.layout));
     let checks = s.fields.iter().filter_map(|f| verify_stmts(c, f));
     let json = struct_json(c, k, s);
+    let from_json = struct_from_json(c, k, s);
     let writes = s.fields.iter().zip(&idents).map(|(f, id)| {
         let wire = &f.name;
         match write_code(&f.layout, quote!(self.#id), quote!(&self.#id)) {
@@ -391,6 +392,7 @@ fn structure(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
         }
 
         #json
+        #from_json
     }
 }
 
@@ -539,6 +541,139 @@ fn struct_json(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
     }
 }
 
+/// Every JSON member name a struct reads or writes: its fields' (an inlined struct's
+/// members in its place), then its JSON-only members.
+fn json_keys(c: &Codecs, s: &Struct, depth: usize) -> Vec<String> {
+    let mut keys = Vec::new();
+    for f in &s.fields {
+        match (&f.layout, f.inline) {
+            (Layout::Struct(t), true) if depth < 16 => {
+                if let Some(inner) = c.get(t) {
+                    keys.extend(json_keys(c, inner, depth + 1));
+                }
+            }
+            _ => keys.push(f.json.clone()),
+        }
+    }
+    keys.extend(s.json_extra.iter().map(|x| x.name.clone()));
+    keys
+}
+
+/// What reads a value of layout `l` from a JSON value: a function, or a closure where the
+/// reader needs more than the value (`fx` is the fx hint passed to slots).
+fn json_reader(l: &Layout, form: Option<JsonForm>, fx: &TokenStream) -> TokenStream {
+    match l {
+        Layout::U8 | Layout::U16 | Layout::U32 | Layout::U64 => {
+            quote!(crate::codec::json::read_uint)
+        }
+        Layout::I64 => quote!(crate::codec::json::read_i64),
+        Layout::Bool => quote!(crate::codec::json::read_bool),
+        Layout::String => quote!(crate::codec::json::read_string),
+        Layout::Id | Layout::NodeId => quote!(crate::codec::json::read_text),
+        Layout::ShortId if form == Some(JsonForm::Cb58) => quote!(crate::codec::json::read_text),
+        Layout::ShortId => quote!(crate::codec::json::read_address),
+        Layout::Bytes => match form {
+            Some(JsonForm::Base64) => quote!(crate::codec::json::read_base64),
+            Some(JsonForm::Numbers) => quote!(crate::codec::json::read_numbers),
+            _ => quote!(crate::codec::json::read_hex),
+        },
+        Layout::FixedBytes(n) => {
+            let n = Literal::usize_unsuffixed(*n);
+            let form = match form {
+                Some(JsonForm::Base64) => "base64",
+                Some(JsonForm::Numbers) => "numbers",
+                _ => "hex",
+            };
+            quote!(|v| crate::codec::json::read_array::<#n>(v, #form))
+        }
+        Layout::List(inner) => {
+            let item = json_reader(inner, form, fx);
+            quote!(|v| crate::codec::json::read_list(v, #item))
+        }
+        Layout::Struct(_) => {
+            quote!(|v| crate::codec::FromJson::from_json(v, ::std::option::Option::None))
+        }
+        Layout::Slot(_) => quote!(|v| crate::codec::FromJson::from_json(v, #fx)),
+    }
+}
+
+/// `FromJsonMembers` and `FromJson` of a struct.
+fn struct_from_json(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
+    let name = ident(&s.name.name);
+    let keys = json_keys(c, s, 0);
+    let all_fxs: Vec<String> = c
+        .packages
+        .iter()
+        .filter(|p| p.fx)
+        .map(|p| p.name.clone())
+        .collect();
+    let fx_at = s.json_extra.iter().find_map(|x| match &x.value {
+        ExtraValue::FxAt(f) => Some(f.clone()),
+        _ => None,
+    });
+    let reads = s.fields.iter().map(|f| {
+        let id = ident(&snake(&f.name));
+        if f.inline {
+            return quote!(let #id = crate::codec::FromJsonMembers::from_json_members(m)?;);
+        }
+        let fx_of = s
+            .json_extra
+            .iter()
+            .find(|x| x.value == ExtraValue::FxOf(f.name.clone()));
+        let fx = match (fx_of, &fx_at) {
+            (Some(x), _) => {
+                let key = &x.name;
+                quote!(crate::codec::json::fx_named(m, #key, &[#(#all_fxs),*]))
+            }
+            (None, Some(index)) => {
+                let index = s
+                    .fields
+                    .iter()
+                    .find(|g| &g.name == index)
+                    .map(|g| g.json.clone())
+                    .unwrap_or_default();
+                let fxs = codec_of(c, k, &s.name)
+                    .map(|k| k.fxs.clone())
+                    .unwrap_or_default();
+                quote!(crate::codec::json::fx_index(m, #index, &[#(#fxs),*]))
+            }
+            (None, None) => quote!(::std::option::Option::None),
+        };
+        let key = &f.json;
+        let read = json_reader(&f.layout, f.json_form, &quote!(fx));
+        let uses_fx = matches!(innermost(&f.layout), Layout::Slot(_));
+        let bind = if uses_fx {
+            quote!(let fx = #fx;)
+        } else {
+            quote!()
+        };
+        quote!(let #id = { #bind crate::codec::json::member(m, #key, #read)? };)
+    });
+    let idents: Vec<_> = s.fields.iter().map(|f| ident(&snake(&f.name))).collect();
+    let m_arg = if s.fields.is_empty() {
+        quote!(_m)
+    } else {
+        quote!(m)
+    };
+    quote! {
+        impl crate::codec::FromJsonMembers for #name {
+            const JSON_KEYS: &'static [&'static str] = &[#(#keys),*];
+
+            fn from_json_members(#m_arg: &::serde_json::Map<::std::string::String, ::serde_json::Value>) -> ::std::result::Result<Self, crate::codec::JsonError> {
+                #(#reads)*
+                ::std::result::Result::Ok(Self { #(#idents),* })
+            }
+        }
+
+        impl crate::codec::FromJson for #name {
+            fn from_json(v: &::serde_json::Value, _fx: ::std::option::Option<&str>) -> ::std::result::Result<Self, crate::codec::JsonError> {
+                let m = crate::codec::json::members(v, <Self as crate::codec::FromJsonMembers>::JSON_KEYS)?;
+                crate::codec::FromJsonMembers::from_json_members(m)
+            }
+        }
+    }
+}
+
 /// Roughly how many bytes a Rust value of `l` takes (a `Vec` 24, a slot value 24).
 fn rust_size(c: &Codecs, l: &Layout, depth: usize) -> usize {
     match l {
@@ -611,6 +746,7 @@ fn slot_enum(c: &Codecs, k: &Codec, name: &str, types: &[TypeRef]) -> TokenStrea
             None => quote!(::std::option::Option::None),
         })
         .collect();
+    let positions: Vec<_> = (0..types.len()).map(Literal::usize_unsuffixed).collect();
     let wrap: Vec<_> = boxed
         .iter()
         .map(|b| {
@@ -689,6 +825,18 @@ fn slot_enum(c: &Codecs, k: &Codec, name: &str, types: &[TypeRef]) -> TokenStrea
             fn to_json(&self, cx: &crate::codec::JsonContext) -> ::serde_json::Value {
                 match self {
                     #( Self::#vids(v) => crate::codec::ToJson::to_json(v, cx), )*
+                }
+            }
+        }
+
+        impl crate::codec::FromJson for #id {
+            fn from_json(v: &::serde_json::Value, fx: ::std::option::Option<&str>) -> ::std::result::Result<Self, crate::codec::JsonError> {
+                let candidates: &[(&'static [&'static str], ::std::option::Option<&'static str>)] = &[
+                    #( (<#paths as crate::codec::FromJsonMembers>::JSON_KEYS, #fx_names), )*
+                ];
+                match crate::codec::json::variant(v, candidates, fx)? {
+                    #( #positions => ::std::result::Result::Ok(Self::#vids(crate::codec::FromJson::from_json(v, fx)?)), )*
+                    other => ::std::result::Result::Err(crate::codec::JsonError::new(::std::format!("no variant {other}"))),
                 }
             }
         }

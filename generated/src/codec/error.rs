@@ -23,7 +23,7 @@ impl FieldPath {
         self.0.iter().rev().copied()
     }
 
-    fn push_outer(&mut self, step: Step) {
+    pub(crate) fn push_outer(&mut self, step: Step) {
         self.0.push(step);
     }
 }

@@ -203,3 +203,293 @@ mod tests {
         assert_eq!(fx_at(&["secp256k1fx"], 1), Value::Null);
     }
 }
+
+/// JSON that is not the node's form of a value: which member and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonError {
+    path: super::FieldPath,
+    reason: String,
+}
+
+impl JsonError {
+    pub(crate) fn new(reason: impl Into<String>) -> Self {
+        Self {
+            path: super::FieldPath::default(),
+            reason: reason.into(),
+        }
+    }
+
+    /// The same error, inside `step`.
+    pub fn within(mut self, step: super::Step) -> Self {
+        self.path.push_outer(step);
+        self
+    }
+
+    /// The member the problem is in (JSON names; empty at the top).
+    pub fn path(&self) -> &super::FieldPath {
+        &self.path
+    }
+
+    /// What is wrong.
+    pub fn reason(&self) -> &str {
+        &self.reason
+    }
+}
+
+impl std::fmt::Display for JsonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.path.steps().next().is_none() {
+            f.write_str(&self.reason)
+        } else {
+            write!(f, "`{}`: {}", self.path, self.reason)
+        }
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+/// A value read from the node's JSON form.
+pub trait FromJson: Sized {
+    /// Reads the value; `fx` is the fx its parent names (what tells apart outputs whose JSON
+    /// members are the same in two fxs).
+    fn from_json(v: &Value, fx: Option<&str>) -> Result<Self, JsonError>;
+}
+
+/// A struct read from the members of an object (a struct inlined in another reads from the
+/// other's object).
+pub trait FromJsonMembers: Sized {
+    /// Every member name the struct reads or writes, inlined structs' and JSON-only ones
+    /// included.
+    const JSON_KEYS: &'static [&'static str];
+
+    /// Reads the struct's members from `m`.
+    fn from_json_members(m: &Map<String, Value>) -> Result<Self, JsonError>;
+}
+
+impl<T: FromJson> FromJson for Box<T> {
+    fn from_json(v: &Value, fx: Option<&str>) -> Result<Self, JsonError> {
+        T::from_json(v, fx).map(Box::new)
+    }
+}
+
+/// The object `v`, with no member but `keys`.
+pub fn members<'a>(v: &'a Value, keys: &[&str]) -> Result<&'a Map<String, Value>, JsonError> {
+    let m = v
+        .as_object()
+        .ok_or_else(|| JsonError::new(format!("expected an object, found {}", kind(v))))?;
+    if let Some(extra) = m.keys().find(|k| !keys.contains(&k.as_str())) {
+        return Err(JsonError::new(format!(
+            "unknown member `{extra}` (the members are {})",
+            keys.iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )));
+    }
+    Ok(m)
+}
+
+/// Member `name` of `m`, read by `read`; a problem names the member.
+pub fn member<T>(
+    m: &Map<String, Value>,
+    name: &'static str,
+    read: impl FnOnce(&Value) -> Result<T, JsonError>,
+) -> Result<T, JsonError> {
+    let v = m
+        .get(name)
+        .ok_or_else(|| JsonError::new(format!("missing member `{name}`")))?;
+    read(v).map_err(|e| e.within(super::Step::Field(name)))
+}
+
+/// The fx a member holding an fx ID names (`fxID`), or the fx at index `fx_index` of `fxs`.
+pub fn fx_named(
+    m: &Map<String, Value>,
+    name: &str,
+    known: &[&'static str],
+) -> Option<&'static str> {
+    let id = m.get(name)?.as_str()?;
+    known
+        .iter()
+        .copied()
+        .find(|fx| fx_id(Some(fx)).as_str() == Some(id))
+}
+
+/// The fx at `index` of `fxs`.
+pub fn fx_index(m: &Map<String, Value>, name: &str, fxs: &[&'static str]) -> Option<&'static str> {
+    let i = usize::try_from(m.get(name)?.as_u64()?).ok()?;
+    fxs.get(i).copied()
+}
+
+/// Which of a slot's variants the object `v` is: the one whose members are exactly the
+/// object's, of the fx `fx` when given; the first of several that fit equally.
+pub fn variant(
+    v: &Value,
+    candidates: &[(&'static [&'static str], Option<&'static str>)],
+    fx: Option<&str>,
+) -> Result<usize, JsonError> {
+    let m = v
+        .as_object()
+        .ok_or_else(|| JsonError::new(format!("expected an object, found {}", kind(v))))?;
+    let fits =
+        |keys: &[&str]| m.len() == keys.len() && m.keys().all(|k| keys.contains(&k.as_str()));
+    candidates
+        .iter()
+        .position(|(keys, of)| fits(keys) && (fx.is_none() || *of == fx))
+        .or_else(|| candidates.iter().position(|(keys, _)| fits(keys)))
+        .ok_or_else(|| {
+            let mut have: Vec<&str> = m.keys().map(String::as_str).collect();
+            have.sort_unstable();
+            JsonError::new(format!(
+                "no type this slot holds has exactly the members {}",
+                have.iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// An unsigned integer of type `T`, as a bare number.
+pub fn read_uint<T: TryFrom<u64>>(v: &Value) -> Result<T, JsonError> {
+    let n = v.as_u64().ok_or_else(|| {
+        JsonError::new(format!(
+            "expected a non-negative integer, found {}",
+            kind(v)
+        ))
+    })?;
+    T::try_from(n).map_err(|_| {
+        JsonError::new(format!(
+            "{n} is out of range ({} bits)",
+            std::mem::size_of::<T>() * 8
+        ))
+    })
+}
+
+/// A signed 64-bit integer, as a bare number.
+pub fn read_i64(v: &Value) -> Result<i64, JsonError> {
+    v.as_i64()
+        .ok_or_else(|| JsonError::new(format!("expected an integer, found {}", kind(v))))
+}
+
+/// A boolean.
+pub fn read_bool(v: &Value) -> Result<bool, JsonError> {
+    v.as_bool()
+        .ok_or_else(|| JsonError::new(format!("expected a boolean, found {}", kind(v))))
+}
+
+/// A string.
+pub fn read_string(v: &Value) -> Result<String, JsonError> {
+    v.as_str()
+        .map(str::to_owned)
+        .ok_or_else(|| JsonError::new(format!("expected a string, found {}", kind(v))))
+}
+
+/// A value parsed from its text (IDs, node IDs, cb58 short IDs).
+pub fn read_text<T: std::str::FromStr>(v: &Value) -> Result<T, JsonError>
+where
+    T::Err: std::fmt::Display,
+{
+    let s = v
+        .as_str()
+        .ok_or_else(|| JsonError::new(format!("expected a string, found {}", kind(v))))?;
+    s.parse().map_err(|e: T::Err| JsonError::new(e.to_string()))
+}
+
+/// An address in any form the node reads (chain-qualified or bare bech32, or cb58): its bytes.
+pub fn read_address(v: &Value) -> Result<ShortId, JsonError> {
+    let a: Address = read_text(v)?;
+    Ok(ShortId::new(a.payload()))
+}
+
+/// Bytes in `0x` hex (no checksum); `null` is empty.
+pub fn read_hex(v: &Value) -> Result<Vec<u8>, JsonError> {
+    if v.is_null() {
+        return Ok(Vec::new());
+    }
+    let h: HexBytes = read_text(v)?;
+    Ok(h.0)
+}
+
+/// Exactly `N` bytes in `0x` hex, base64 or an array of numbers, by `form`.
+pub fn read_array<const N: usize>(v: &Value, form: &str) -> Result<[u8; N], JsonError> {
+    let bytes = match form {
+        "numbers" => read_numbers(v)?,
+        "base64" => read_base64(v)?,
+        _ => read_hex(v)?,
+    };
+    let n = bytes.len();
+    bytes
+        .try_into()
+        .map_err(|_| JsonError::new(format!("expected {N} bytes, found {n}")))
+}
+
+/// Bytes as an array of numbers.
+pub fn read_numbers(v: &Value) -> Result<Vec<u8>, JsonError> {
+    let a = v.as_array().ok_or_else(|| {
+        JsonError::new(format!("expected an array of numbers, found {}", kind(v)))
+    })?;
+    a.iter()
+        .enumerate()
+        .map(|(i, b)| read_uint::<u8>(b).map_err(|e| e.within(super::Step::Index(i))))
+        .collect()
+}
+
+/// Bytes in standard base64 (padding optional).
+pub fn read_base64(v: &Value) -> Result<Vec<u8>, JsonError> {
+    let s = v
+        .as_str()
+        .ok_or_else(|| JsonError::new(format!("expected a base64 string, found {}", kind(v))))?;
+    let mut out = Vec::with_capacity(s.len() / 4 * 3);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for (i, c) in s.trim_end_matches('=').bytes().enumerate() {
+        let d = match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => {
+                return Err(JsonError::new(format!(
+                    "not base64: {:?} at {i}",
+                    char::from(c)
+                )));
+            }
+        };
+        acc = (acc << 6) | u32::from(d);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    Ok(out)
+}
+
+/// A list, each element read by `read`; a problem names the element.
+pub fn read_list<T>(
+    v: &Value,
+    mut read: impl FnMut(&Value) -> Result<T, JsonError>,
+) -> Result<Vec<T>, JsonError> {
+    // The node writes an empty list of a value decoded from bytes as `[]`; `null` reads as empty.
+    if v.is_null() {
+        return Ok(Vec::new());
+    }
+    let a = v
+        .as_array()
+        .ok_or_else(|| JsonError::new(format!("expected an array, found {}", kind(v))))?;
+    a.iter()
+        .enumerate()
+        .map(|(i, e)| read(e).map_err(|err| err.within(super::Step::Index(i))))
+        .collect()
+}

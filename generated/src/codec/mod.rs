@@ -42,7 +42,7 @@ pub mod rules;
 mod write;
 
 pub use error::{DecodeError, EncodeError, FieldPath, RuleError, Step};
-pub use json::{JsonContext, JsonMembers, ToJson};
+pub use json::{FromJson, FromJsonMembers, JsonContext, JsonError, JsonMembers, ToJson};
 pub use read::Reader;
 pub use rules::Order;
 pub use write::Writer;
