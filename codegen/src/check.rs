@@ -22,13 +22,18 @@ pub fn check(spec: &Spec) -> Vec<SpecError> {
     }
     for s in &spec.schemas {
         check_schema(spec, s, &mut out);
+        check_codec_refs(spec, s, &mut out);
     }
     for i in &spec.interfaces {
         for s in &i.schemas {
             check_schema(spec, s, &mut out);
         }
+        for s in &i.schemas {
+            check_codec_refs(spec, s, &mut out);
+        }
         for m in &i.methods {
             check_schema(spec, &m.result, &mut out);
+            check_codec_refs(spec, &m.result, &mut out);
             for p in &m.params {
                 check_map_keys(spec, &p.origin, &p.ty, &mut out);
                 check_default(spec, p, &mut out);
@@ -118,5 +123,57 @@ fn check_map_keys(spec: &Spec, origin: &Origin, t: &TypeRef, out: &mut Vec<SpecE
             check_map_keys(spec, origin, v, out);
         }
         _ => {}
+    }
+}
+
+/// A field's `codec` names a root of a codec of `spec/codec/`, on bytes or a hex-or-JSON value.
+fn check_codec_refs(spec: &Spec, s: &Schema, out: &mut Vec<SpecError>) {
+    let Body::Object(fields) = &s.body else {
+        return;
+    };
+    for f in fields {
+        let Some(c) = &f.codec else {
+            continue;
+        };
+        let Some(codec) = spec.codec.codecs.iter().find(|k| k.name == c.codec) else {
+            out.push(SpecError::new(
+                &f.origin,
+                format!(
+                    "`codec`: there is no codec `{}`{}",
+                    c.codec,
+                    did_you_mean(&c.codec, spec.codec.codecs.iter().map(|k| k.name.as_str()))
+                ),
+            ));
+            continue;
+        };
+        let roots: Vec<String> = codec.roots.iter().map(|r| r.layout.spec_text()).collect();
+        if !roots.contains(&c.root) {
+            out.push(SpecError::new(
+                &f.origin,
+                format!(
+                    "`codec`: codec `{}` has no root `{}` (its roots are {})",
+                    c.codec,
+                    c.root,
+                    roots
+                        .iter()
+                        .map(|r| format!("`{r}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            ));
+        }
+        let mut t = &f.ty;
+        while let TypeRef::List(inner) = t {
+            t = inner;
+        }
+        let holds_bytes = matches!(t, TypeRef::Wire(w) if spec
+            .wire(w)
+            .is_some_and(|w| matches!(w.rust.as_str(), "HexBytes" | "HexOrJson")));
+        if !holds_bytes {
+            out.push(SpecError::new(
+                &f.origin,
+                "`codec` applies to hex bytes or hex-or-JSON values (or lists of them)",
+            ));
+        }
     }
 }

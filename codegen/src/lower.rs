@@ -350,7 +350,22 @@ impl Cx {
             let Some(ty) = self.ty(doc, &fpath.at("type"), &f.ty, names, local) else {
                 continue;
             };
+            let codec = match f.codec.as_deref().map(|c| c.trim().split_once(' ')) {
+                None => None,
+                Some(Some((codec, root))) => Some(CodecRef {
+                    codec: codec.to_string(),
+                    root: root.trim().to_string(),
+                }),
+                Some(None) => {
+                    self.errors.push(doc.err(
+                        &fpath.at("codec"),
+                        "`codec` names a codec and one of its roots: `platform platform.Tx`",
+                    ));
+                    None
+                }
+            };
             out.push(Field {
+                codec,
                 newer_than_oldest: since.is_some_and(|v| v > self.versions_model.oldest_supported),
                 since,
                 removed,

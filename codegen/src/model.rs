@@ -202,9 +202,19 @@ pub struct Field {
     /// Added after the oldest supported node version: an older node leaves it out, so the
     /// client reads it as optional although the server always writes it.
     pub newer_than_oldest: bool,
+    /// The bytes (or JSON form) hold a value of this codec root.
+    pub codec: Option<CodecRef>,
     pub origin: Origin,
     /// Where `default` is written.
     pub default_origin: Option<Origin>,
+}
+
+/// A root of a codec of `spec/codec/`: the codec's name and the root as the codec file writes
+/// it (`platform.Tx`, `any<Block>`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodecRef {
+    pub codec: String,
+    pub root: String,
 }
 
 impl Field {

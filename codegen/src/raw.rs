@@ -127,6 +127,9 @@ pub struct Field {
     pub since: Option<String>,
     /// The first node version that no longer has this member.
     pub removed: Option<String>,
+    /// The bytes (or JSON form) hold a value of the codec: `<codec> <root>`, e.g.
+    /// `platform platform.Tx`.
+    pub codec: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]

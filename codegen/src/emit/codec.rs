@@ -880,6 +880,12 @@ fn root_impl(k: &Codec, l: &Layout, max_size: u64, summary: &str) -> TokenStream
                 crate::codec::to_framed(self, #version, #max)
             }
         }
+
+        impl crate::codec::Root for #t {
+            fn decode_root(bytes: &[u8]) -> ::std::result::Result<Self, crate::codec::DecodeError> {
+                Self::from_bytes(bytes)
+            }
+        }
     }
 }
 

@@ -196,6 +196,31 @@ pub fn ident(s: &str) -> syn::Ident {
     }
 }
 
+/// The Rust type of a root of a codec of `spec/codec/` (the same path `emit::codec` gives
+/// it): a struct bound to its codec or in its package's module, a slot in its codec's.
+pub fn codec_root_type(spec: &Spec, c: &CodecRef) -> Option<TokenStream> {
+    use crate::codec::model::Layout;
+    let k = spec.codec.codecs.iter().find(|k| k.name == c.codec)?;
+    let root = k.roots.iter().find(|r| r.layout.spec_text() == c.root)?;
+    let module = |name: &str| ident(&crate::naming::snake(name));
+    match &root.layout {
+        Layout::Slot(slot) => {
+            let (m, n) = (module(&k.name), ident(slot));
+            Some(quote!(crate::codec::#m::#n))
+        }
+        Layout::Struct(t) => {
+            let home = if k.codec_bound.contains(t) {
+                &k.name
+            } else {
+                &t.package
+            };
+            let (m, n) = (module(home), ident(&t.name));
+            Some(quote!(crate::codec::#m::#n))
+        }
+        _ => None,
+    }
+}
+
 /// The Rust type of a type expression, by its full path: wire types from the runtime's `wire`
 /// module (`crate::wire::U64`; primitives and `String` from the language), shared schemas from
 /// `crate::types`, an interface's own schemas by name (the code using them is in the same

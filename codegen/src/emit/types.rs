@@ -1,6 +1,6 @@
 //! Named schemas, params and results as serde types.
 
-use super::{Rust, doc, ident, names, rust_type};
+use super::{Rust, codec_root_type, doc, ident, names, rust_type};
 use crate::model::*;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -90,6 +90,7 @@ fn object(spec: &Spec, name: &syn::Ident, fields: &[Field], d: TokenStream) -> T
         quote!()
     };
     let ctor = constructor(spec, name, fields);
+    let decoded = decoded_accessors(spec, name, fields);
     quote! {
         #d
         #[derive(Clone, Debug, #default PartialEq, serde::Serialize, serde::Deserialize)]
@@ -98,6 +99,78 @@ fn object(spec: &Spec, name: &syn::Ident, fields: &[Field], d: TokenStream) -> T
             #(#members)*
         }
         #ctor
+        #decoded
+    }
+}
+
+/// For each member whose bytes hold a codec value (`codec:` in the spec), an accessor that
+/// reads it into the codec's type: from its hex (checksum per the sibling `encoding`, when
+/// the struct has one) or its JSON form.
+fn decoded_accessors(spec: &Spec, name: &syn::Ident, fields: &[Field]) -> TokenStream {
+    let encoding = fields
+        .iter()
+        .find(|f| f.name == "encoding" && matches!(&f.ty, TypeRef::Wire(w) if w == "encoding"))
+        .map(|f| {
+            let id = ident(&names::field(f));
+            if f.is_option() {
+                quote!(self.#id.as_ref())
+            } else {
+                quote!(::std::option::Option::Some(&self.#id))
+            }
+        })
+        .unwrap_or_else(|| quote!(::std::option::Option::None));
+    let accessors: Vec<TokenStream> = fields
+        .iter()
+        .filter_map(|f| {
+            let c = f.codec.as_ref()?;
+            let root = codec_root_type(spec, c)?;
+            let id = ident(&names::field(f));
+            let getter = ident(&format!("{}_decoded", names::field(f).trim_start_matches("r#")));
+            let (list, inner) = match &f.ty {
+                TypeRef::List(inner) => (true, inner.as_ref()),
+                t => (false, t),
+            };
+            let read = match inner {
+                TypeRef::Wire(w) if spec.wire(w).is_some_and(|w| w.rust == "HexOrJson") => {
+                    quote!(crate::codec::container::from_hex_or_json(v, #encoding))
+                }
+                _ => quote!(crate::codec::container::from_hex(v, #encoding)),
+            };
+            let (ty, body) = match (list, f.is_option()) {
+                (true, false) => (
+                    quote!(::std::vec::Vec<#root>),
+                    quote!(crate::codec::container::each(&self.#id, |v| #read)),
+                ),
+                (true, true) => (
+                    quote!(::std::option::Option<::std::vec::Vec<#root>>),
+                    quote!(self.#id.as_ref().map(|l| crate::codec::container::each(l, |v| #read)).transpose()),
+                ),
+                (false, false) => (quote!(#root), quote!({ let v = &self.#id; #read })),
+                (false, true) => (
+                    quote!(::std::option::Option<#root>),
+                    quote!(self.#id.as_ref().map(|v| #read).transpose()),
+                ),
+            };
+            let d = doc(&format!(
+                "`{}` read into [`{}`](crate::codec): from its bytes (per `encoding`) or its JSON form.",
+                f.name,
+                c.root
+            ));
+            Some(quote! {
+                #d
+                pub fn #getter(&self) -> ::std::result::Result<#ty, crate::codec::ContainerError> {
+                    #body
+                }
+            })
+        })
+        .collect();
+    if accessors.is_empty() {
+        return quote!();
+    }
+    quote! {
+        impl #name {
+            #(#accessors)*
+        }
     }
 }
 

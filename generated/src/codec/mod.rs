@@ -33,6 +33,7 @@
 //! inspect(&bytes).unwrap();
 //! ```
 
+pub mod container;
 mod error;
 mod ids;
 pub mod json;
@@ -41,6 +42,7 @@ mod read;
 pub mod rules;
 mod write;
 
+pub use container::{ContainerError, Root};
 pub use error::{DecodeError, EncodeError, FieldPath, RuleError, Step};
 pub use json::{FromJson, FromJsonMembers, JsonContext, JsonError, JsonMembers, ToJson};
 pub use read::Reader;

@@ -3,6 +3,7 @@
 //! the node's tests assert (or, where marked, derives with the node's rules); and bad bytes
 //! are refused with the offset and the field.
 
+mod api;
 mod bls;
 mod json;
 mod keys;
