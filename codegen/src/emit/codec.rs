@@ -885,6 +885,10 @@ fn root_impl(k: &Codec, l: &Layout, max_size: u64, summary: &str) -> TokenStream
             fn decode_root(bytes: &[u8]) -> ::std::result::Result<Self, crate::codec::DecodeError> {
                 Self::from_bytes(bytes)
             }
+
+            fn encode_root(&self) -> ::std::result::Result<::std::vec::Vec<u8>, crate::codec::EncodeError> {
+                self.to_bytes()
+            }
         }
     }
 }

@@ -7,9 +7,12 @@ use crate::wire::{Encoding, HexBytes, HexOrJson, WireError};
 
 /// A value that travels on its own: it reads from its bytes (codec version, the value, nothing
 /// after it) and from the node's JSON form.
-pub trait Root: Sized + FromJson {
+pub trait Root: Sized + FromJson + super::ToJson {
     /// Reads the value from its bytes.
     fn decode_root(bytes: &[u8]) -> Result<Self, DecodeError>;
+
+    /// Its bytes: the codec version, then the value.
+    fn encode_root(&self) -> Result<Vec<u8>, super::EncodeError>;
 }
 
 /// Why a value the API carries does not read.

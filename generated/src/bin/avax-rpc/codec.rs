@@ -1,0 +1,199 @@
+//! `decode` and `encode`: a codec value between its bytes (hex) and the node's JSON form.
+
+use avalanche_rpc::codec::{JsonContext, Root, avm, platform, proposervm, warp};
+use avalanche_rpc::wire::HexBytes;
+use clap::{Args, ValueEnum};
+use serde_json::Value;
+
+/// What the bytes are.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Kind {
+    /// A signed transaction (`getTx`, `issueTx`).
+    Tx,
+    /// An unsigned transaction (the bytes whose SHA-256 is signed).
+    UnsignedTx,
+    /// A block (`getBlock`).
+    Block,
+    /// A UTXO (`getUTXOs`).
+    Utxo,
+    /// A genesis (`avm.buildGenesis`; the P-chain's genesis).
+    Genesis,
+    /// A staked output (`platform.getStake`; P-chain only).
+    StakedOutput,
+    /// An index container: a proposer block, with its chain's block inside.
+    Container,
+    /// A signed Warp message (inside RegisterL1ValidatorTx and SetL1ValidatorWeightTx).
+    Warp,
+}
+
+/// The chain whose codec the value is in.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Chain {
+    /// The X-chain (AVM).
+    #[value(name = "X", alias = "x")]
+    X,
+    /// The P-chain (platform).
+    #[value(name = "P", alias = "p")]
+    P,
+}
+
+/// How the hex is written.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum HexForm {
+    /// With its 4-byte checksum when it has a valid one, else without.
+    Auto,
+    /// With the checksum (the node's `hex` and `hexc`).
+    Hex,
+    /// Without (the node's `hexnc`).
+    Hexnc,
+}
+
+#[derive(Args)]
+pub struct Decode {
+    /// What the bytes are.
+    kind: Kind,
+    /// The chain (`X` or `P`); needed for every kind but `container` and `warp`.
+    #[arg(long, value_enum)]
+    chain: Option<Chain>,
+    /// The network ID, for the HRP of addresses (1 `avax`, 5 `fuji`, 12345 `local`, …).
+    #[arg(long, default_value_t = 1)]
+    network_id: u32,
+    /// Whether the hex ends in a checksum.
+    #[arg(long, value_enum, default_value_t = HexForm::Auto)]
+    encoding: HexForm,
+    /// The bytes, `0x` hex.
+    hex: String,
+}
+
+#[derive(Args)]
+pub struct Encode {
+    /// What the JSON is.
+    kind: Kind,
+    /// The chain (`X` or `P`); needed for every kind but `container` and `warp`.
+    #[arg(long, value_enum)]
+    chain: Option<Chain>,
+    /// Write the hex with the checksum (`hex`) or without (`hexnc`).
+    #[arg(long, value_enum, default_value_t = HexForm::Hex)]
+    encoding: HexForm,
+    /// The node's JSON form of the value (`-` reads it from standard input).
+    json: String,
+}
+
+fn bytes_of(hex: &str, form: HexForm) -> Result<Vec<u8>, String> {
+    let h: HexBytes = hex
+        .trim()
+        .parse()
+        .map_err(|e| format!("the argument is not hex: {e}"))?;
+    match form {
+        HexForm::Hexnc => Ok(h.0),
+        HexForm::Hex => h
+            .strip_checksum()
+            .map(<[u8]>::to_vec)
+            .map_err(|e| format!("the hex's checksum: {e}")),
+        HexForm::Auto => Ok(match h.strip_checksum() {
+            Ok(payload) => payload.to_vec(),
+            Err(_) => h.0,
+        }),
+    }
+}
+
+fn decode_as<T: Root>(bytes: &[u8], cx: &JsonContext) -> Result<Value, String> {
+    let v = T::decode_root(bytes).map_err(|e| format!("the bytes do not decode: {e}"))?;
+    Ok(v.to_json(cx))
+}
+
+fn encode_as<T: Root>(json: &Value) -> Result<Vec<u8>, String> {
+    let v = T::from_json(json, None).map_err(|e| format!("the JSON does not read: {e}"))?;
+    v.encode_root()
+        .map_err(|e| format!("the value does not encode: {e}"))
+}
+
+fn need(chain: Option<Chain>, kind: &str) -> Result<Chain, String> {
+    chain.ok_or_else(|| format!("`{kind}` needs --chain X or --chain P"))
+}
+
+pub fn decode(a: Decode) -> Result<String, String> {
+    let bytes = bytes_of(&a.hex, a.encoding)?;
+    let alias = match a.chain {
+        Some(Chain::P) => "P",
+        _ => "X",
+    };
+    let cx = JsonContext::for_network(alias, a.network_id);
+    let value = match (a.kind, a.chain) {
+        (Kind::Container, chain) => {
+            let mut v = decode_as::<proposervm::Block>(&bytes, &cx)?;
+            // The chain's block inside, when the chain is given and the block has one.
+            if let (Some(chain), Some(inner)) = (chain, v.get("block").and_then(Value::as_str)) {
+                let inner = bytes_of(inner, HexForm::Hexnc)?;
+                let block = match chain {
+                    Chain::X => decode_as::<avm::Block>(&inner, &cx),
+                    Chain::P => decode_as::<platform::Block>(&inner, &cx),
+                }
+                .map_err(|e| format!("the block inside: {e}"))?;
+                v["block"] = block;
+            }
+            v
+        }
+        (Kind::Warp, _) => decode_as::<warp::Message>(&bytes, &cx)?,
+        (kind, chain) => match (kind, need(chain, "decode")?) {
+            (Kind::Tx, Chain::X) => decode_as::<avm::Tx>(&bytes, &cx)?,
+            (Kind::Tx, Chain::P) => decode_as::<platform::Tx>(&bytes, &cx)?,
+            (Kind::UnsignedTx, Chain::X) => decode_as::<avm::UnsignedTx>(&bytes, &cx)?,
+            (Kind::UnsignedTx, Chain::P) => decode_as::<platform::UnsignedTx>(&bytes, &cx)?,
+            (Kind::Block, Chain::X) => decode_as::<avm::Block>(&bytes, &cx)?,
+            (Kind::Block, Chain::P) => decode_as::<platform::Block>(&bytes, &cx)?,
+            (Kind::Utxo, Chain::X) => decode_as::<avm::Utxo>(&bytes, &cx)?,
+            (Kind::Utxo, Chain::P) => decode_as::<platform::Utxo>(&bytes, &cx)?,
+            (Kind::Genesis, Chain::X) => decode_as::<avm::Genesis>(&bytes, &cx)?,
+            (Kind::Genesis, Chain::P) => decode_as::<platform::Genesis>(&bytes, &cx)?,
+            (Kind::StakedOutput, Chain::P) => {
+                decode_as::<platform::TransferableOutput>(&bytes, &cx)?
+            }
+            (Kind::StakedOutput, Chain::X) => {
+                return Err("staked outputs are P-chain values: --chain P".into());
+            }
+            (Kind::Container | Kind::Warp, _) => {
+                return Err("internal: this kind is handled above".into());
+            }
+        },
+    };
+    serde_json::to_string_pretty(&value).map_err(|e| e.to_string())
+}
+
+pub fn encode(a: Encode) -> Result<String, String> {
+    let text = if a.json == "-" {
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|e| format!("cannot read standard input: {e}"))?
+    } else {
+        a.json.clone()
+    };
+    let json: Value =
+        serde_json::from_str(&text).map_err(|e| format!("the argument is not JSON: {e}"))?;
+    let bytes = match a.kind {
+        Kind::Container => encode_as::<proposervm::Block>(&json)?,
+        Kind::Warp => encode_as::<warp::Message>(&json)?,
+        kind => match (kind, need(a.chain, "encode")?) {
+            (Kind::Tx, Chain::X) => encode_as::<avm::Tx>(&json)?,
+            (Kind::Tx, Chain::P) => encode_as::<platform::Tx>(&json)?,
+            (Kind::UnsignedTx, Chain::X) => encode_as::<avm::UnsignedTx>(&json)?,
+            (Kind::UnsignedTx, Chain::P) => encode_as::<platform::UnsignedTx>(&json)?,
+            (Kind::Block, Chain::X) => encode_as::<avm::Block>(&json)?,
+            (Kind::Block, Chain::P) => encode_as::<platform::Block>(&json)?,
+            (Kind::Utxo, Chain::X) => encode_as::<avm::Utxo>(&json)?,
+            (Kind::Utxo, Chain::P) => encode_as::<platform::Utxo>(&json)?,
+            (Kind::Genesis, Chain::X) => encode_as::<avm::Genesis>(&json)?,
+            (Kind::Genesis, Chain::P) => encode_as::<platform::Genesis>(&json)?,
+            (Kind::StakedOutput, Chain::P) => encode_as::<platform::TransferableOutput>(&json)?,
+            (Kind::StakedOutput, Chain::X) => {
+                return Err("staked outputs are P-chain values: --chain P".into());
+            }
+            (Kind::Container | Kind::Warp, _) => {
+                return Err("internal: this kind is handled above".into());
+            }
+        },
+    };
+    Ok(match a.encoding {
+        HexForm::Hexnc => HexBytes(bytes).to_hex(),
+        _ => HexBytes::with_checksum(&bytes).to_hex(),
+    })
+}
