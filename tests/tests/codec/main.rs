@@ -574,3 +574,37 @@ fn derived_ids() {
         "a01cbdb97fb71ca9f479708dfe8f8157c1817e1214222a83a127e5b3961b20e8"
     );
 }
+
+#[test]
+fn the_local_x_chain_id_is_the_id_of_its_create_chain_tx() {
+    // Derived (§4.3) and asserted by genesis/genesis_test.go: the X-chain's ID is the ID of the
+    // P-chain genesis CreateChainTx carrying the X-chain genesis, unsigned, no credentials.
+    let name_id = |name: &str| {
+        let mut b = [0u8; 32];
+        b[..name.len()].copy_from_slice(name.as_bytes());
+        Id::new(b)
+    };
+    let base = platform::Base::new(12345, Id::ZERO, Vec::new(), Vec::new(), Vec::new());
+    let create = platform::CreateChainTx::new(
+        base,
+        Id::ZERO,
+        "X-Chain".into(),
+        name_id("avm"),
+        vec![
+            name_id("secp256k1fx"),
+            name_id("nftfx"),
+            name_id("propertyfx"),
+        ],
+        unhex(X_GENESIS_LOCAL),
+        platform::Input::new(secp256k1fx::Input::new(Vec::new())).into(),
+    );
+    let tx = platform::Tx::new(create.into(), Vec::new());
+    assert_eq!(
+        tx.id().unwrap().to_string(),
+        "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed"
+    );
+    // Genesis transactions are not verified, and this one would not pass: its fx IDs are in
+    // the chain's fx order, not sorted.
+    let e = tx.verify().unwrap_err();
+    assert_eq!(e.path().to_string(), "unsigned.fxIDs[1]");
+}
