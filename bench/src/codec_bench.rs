@@ -2,12 +2,13 @@
 //! UTXO's checksum verified and its bytes decoded into `avm::Utxo`), against
 //! `serde_json::Value` of the same reply (what a client without the codec would have: text);
 //! and a block of 1,000 signed transactions decoded from bytes, against `serde_json::Value`
-//! of the hex reply that carries it.
+//! of the block's JSON form (what `getBlock` with `encoding: json` returns), and the typed
+//! read of that JSON form.
 
 use std::hint::black_box;
 use std::time::Duration;
 
-use avalanche_rpc::codec::{Decode, Encode, Reader, Writer, avm};
+use avalanche_rpc::codec::{Decode, Encode, FromJson, JsonContext, Reader, ToJson, Writer, avm};
 use avalanche_rpc::wire::HexBytes;
 
 use crate::data::{self, Fixtures};
@@ -72,16 +73,13 @@ pub fn run(
     let utxos = data::reply_body(&fixtures.utxos_json());
     let n = typed_utxos(&utxos)?.len();
     let block = block_bytes(1_000);
-    let block_reply = data::reply_body(
-        &serde_json::json!({
-            "block": HexBytes::with_checksum(&block).to_hex(),
-            "encoding": "hex"
-        })
-        .to_string(),
-    );
+    let typed_block = decode_block(&block)?;
+    let block_json = serde_json::to_vec(&typed_block.to_json(&JsonContext::for_network("X", 1)))
+        .map_err(|e| e.to_string())?;
     decode_block(&block)?;
 
     let (mut typed, mut value, mut blk, mut blk_value) = (vec![], vec![], vec![], vec![]);
+    let mut blk_json = vec![];
     for _ in 0..reps {
         typed.push(quiet.measure(&[], || {
             per_op(budget, || {
@@ -100,7 +98,13 @@ pub fn run(
         }));
         blk_value.push(quiet.measure(&[], || {
             per_op(budget, || {
-                black_box(serde_json::from_slice::<serde_json::Value>(&block_reply).expect("JSON"));
+                black_box(serde_json::from_slice::<serde_json::Value>(&block_json).expect("JSON"));
+            })
+        }));
+        blk_json.push(quiet.measure(&[], || {
+            per_op(budget, || {
+                let v: serde_json::Value = serde_json::from_slice(&block_json).expect("JSON");
+                black_box(avm::Block::from_json(&v, None).expect("the node's JSON form"));
             })
         }));
     }
@@ -118,6 +122,12 @@ pub fn run(
             Unit::Seconds,
             blk,
         )
-        .against("`serde_json::Value` of its hex reply", blk_value),
+        .against("`serde_json::Value` of its JSON form", blk_value.clone()),
+        Row::new(
+            format!("Codec: the same block from its JSON form ({} KB, `Value` then `FromJson`)", block_json.len() / 1000),
+            Unit::Seconds,
+            blk_json,
+        )
+        .against("`serde_json::Value` of its JSON form", blk_value),
     ])
 }
