@@ -10,6 +10,7 @@ pub mod check;
 pub mod codec;
 pub mod common;
 pub mod conform;
+pub mod diff;
 pub mod docs;
 pub mod emit;
 pub mod error;

@@ -1,6 +1,6 @@
 //! `avalanche-rpc-codegen`: a thin command line over the codegen library.
 
-use avalanche_rpc_codegen::{Sources, Spec, docs, emit, html, load_for, openrpc, report};
+use avalanche_rpc_codegen::{Sources, Spec, diff, docs, emit, html, load_for, openrpc, report};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -16,6 +16,10 @@ commands:
   docs            write the OpenRPC documents and the HTML reference where they are committed
                   (generated/openrpc/*.json, generated/docs/api.html; --out DIR replaces
                   generated/)
+  diff OLD NEW    list what changed between two spec folders, whom each change breaks and
+                  the crate's semver bump; `diff --git REV [NEW]` compares the repository's
+                  spec/ at REV with NEW (default: the working spec/). Options: --json,
+                  --fail-on major|minor|patch (exit 1 when the bump is at least that)
   help            show this text
 
 --spec DIR defaults to the repository's spec/ folder.
@@ -23,7 +27,17 @@ commands:
 (default: every version the spec covers).";
 
 fn main() -> ExitCode {
-    match run(std::env::args().skip(1).collect()) {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("diff") {
+        return match diff_command(&args[1..]) {
+            Ok(code) => code,
+            Err(e) => {
+                eprintln!("{e}");
+                ExitCode::from(2)
+            }
+        };
+    }
+    match run(args) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("{e}");
@@ -115,5 +129,119 @@ fn write(out: Option<PathBuf>, text: &str) -> Result<(), String> {
             print!("{text}");
             Ok(())
         }
+    }
+}
+
+/// `diff OLD NEW` or `diff --git REV [NEW]`, with `--json` and `--fail-on BUMP`.
+fn diff_command(args: &[String]) -> Result<ExitCode, String> {
+    let repo = PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
+    let (mut json, mut fail_on, mut git, mut folders) = (false, None, None, Vec::new());
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--json" => json = true,
+            "--fail-on" => {
+                let b = it.next().ok_or("--fail-on needs major, minor or patch")?;
+                fail_on = Some(b.parse::<diff::Bump>()?);
+            }
+            "--git" => git = Some(it.next().ok_or("--git needs a revision")?.clone()),
+            f if !f.starts_with('-') => folders.push(PathBuf::from(f)),
+            other => return Err(format!("unexpected argument `{other}`\n\n{USAGE}")),
+        }
+    }
+    let extracted;
+    let (old_dir, new_dir) = match (git, folders.as_slice()) {
+        (Some(rev), rest) if rest.len() <= 1 => {
+            extracted = spec_at(&repo, &rev)?;
+            let new = rest.first().cloned().unwrap_or_else(|| repo.join("spec"));
+            (extracted.path().join("spec"), new)
+        }
+        (None, [old, new]) => (old.clone(), new.clone()),
+        _ => return Err(format!("diff takes OLD NEW, or --git REV [NEW]\n\n{USAGE}")),
+    };
+    let load = |side: &str, dir: &PathBuf| -> Result<Spec, String> {
+        let sources = Sources::read_dir(dir)
+            .map_err(|e| format!("the {side} spec ({}): {e}", dir.display()))?;
+        avalanche_rpc_codegen::load(&sources)
+            .map_err(|e| format!("the {side} spec ({}) has problems:\n{e}", dir.display()))
+    };
+    let old = load("old", &old_dir)?;
+    let new = load("new", &new_dir)?;
+    let changes = diff::diff(&old, &new);
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&diff::json(&changes)).map_err(|e| e.to_string())?
+        );
+    } else {
+        print!("{}", diff::table(&changes));
+    }
+    Ok(match fail_on {
+        Some(limit) if diff::bump(&changes) >= limit => ExitCode::FAILURE,
+        _ => ExitCode::SUCCESS,
+    })
+}
+
+/// The repository's `spec/` at `rev`, extracted into a temporary folder.
+fn spec_at(repo: &std::path::Path, rev: &str) -> Result<TempDir, String> {
+    let dir = TempDir::new()?;
+    let archive = std::process::Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(["archive", "--format=tar", rev, "spec"])
+        .output()
+        .map_err(|e| format!("cannot run git: {e}"))?;
+    if !archive.status.success() {
+        return Err(format!(
+            "git archive {rev} spec: {}",
+            String::from_utf8_lossy(&archive.stderr).trim()
+        ));
+    }
+    let mut tar = std::process::Command::new("tar")
+        .arg("-x")
+        .arg("-C")
+        .arg(dir.path())
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot run tar: {e}"))?;
+    use std::io::Write as _;
+    tar.stdin
+        .take()
+        .ok_or("tar has no input")?
+        .write_all(&archive.stdout)
+        .map_err(|e| format!("cannot feed tar: {e}"))?;
+    let status = tar.wait().map_err(|e| format!("tar: {e}"))?;
+    if !status.success() {
+        return Err(format!("tar could not extract the spec at {rev}"));
+    }
+    Ok(dir)
+}
+
+/// A folder removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> Result<TempDir, String> {
+        let base = std::env::temp_dir().join(format!(
+            "avalanche-rpc-diff-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_nanos())
+                .unwrap_or_default()
+        ));
+        std::fs::create_dir_all(&base)
+            .map_err(|e| format!("cannot create {}: {e}", base.display()))?;
+        Ok(TempDir(base))
+    }
+
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }

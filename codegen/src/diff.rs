@@ -1,0 +1,778 @@
+//! What changed between two versions of the spec, and whom it breaks: every change with its
+//! place, a stable kind, the crate's semver bump under its conventions (non-exhaustive
+//! structs built with `new(required…)` and `with_…` setters, optional members as `Option`,
+//! open enums, default trait bodies) and who is affected: code calling the generated client,
+//! code implementing the generated server traits, and the wire (a peer speaking the old
+//! form). Reads only the model.
+
+use crate::codec::model::{Codecs, Struct};
+use crate::model::*;
+use std::fmt::Write as _;
+
+/// How much a change moves the crate's version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Bump {
+    None,
+    Patch,
+    Minor,
+    Major,
+}
+
+impl Bump {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Bump::None => "none",
+            Bump::Patch => "patch",
+            Bump::Minor => "minor",
+            Bump::Major => "major",
+        }
+    }
+}
+
+impl std::str::FromStr for Bump {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "major" => Ok(Bump::Major),
+            "minor" => Ok(Bump::Minor),
+            "patch" => Ok(Bump::Patch),
+            other => Err(format!(
+                "`{other}` is not a bump: use major, minor or patch"
+            )),
+        }
+    }
+}
+
+/// Whom a change breaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Breaks {
+    /// Code calling the generated client.
+    ClientCallers,
+    /// Code implementing the generated server traits.
+    ServerImplementers,
+    /// A peer speaking the old form.
+    Wire,
+}
+
+impl Breaks {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Breaks::ClientCallers => "client-callers",
+            Breaks::ServerImplementers => "server-implementers",
+            Breaks::Wire => "wire",
+        }
+    }
+}
+
+/// One change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// Where: `info.getNodeID params.nodeID`, `schema Owner.threshold`.
+    pub place: String,
+    /// What, in words.
+    pub change: String,
+    /// A stable identifier of the kind of change (`param-added-required`).
+    pub kind: &'static str,
+    pub bump: Bump,
+    pub breaks: Vec<Breaks>,
+}
+
+/// The largest bump of `changes` (`None` when there are none).
+pub fn bump(changes: &[Change]) -> Bump {
+    changes.iter().map(|c| c.bump).max().unwrap_or(Bump::None)
+}
+
+use Breaks::{ClientCallers as C, ServerImplementers as S, Wire as W};
+
+/// What a list of members belongs to, which decides whom a change breaks.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Role {
+    /// A method's params: the client builds them, the server reads them.
+    Params,
+    /// A method's result: the server builds it, the client reads it.
+    Result,
+    /// A named schema, which may be used either way.
+    Schema,
+}
+
+struct Out(Vec<Change>);
+
+impl Out {
+    fn push(
+        &mut self,
+        place: impl Into<String>,
+        change: impl Into<String>,
+        kind: &'static str,
+        bump: Bump,
+        breaks: &[Breaks],
+    ) {
+        self.0.push(Change {
+            place: place.into(),
+            change: change.into(),
+            kind,
+            bump,
+            breaks: breaks.to_vec(),
+        });
+    }
+}
+
+/// Every change from `old` to `new`, in the new spec's order (removals where they were).
+pub fn diff(old: &Spec, new: &Spec) -> Vec<Change> {
+    let mut out = Out(Vec::new());
+    wire_types(old, new, &mut out);
+    schemas(old, &old.schemas, new, &new.schemas, "schema ", &mut out);
+    for i in &new.interfaces {
+        let Some(o) = old.interfaces.iter().find(|o| o.name == i.name) else {
+            out.push(
+                format!("interface {}", i.name),
+                format!("interface `{}` added ({})", i.name, i.path),
+                "interface-added",
+                Bump::Minor,
+                &[],
+            );
+            continue;
+        };
+        interface(old, o, new, i, &mut out);
+    }
+    for o in &old.interfaces {
+        if !new.interfaces.iter().any(|i| i.name == o.name) {
+            out.push(
+                format!("interface {}", o.name),
+                format!("interface `{}` removed", o.name),
+                "interface-removed",
+                Bump::Major,
+                &[C, S, W],
+            );
+        }
+    }
+    codec(&old.codec, &new.codec, &mut out);
+    out.0
+}
+
+fn interface(old: &Spec, o: &Interface, new: &Spec, i: &Interface, out: &mut Out) {
+    let place = format!("interface {}", i.name);
+    if o.path != i.path {
+        out.push(
+            &place,
+            format!("path changed from `{}` to `{}`", o.path, i.path),
+            "path-changed",
+            Bump::Major,
+            &[W],
+        );
+    }
+    if o.summary != i.summary || o.description != i.description {
+        out.push(
+            &place,
+            "summary or description changed",
+            "docs-changed",
+            Bump::Patch,
+            &[],
+        );
+    }
+    schemas(
+        old,
+        &o.schemas,
+        new,
+        &i.schemas,
+        &format!("{} schema ", i.namespace),
+        out,
+    );
+    for m in &i.methods {
+        let full = format!("{}.{}", i.namespace, m.name);
+        match o.methods.iter().find(|x| x.name == m.name) {
+            None => out.push(
+                &full,
+                format!("method `{full}` added"),
+                "method-added",
+                Bump::Minor,
+                &[],
+            ),
+            Some(om) => method(old, om, new, m, &full, out),
+        }
+    }
+    for om in &o.methods {
+        if !i.methods.iter().any(|m| m.name == om.name) {
+            let full = format!("{}.{}", o.namespace, om.name);
+            out.push(
+                &full,
+                format!("method `{full}` removed"),
+                "method-removed",
+                Bump::Major,
+                &[C, S, W],
+            );
+        }
+    }
+}
+
+fn method(old: &Spec, o: &Method, new: &Spec, m: &Method, full: &str, out: &mut Out) {
+    if o.deprecated.is_none() && m.deprecated.is_some() {
+        out.push(full, "deprecated", "method-deprecated", Bump::Minor, &[]);
+    }
+    if o.since != m.since || o.removed != m.removed {
+        out.push(
+            full,
+            format!(
+                "node versions changed from {} to {}",
+                versions(o.since, o.removed),
+                versions(m.since, m.removed)
+            ),
+            "method-versions-changed",
+            Bump::Patch,
+            &[],
+        );
+    }
+    if o.summary != m.summary || o.description != m.description {
+        out.push(
+            full,
+            "summary or description changed",
+            "docs-changed",
+            Bump::Patch,
+            &[],
+        );
+    }
+    fields(
+        old,
+        &o.params,
+        new,
+        &m.params,
+        &format!("{full} params."),
+        Role::Params,
+        out,
+    );
+    body(
+        old,
+        &o.result,
+        new,
+        &m.result,
+        &format!("{full} result"),
+        Role::Result,
+        out,
+    );
+    let names = |e: &[Example]| {
+        e.iter()
+            .map(|x| (x.name.clone(), x.params.clone(), x.result.clone()))
+            .collect::<Vec<_>>()
+    };
+    if names(&o.examples) != names(&m.examples) {
+        out.push(
+            full,
+            "examples changed",
+            "examples-changed",
+            Bump::Patch,
+            &[],
+        );
+    }
+}
+
+fn versions(since: Option<Version>, removed: Option<Version>) -> String {
+    match (since, removed) {
+        (None, None) => "every version".into(),
+        (Some(s), None) => format!("since {s}"),
+        (None, Some(r)) => format!("until {r}"),
+        (Some(s), Some(r)) => format!("{s} to {r}"),
+    }
+}
+
+fn schemas(old: &Spec, os: &[Schema], new: &Spec, ns: &[Schema], prefix: &str, out: &mut Out) {
+    for s in ns {
+        let place = format!("{prefix}{}", s.name);
+        match os.iter().find(|o| o.name == s.name) {
+            None => out.push(
+                &place,
+                format!("schema `{}` added", s.name),
+                "schema-added",
+                Bump::Minor,
+                &[],
+            ),
+            Some(o) => {
+                if o.summary != s.summary || o.description != s.description {
+                    out.push(
+                        &place,
+                        "summary or description changed",
+                        "docs-changed",
+                        Bump::Patch,
+                        &[],
+                    );
+                }
+                body(old, o, new, s, &place, Role::Schema, out);
+            }
+        }
+    }
+    for o in os {
+        if !ns.iter().any(|s| s.name == o.name) {
+            out.push(
+                format!("{prefix}{}", o.name),
+                format!("schema `{}` removed", o.name),
+                "schema-removed",
+                Bump::Major,
+                &[C, S],
+            );
+        }
+    }
+}
+
+fn body(old: &Spec, o: &Schema, new: &Spec, n: &Schema, place: &str, role: Role, out: &mut Out) {
+    match (&o.body, &n.body) {
+        (Body::Object(a), Body::Object(b)) => {
+            fields(old, a, new, b, &format!("{place}."), role, out)
+        }
+        (Body::Alias(a), Body::Alias(b)) => {
+            if a.to_string() != b.to_string() {
+                out.push(
+                    place,
+                    format!("type changed from `{a}` to `{b}`"),
+                    "type-changed",
+                    Bump::Major,
+                    &[C, S, W],
+                );
+            }
+        }
+        (Body::Enum(a), Body::Enum(b)) => {
+            for v in b {
+                if !a.iter().any(|x| x.value == v.value) {
+                    out.push(
+                        place,
+                        format!("value `{}` added", v.value),
+                        "enum-value-added",
+                        Bump::Minor,
+                        &[],
+                    );
+                }
+            }
+            for v in a {
+                if !b.iter().any(|x| x.value == v.value) {
+                    out.push(
+                        place,
+                        format!("value `{}` removed", v.value),
+                        "enum-value-removed",
+                        Bump::Major,
+                        &[C, S, W],
+                    );
+                }
+            }
+        }
+        _ => out.push(
+            place,
+            "shape changed (object, type or enumeration)",
+            "shape-changed",
+            Bump::Major,
+            &[C, S, W],
+        ),
+    }
+}
+
+/// Who builds a value of this role must give a new required member; who reads it sees its
+/// type change when its optionality does.
+fn fields(
+    old: &Spec,
+    a: &[Field],
+    new: &Spec,
+    b: &[Field],
+    prefix: &str,
+    role: Role,
+    out: &mut Out,
+) {
+    let _ = (old, new);
+    let (builders, readers): (&[Breaks], &[Breaks]) = match role {
+        Role::Params => (&[C], &[S]),
+        Role::Result => (&[S], &[C]),
+        Role::Schema => (&[C, S], &[C, S]),
+    };
+    let both: &[Breaks] = &[C, S];
+    let mut renamed: Vec<&str> = Vec::new();
+    for (k, f) in b.iter().enumerate() {
+        let place = format!("{prefix}{}", f.name);
+        let Some(o) = a.iter().find(|o| o.name == f.name) else {
+            // Removed at the same position with the same type: a rename.
+            if let Some(o) = a.get(k).filter(|o| {
+                !b.iter().any(|x| x.name == o.name) && o.ty.to_string() == f.ty.to_string()
+            }) {
+                renamed.push(&o.name);
+                out.push(
+                    &place,
+                    format!("`{}` renamed to `{}`", o.name, f.name),
+                    "member-renamed",
+                    Bump::Major,
+                    &[C, S, W],
+                );
+                continue;
+            }
+            if f.is_required() {
+                let mut breaks = builders.to_vec();
+                if role == Role::Params {
+                    breaks.push(W);
+                }
+                out.push(
+                    &place,
+                    format!("required member `{}` added", f.name),
+                    "member-added-required",
+                    Bump::Major,
+                    &breaks,
+                );
+            } else {
+                out.push(
+                    &place,
+                    format!("optional member `{}` added", f.name),
+                    "member-added-optional",
+                    Bump::Minor,
+                    &[],
+                );
+            }
+            continue;
+        };
+        member(o, f, &place, builders, readers, both, out);
+    }
+    for o in a {
+        if !b.iter().any(|f| f.name == o.name) && !renamed.contains(&o.name.as_str()) {
+            out.push(
+                format!("{prefix}{}", o.name),
+                format!("member `{}` removed", o.name),
+                "member-removed",
+                Bump::Major,
+                &[C, S, W],
+            );
+        }
+    }
+}
+
+fn member(
+    o: &Field,
+    f: &Field,
+    place: &str,
+    builders: &[Breaks],
+    readers: &[Breaks],
+    both: &[Breaks],
+    out: &mut Out,
+) {
+    if o.ty.to_string() != f.ty.to_string() {
+        out.push(
+            place,
+            format!("type changed from `{}` to `{}`", o.ty, f.ty),
+            "type-changed",
+            Bump::Major,
+            &[C, S, W],
+        );
+    }
+    match (o.is_required(), f.is_required()) {
+        (false, true) => {
+            let mut breaks = builders.to_vec();
+            breaks.extend_from_slice(readers);
+            breaks.push(W);
+            out.push(
+                place,
+                "made required",
+                "member-made-required",
+                Bump::Major,
+                &dedup(breaks),
+            );
+        }
+        (true, false) => out.push(
+            place,
+            "made optional",
+            "member-made-optional",
+            Bump::Major,
+            both,
+        ),
+        _ => {}
+    }
+    if o.nullable != f.nullable && o.is_required() == f.is_required() {
+        // The Rust type is `Option` either way; what may be on the wire changes.
+        out.push(
+            place,
+            if f.nullable {
+                "may now be null"
+            } else {
+                "may no longer be null"
+            },
+            "nullable-changed",
+            Bump::Major,
+            &[W],
+        );
+    }
+    if o.default != f.default {
+        out.push(
+            place,
+            "default changed",
+            "default-changed",
+            Bump::Minor,
+            &[],
+        );
+    }
+    for alias in &f.aliases {
+        if !o.aliases.contains(alias) {
+            out.push(
+                place,
+                format!("alias `{alias}` added"),
+                "alias-added",
+                Bump::Minor,
+                &[],
+            );
+        }
+    }
+    for alias in &o.aliases {
+        if !f.aliases.contains(alias) {
+            out.push(
+                place,
+                format!("alias `{alias}` removed"),
+                "alias-removed",
+                Bump::Major,
+                &[W],
+            );
+        }
+    }
+    if o.deprecated.is_none() && f.deprecated.is_some() {
+        out.push(place, "deprecated", "member-deprecated", Bump::Minor, &[]);
+    }
+    if (o.since, o.removed) != (f.since, f.removed) {
+        // Only where the Rust type changes does it break code.
+        if o.is_option() != f.is_option() && o.is_required() == f.is_required() {
+            out.push(
+                place,
+                format!(
+                    "node versions changed from {} to {}, and so whether it is an `Option`",
+                    versions(o.since, o.removed),
+                    versions(f.since, f.removed)
+                ),
+                "member-versions-changed-type",
+                Bump::Major,
+                readers,
+            );
+        } else {
+            out.push(
+                place,
+                format!(
+                    "node versions changed from {} to {}",
+                    versions(o.since, o.removed),
+                    versions(f.since, f.removed)
+                ),
+                "member-versions-changed",
+                Bump::Patch,
+                &[],
+            );
+        }
+    }
+    match (&o.codec, &f.codec) {
+        (None, Some(c)) => out.push(
+            place,
+            format!(
+                "now read as codec `{} {}` (a new `…_decoded` accessor)",
+                c.codec, c.root
+            ),
+            "member-codec-added",
+            Bump::Minor,
+            &[],
+        ),
+        (Some(_), None) => out.push(
+            place,
+            "no longer read as a codec value (its `…_decoded` accessor goes)",
+            "member-codec-removed",
+            Bump::Major,
+            readers,
+        ),
+        (Some(a), Some(b)) if a != b => out.push(
+            place,
+            format!(
+                "read as codec `{} {}` instead of `{} {}`",
+                b.codec, b.root, a.codec, a.root
+            ),
+            "member-codec-changed",
+            Bump::Major,
+            readers,
+        ),
+        _ => {}
+    }
+    if o.summary != f.summary || o.description != f.description || o.note != f.note {
+        out.push(
+            place,
+            "summary, description or note changed",
+            "docs-changed",
+            Bump::Patch,
+            &[],
+        );
+    }
+}
+
+fn dedup(mut v: Vec<Breaks>) -> Vec<Breaks> {
+    v.sort();
+    v.dedup();
+    v
+}
+
+fn wire_types(old: &Spec, new: &Spec, out: &mut Out) {
+    for w in &new.wire_types {
+        let place = format!("wire type {}", w.name);
+        match old.wire_types.iter().find(|o| o.name == w.name) {
+            None => out.push(
+                &place,
+                format!("wire type `{}` added", w.name),
+                "wire-type-added",
+                Bump::Minor,
+                &[],
+            ),
+            Some(o) => {
+                if o.json != w.json || o.rust != w.rust {
+                    out.push(
+                        &place,
+                        "its JSON or Rust form changed",
+                        "wire-type-changed",
+                        Bump::Major,
+                        &[C, S, W],
+                    );
+                } else if o.pattern != w.pattern || o.accepts != w.accepts || o.max != w.max {
+                    out.push(
+                        &place,
+                        "the values it accepts changed",
+                        "wire-type-values-changed",
+                        Bump::Major,
+                        &[W],
+                    );
+                } else if o.summary != w.summary {
+                    out.push(&place, "summary changed", "docs-changed", Bump::Patch, &[]);
+                }
+            }
+        }
+    }
+    for o in &old.wire_types {
+        if !new.wire_types.iter().any(|w| w.name == o.name) {
+            out.push(
+                format!("wire type {}", o.name),
+                format!("wire type `{}` removed", o.name),
+                "wire-type-removed",
+                Bump::Major,
+                &[C, S],
+            );
+        }
+    }
+}
+
+fn codec(old: &Codecs, new: &Codecs, out: &mut Out) {
+    let layout = |s: &Struct| {
+        s.fields
+            .iter()
+            .map(|f| (f.name.clone(), f.layout.spec_text()))
+            .collect::<Vec<_>>()
+    };
+    for s in new.structs() {
+        let place = format!("codec type {}", s.name);
+        match old.get(&s.name) {
+            None => out.push(
+                &place,
+                format!("codec type `{}` added", s.name),
+                "codec-type-added",
+                Bump::Minor,
+                &[],
+            ),
+            Some(o) if layout(o) != layout(s) => out.push(
+                &place,
+                "its fields or their layout changed",
+                "codec-layout-changed",
+                Bump::Major,
+                &[C, S, W],
+            ),
+            Some(o)
+                if o.fields
+                    .iter()
+                    .map(|f| (&f.rules, &f.json))
+                    .ne(s.fields.iter().map(|f| (&f.rules, &f.json))) =>
+            {
+                out.push(
+                    &place,
+                    "its rules or JSON names changed",
+                    "codec-rules-changed",
+                    Bump::Major,
+                    &[W],
+                )
+            }
+            Some(_) => {}
+        }
+    }
+    for o in old.structs() {
+        if new.get(&o.name).is_none() {
+            out.push(
+                format!("codec type {}", o.name),
+                format!("codec type `{}` removed", o.name),
+                "codec-type-removed",
+                Bump::Major,
+                &[C, S, W],
+            );
+        }
+    }
+    for k in &new.codecs {
+        if let Some(o) = old.codecs.iter().find(|o| o.name == k.name)
+            && o.type_ids != k.type_ids
+        {
+            out.push(
+                format!("codec {}", k.name),
+                "its type IDs changed",
+                "codec-type-ids-changed",
+                Bump::Major,
+                &[W],
+            );
+        }
+    }
+}
+
+/// The changes as an aligned table, the bump last.
+pub fn table(changes: &[Change]) -> String {
+    let mut out = String::new();
+    let breaks = |c: &Change| {
+        if c.breaks.is_empty() {
+            "-".to_string()
+        } else {
+            c.breaks
+                .iter()
+                .map(|b| b.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        }
+    };
+    let w0 = changes
+        .iter()
+        .map(|c| c.place.len())
+        .max()
+        .unwrap_or(0)
+        .max(5);
+    let w1 = changes
+        .iter()
+        .map(|c| c.change.len())
+        .max()
+        .unwrap_or(0)
+        .max(6);
+    let _ = writeln!(
+        out,
+        "{:<w0$}  {:<w1$}  {:<5}  breaks",
+        "place", "change", "bump"
+    );
+    for c in changes {
+        let _ = writeln!(
+            out,
+            "{:<w0$}  {:<w1$}  {:<5}  {}",
+            c.place,
+            c.change,
+            c.bump.as_str(),
+            breaks(c)
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\n{} change(s); bump: {}",
+        changes.len(),
+        bump(changes).as_str()
+    );
+    out
+}
+
+/// The changes as JSON: `{"bump": …, "changes": [{"place", "change", "kind", "bump", "breaks"}]}`.
+pub fn json(changes: &[Change]) -> serde_json::Value {
+    serde_json::json!({
+        "bump": bump(changes).as_str(),
+        "changes": changes.iter().map(|c| serde_json::json!({
+            "place": c.place,
+            "change": c.change,
+            "kind": c.kind,
+            "bump": c.bump.as_str(),
+            "breaks": c.breaks.iter().map(|b| b.as_str()).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    })
+}

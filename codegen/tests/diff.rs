@@ -1,0 +1,663 @@
+//! `codegen diff`: each kind of change, made to a small spec, is found with its place, bump
+//! and whom it breaks, and nothing else is reported; the command line prints the table or
+//! JSON and fails on request.
+//!
+//! Each test is a pair of spec folders: the base below, and the base with one change.
+
+use avalanche_rpc_codegen::diff::{Breaks, Bump, Change, diff};
+use avalanche_rpc_codegen::{Sources, load};
+use std::path::{Path, PathBuf};
+
+const WIRE_TYPES: &str = r#"
+string:
+  summary: A JSON string.
+  json: string
+  rust: String
+  example: avalanche
+
+bool:
+  summary: A JSON boolean.
+  json: boolean
+  rust: bool
+  example: true
+
+u64:
+  summary: Unsigned 64-bit integer as a decimal string.
+  json: string
+  accepts: [number]
+  pattern: '^[0-9]{1,20}$'
+  rust: U64
+  example: "1000"
+"#;
+
+const COMMON: &str = r#"
+Owner:
+  summary: Who may spend an output.
+  fields:
+    - { name: locktime, type: u64, summary: Unix time before which the owner cannot act. }
+    - { name: addresses, type: list<string>, summary: Owner addresses. }
+
+Extra:
+  summary: A schema nothing uses.
+  fields:
+    - { name: note, type: string, summary: A note. }
+
+Status:
+  summary: How the node is doing.
+  values:
+    - { value: Up, summary: Running. }
+    - { value: Down, summary: Stopped. }
+"#;
+
+const INFO: &str = r#"
+name: info
+title: Info API
+namespace: info
+path: /ext/info
+summary: About the node.
+
+methods:
+  - name: getNodeVersion
+    summary: The node's version.
+    params:
+      - { name: verbose, type: bool, optional: true, summary: More detail. }
+      - { name: tag, type: string, optional: true, aliases: [label], summary: A tag. }
+    result:
+      fields:
+        - { name: version, type: string, summary: The version. }
+        - { name: owner, type: Owner, summary: Who runs it. }
+        - { name: comment, type: string, optional: true, summary: A comment. }
+    examples:
+      - name: One
+        params: {}
+        result: { version: "1", owner: { locktime: "0", addresses: [] } }
+
+  - name: getStatus
+    summary: How the node is doing.
+    params: []
+    result:
+      type: Status
+    examples:
+      - name: Up
+        result: Up
+"#;
+
+fn base() -> Sources {
+    Sources {
+        versions: None,
+        wire_types: ("wire-types.yaml".into(), WIRE_TYPES.into()),
+        schemas: vec![("schemas/common.yaml".into(), COMMON.into())],
+        interfaces: vec![("interfaces/info.yaml".into(), INFO.into())],
+        ..Sources::default()
+    }
+}
+
+/// `text` with `from` replaced by `to` (which must occur exactly once).
+#[track_caller]
+fn edit(text: &str, from: &str, to: &str) -> String {
+    assert_eq!(text.matches(from).count(), 1, "{from:?} must occur once");
+    text.replacen(from, to, 1)
+}
+
+/// The changes from the base to the base with `change` applied to its interface file.
+#[track_caller]
+fn changes_in_info(from: &str, to: &str) -> Vec<Change> {
+    let mut new = base();
+    new.interfaces[0].1 = edit(INFO, from, to);
+    between(base(), new)
+}
+
+#[track_caller]
+fn between(old: Sources, new: Sources) -> Vec<Change> {
+    let old = load(&old).unwrap_or_else(|e| panic!("old: {e}"));
+    let new = load(&new).unwrap_or_else(|e| panic!("new: {e}"));
+    diff(&old, &new)
+}
+
+/// Exactly one change, of this kind, place, bump and breaks.
+#[track_caller]
+fn one(changes: &[Change], kind: &str, place: &str, bump: Bump, breaks: &[Breaks]) {
+    assert_eq!(changes.len(), 1, "{changes:#?}");
+    let c = &changes[0];
+    assert_eq!(
+        (c.kind, c.place.as_str(), c.bump),
+        (kind, place, bump),
+        "{c:#?}"
+    );
+    assert_eq!(c.breaks, breaks, "{c:#?}");
+}
+
+use Breaks::{ClientCallers as C, ServerImplementers as S, Wire as W};
+
+const RESULT_VERSION: &str = "        - { name: version, type: string, summary: The version. }\n";
+const EXAMPLE: &str = r#"result: { version: "1", owner: { locktime: "0", addresses: [] } }"#;
+
+#[test]
+fn identical_specs_have_no_change() {
+    assert!(between(base(), base()).is_empty());
+}
+
+#[test]
+fn methods_added_and_removed() {
+    let c = changes_in_info(
+        "  - name: getStatus\n",
+        "  - name: getUptime\n    summary: Uptime.\n    params: []\n    result:\n      type: u64\n    examples:\n      - name: Zero\n        result: \"0\"\n\n  - name: getStatus\n",
+    );
+    one(&c, "method-added", "info.getUptime", Bump::Minor, &[]);
+    let end = INFO.find("  - name: getStatus").unwrap();
+    let mut new = base();
+    new.interfaces[0].1 = INFO[..end].to_string();
+    one(
+        &between(base(), new),
+        "method-removed",
+        "info.getStatus",
+        Bump::Major,
+        &[C, S, W],
+    );
+}
+
+#[test]
+fn interfaces_added_removed_and_moved() {
+    let mut new = base();
+    new.interfaces.push((
+        "interfaces/health.yaml".into(),
+        INFO.replace("name: info", "name: health")
+            .replace("namespace: info", "namespace: health")
+            .replace("/ext/info", "/ext/health"),
+    ));
+    one(
+        &between(base(), new.clone()),
+        "interface-added",
+        "interface health",
+        Bump::Minor,
+        &[],
+    );
+    one(
+        &between(new, base()),
+        "interface-removed",
+        "interface health",
+        Bump::Major,
+        &[C, S, W],
+    );
+    one(
+        &changes_in_info("path: /ext/info", "path: /ext/information"),
+        "path-changed",
+        "interface info",
+        Bump::Major,
+        &[W],
+    );
+}
+
+#[test]
+fn params_added_removed_and_made_required() {
+    let verbose = "      - { name: verbose, type: bool, optional: true, summary: More detail. }\n";
+    let c = changes_in_info(
+        verbose,
+        &format!(
+            "{verbose}      - {{ name: limit, type: u64, optional: true, summary: At most. }}\n"
+        ),
+    );
+    one(
+        &c,
+        "member-added-optional",
+        "info.getNodeVersion params.limit",
+        Bump::Minor,
+        &[],
+    );
+    // The example's params must carry it too.
+    let mut new = base();
+    new.interfaces[0].1 = edit(
+        &edit(
+            INFO,
+            verbose,
+            &format!("{verbose}      - {{ name: limit, type: u64, summary: At most. }}\n"),
+        ),
+        "        params: {}",
+        "        params: { limit: \"1\" }",
+    );
+    let c: Vec<Change> = between(base(), new)
+        .into_iter()
+        .filter(|c| c.kind != "examples-changed")
+        .collect();
+    one(
+        &c,
+        "member-added-required",
+        "info.getNodeVersion params.limit",
+        Bump::Major,
+        &[C, W],
+    );
+    one(
+        &changes_in_info(verbose, ""),
+        "member-removed",
+        "info.getNodeVersion params.verbose",
+        Bump::Major,
+        &[C, S, W],
+    );
+    let mut new = base();
+    new.interfaces[0].1 = edit(
+        &edit(
+            INFO,
+            "{ name: verbose, type: bool, optional: true,",
+            "{ name: verbose, type: bool,",
+        ),
+        "        params: {}",
+        "        params: { verbose: true }",
+    );
+    let c: Vec<Change> = between(base(), new)
+        .into_iter()
+        .filter(|c| c.kind != "examples-changed")
+        .collect();
+    one(
+        &c,
+        "member-made-required",
+        "info.getNodeVersion params.verbose",
+        Bump::Major,
+        &[C, S, W],
+    );
+}
+
+#[test]
+fn result_members_added_removed_renamed_retyped() {
+    let c = changes_in_info(
+        RESULT_VERSION,
+        &format!(
+            "{RESULT_VERSION}        - {{ name: build, type: string, optional: true, summary: The build. }}\n"
+        ),
+    );
+    one(
+        &c,
+        "member-added-optional",
+        "info.getNodeVersion result.build",
+        Bump::Minor,
+        &[],
+    );
+
+    let mut new = base();
+    new.interfaces[0].1 = edit(
+        &edit(
+            INFO,
+            RESULT_VERSION,
+            &format!(
+                "{RESULT_VERSION}        - {{ name: build, type: string, summary: The build. }}\n"
+            ),
+        ),
+        EXAMPLE,
+        r#"result: { version: "1", build: "b", owner: { locktime: "0", addresses: [] } }"#,
+    );
+    let c: Vec<Change> = between(base(), new)
+        .into_iter()
+        .filter(|c| c.kind != "examples-changed")
+        .collect();
+    one(
+        &c,
+        "member-added-required",
+        "info.getNodeVersion result.build",
+        Bump::Major,
+        &[S],
+    );
+
+    let mut new = base();
+    new.interfaces[0].1 = edit(
+        &edit(INFO, RESULT_VERSION, ""),
+        EXAMPLE,
+        r#"result: { owner: { locktime: "0", addresses: [] } }"#,
+    );
+    let c: Vec<Change> = between(base(), new)
+        .into_iter()
+        .filter(|c| c.kind != "examples-changed")
+        .collect();
+    one(
+        &c,
+        "member-removed",
+        "info.getNodeVersion result.version",
+        Bump::Major,
+        &[C, S, W],
+    );
+
+    let mut new = base();
+    new.interfaces[0].1 = edit(
+        &edit(
+            INFO,
+            "{ name: version, type: string,",
+            "{ name: release, type: string,",
+        ),
+        EXAMPLE,
+        r#"result: { release: "1", owner: { locktime: "0", addresses: [] } }"#,
+    );
+    let c: Vec<Change> = between(base(), new)
+        .into_iter()
+        .filter(|c| c.kind != "examples-changed")
+        .collect();
+    one(
+        &c,
+        "member-renamed",
+        "info.getNodeVersion result.release",
+        Bump::Major,
+        &[C, S, W],
+    );
+
+    let c = changes_in_info(
+        "{ name: version, type: string,",
+        "{ name: version, type: u64,",
+    );
+    one(
+        &c,
+        "type-changed",
+        "info.getNodeVersion result.version",
+        Bump::Major,
+        &[C, S, W],
+    );
+
+    let mut new = base();
+    new.interfaces[0].1 = edit(
+        &edit(
+            INFO,
+            "{ name: comment, type: string, optional: true,",
+            "{ name: comment, type: string, nullable: true,",
+        ),
+        EXAMPLE,
+        r#"result: { version: "1", owner: { locktime: "0", addresses: [] }, comment: null }"#,
+    );
+    let c: Vec<Change> = between(base(), new)
+        .into_iter()
+        .filter(|c| c.kind != "examples-changed")
+        .collect();
+    // Optional to nullable: still an `Option` in Rust, but always on the wire now.
+    one(
+        &c,
+        "nullable-changed",
+        "info.getNodeVersion result.comment",
+        Bump::Major,
+        &[W],
+    );
+
+    let c = changes_in_info(
+        "{ name: version, type: string,",
+        "{ name: version, type: string, optional: true,",
+    );
+    one(
+        &c,
+        "member-made-optional",
+        "info.getNodeVersion result.version",
+        Bump::Major,
+        &[C, S],
+    );
+}
+
+#[test]
+fn member_details() {
+    let c = changes_in_info("aliases: [label]", "aliases: [label, name]");
+    one(
+        &c,
+        "alias-added",
+        "info.getNodeVersion params.tag",
+        Bump::Minor,
+        &[],
+    );
+    let c = changes_in_info("aliases: [label], ", "");
+    one(
+        &c,
+        "alias-removed",
+        "info.getNodeVersion params.tag",
+        Bump::Major,
+        &[W],
+    );
+    let c = changes_in_info(
+        "{ name: verbose, type: bool, optional: true,",
+        "{ name: verbose, type: bool, default: false,",
+    );
+    one(
+        &c,
+        "default-changed",
+        "info.getNodeVersion params.verbose",
+        Bump::Minor,
+        &[],
+    );
+    let c = changes_in_info(
+        "summary: The version. }",
+        "summary: The software version. }",
+    );
+    one(
+        &c,
+        "docs-changed",
+        "info.getNodeVersion result.version",
+        Bump::Patch,
+        &[],
+    );
+    let c = changes_in_info(
+        "summary: The node's version.",
+        "summary: The node's version.\n    deprecated: { since: v1.11.0, note: Use another. }",
+    );
+    one(
+        &c,
+        "method-deprecated",
+        "info.getNodeVersion",
+        Bump::Minor,
+        &[],
+    );
+    let c = changes_in_info("      - name: Up\n", "      - name: Running\n");
+    one(&c, "examples-changed", "info.getStatus", Bump::Patch, &[]);
+}
+
+#[test]
+fn schemas_and_enumerations() {
+    let mut new = base();
+    new.schemas[0].1 = format!(
+        "{COMMON}\nMore:\n  summary: Another.\n  fields:\n    - {{ name: x, type: string, summary: X. }}\n"
+    );
+    one(
+        &between(base(), new),
+        "schema-added",
+        "schema More",
+        Bump::Minor,
+        &[],
+    );
+    let mut new = base();
+    new.schemas[0].1 = edit(
+        COMMON,
+        "Extra:\n  summary: A schema nothing uses.\n  fields:\n    - { name: note, type: string, summary: A note. }\n",
+        "",
+    );
+    one(
+        &between(base(), new),
+        "schema-removed",
+        "schema Extra",
+        Bump::Major,
+        &[C, S],
+    );
+    let mut new = base();
+    new.schemas[0].1 = edit(
+        COMMON,
+        "    - { value: Down, summary: Stopped. }\n",
+        "    - { value: Down, summary: Stopped. }\n    - { value: Syncing, summary: Catching up. }\n",
+    );
+    one(
+        &between(base(), new),
+        "enum-value-added",
+        "schema Status",
+        Bump::Minor,
+        &[],
+    );
+    let mut new = base();
+    new.schemas[0].1 = edit(COMMON, "    - { value: Down, summary: Stopped. }\n", "");
+    one(
+        &between(base(), new),
+        "enum-value-removed",
+        "schema Status",
+        Bump::Major,
+        &[C, S, W],
+    );
+    // A member added to a shared schema: whoever builds it must give it.
+    let mut new = base();
+    new.schemas[0].1 = edit(
+        COMMON,
+        "    - { name: note, type: string, summary: A note. }\n",
+        "    - { name: note, type: string, summary: A note. }\n    - { name: author, type: string, summary: Who. }\n",
+    );
+    one(
+        &between(base(), new),
+        "member-added-required",
+        "schema Extra.author",
+        Bump::Major,
+        &[C, S],
+    );
+}
+
+#[test]
+fn wire_types_change_what_travels() {
+    let mut new = base();
+    new.wire_types.1 = edit(
+        WIRE_TYPES,
+        "pattern: '^[0-9]{1,20}$'",
+        "pattern: '^[0-9]{1,19}$'",
+    );
+    one(
+        &between(base(), new),
+        "wire-type-values-changed",
+        "wire type u64",
+        Bump::Major,
+        &[W],
+    );
+}
+
+#[test]
+fn several_changes_bump_to_the_largest() {
+    let mut new = base();
+    new.interfaces[0].1 = edit(
+        &edit(
+            INFO,
+            "summary: The version. }",
+            "summary: The software version. }",
+        ),
+        "path: /ext/info",
+        "path: /ext/information",
+    );
+    let c = between(base(), new);
+    assert_eq!(c.len(), 2);
+    assert_eq!(avalanche_rpc_codegen::diff::bump(&c), Bump::Major);
+    assert_eq!(avalanche_rpc_codegen::diff::bump(&c[..0]), Bump::None);
+}
+
+fn repo_spec() -> Sources {
+    Sources::read_dir(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../spec")).unwrap()
+}
+
+#[test]
+fn codec_layouts() {
+    let mut new = repo_spec();
+    let f = new
+        .codec
+        .iter_mut()
+        .find(|(n, _)| n == "codec/secp256k1fx.yaml")
+        .unwrap();
+    f.1 = edit(
+        &f.1,
+        "      - { name: threshold, type: u32,",
+        "      - { name: threshold, type: u64,",
+    );
+    one(
+        &between(repo_spec(), new),
+        "codec-layout-changed",
+        "codec type secp256k1fx.OutputOwners",
+        Bump::Major,
+        &[C, S, W],
+    );
+    let mut new = repo_spec();
+    let f = new
+        .codec
+        .iter_mut()
+        .find(|(n, _)| n == "codec/codecs.yaml")
+        .unwrap();
+    f.1 = edit(
+        &f.1,
+        "      20: avm.StandardBlock",
+        "      21: avm.StandardBlock",
+    );
+    let c = between(repo_spec(), new);
+    one(&c, "codec-type-ids-changed", "codec avm", Bump::Major, &[W]);
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_avalanche-rpc-codegen"))
+}
+
+use std::process::Command;
+
+/// Writes `s` as a spec folder under a fresh temporary folder.
+fn folder(name: &str, s: &Sources) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "avalanche-rpc-diff-test-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (file, text) in s.files() {
+        let path = dir.join(file);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn the_command_line_prints_json_and_fails_on_request() {
+    let old = folder("old", &base());
+    let mut n = base();
+    n.interfaces[0].1 = edit(INFO, "path: /ext/info", "path: /ext/information");
+    let new = folder("new", &n);
+    let out = bin()
+        .arg("diff")
+        .arg(&old)
+        .arg(&new)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(json["bump"], "major");
+    assert_eq!(json["changes"][0]["kind"], "path-changed");
+    assert_eq!(json["changes"][0]["breaks"], serde_json::json!(["wire"]));
+    let out = bin()
+        .arg("diff")
+        .arg(&old)
+        .arg(&new)
+        .args(["--fail-on", "major"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("bump: major"));
+    let out = bin()
+        .arg("diff")
+        .arg(&old)
+        .arg(&old)
+        .args(["--fail-on", "patch"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    // A folder that is no spec: exit 2, saying which side.
+    let out = bin()
+        .arg("diff")
+        .arg(&old)
+        .arg(old.join("nowhere"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("the new spec"));
+    let _ = std::fs::remove_dir_all(&old);
+    let _ = std::fs::remove_dir_all(&new);
+}
+
+#[test]
+fn the_repository_spec_at_head_has_no_change_from_itself() {
+    let out = bin()
+        .args(["diff", "--git", "HEAD", "--json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if stderr.contains("not a git repository") || stderr.contains("cannot run git") {
+        return; // a packaged copy without its history
+    }
+    assert!(out.status.success(), "{stderr}");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    // The working spec may differ from HEAD while editing; what HEAD holds, loads.
+    assert!(json["bump"].is_string());
+}
