@@ -39,6 +39,14 @@ fn main() {
     if let Err(e) = std::fs::write(&out, code) {
         fail(&[format!("cannot write {}: {e}", out.display())]);
     }
+    // The `avax-rpc` tool checks nodes against the spec's OpenRPC document.
+    if std::env::var_os("CARGO_FEATURE_CLI").is_some() {
+        let doc = avalanche_rpc_codegen::openrpc::combined_document(&spec);
+        let path = out.with_file_name("openrpc.json");
+        if let Err(e) = std::fs::write(&path, avalanche_rpc_codegen::openrpc::to_text(&doc)) {
+            fail(&[format!("cannot write {}: {e}", path.display())]);
+        }
+    }
     let codec = out.with_file_name("codec.rs");
     if let Err(e) = std::fs::write(&codec, avalanche_rpc_codegen::emit::codec::codec(&spec)) {
         fail(&[format!("cannot write {}: {e}", codec.display())]);

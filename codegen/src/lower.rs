@@ -747,6 +747,7 @@ impl Cx {
             source: m.source,
             since,
             removed,
+            changes_state: m.changes_state,
             params,
             result,
             errors: m

@@ -279,6 +279,8 @@ pub struct Method {
     pub since: Option<Version>,
     /// The first node version that no longer serves it; `None` while current nodes do.
     pub removed: Option<Version>,
+    /// The method changes the node's state (issues a transaction).
+    pub changes_state: bool,
     pub params: Vec<Field>,
     /// The result as a schema named `<Method>Result` (an object, or an alias of a type).
     pub result: Schema,

@@ -580,6 +580,9 @@ impl Cx<'_> {
         if m.is_node_only() {
             o.insert("x-source".into(), json!("node"));
         }
+        if m.changes_state {
+            o.insert("x-changes-state".into(), json!(true));
+        }
         if let Some(v) = &m.since {
             o.insert("x-since".into(), json!(v.to_string()));
         }

@@ -198,6 +198,10 @@ pub struct Method {
     pub since: Option<String>,
     /// The first node version that no longer serves this method.
     pub removed: Option<String>,
+    /// The method changes the node's state (issues a transaction): tools that only look, as
+    /// the conformance check, never call it.
+    #[serde(default, rename = "changes-state")]
+    pub changes_state: bool,
     #[serde(default)]
     pub params: Vec<Field>,
     pub result: MethodResult,
