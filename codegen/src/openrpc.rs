@@ -39,6 +39,9 @@
 //!   `variables` whose default is the spec's default or first example. In the combined document
 //!   the servers are per method, with the path also in `x-path`.
 
+use crate::codec::model::{
+    Codec, Codecs, ExtraValue, JsonForm, Layout, Struct as CodecStruct, TypeRef as CodecTypeRef,
+};
 use crate::common::{COMBINED, JSON_RPC_ERRORS, NODE_URL};
 use crate::expr::path_vars;
 use crate::model::*;
@@ -283,6 +286,12 @@ pub fn field_details(f: &Field) -> Vec<String> {
     if let Some(v) = &f.since {
         parts.push(format!("Since node {v}; older nodes leave it out."));
     }
+    if let Some(c) = &f.codec {
+        parts.push(format!(
+            "Holds a `{}` of codec `{}` (its layout and JSON form: `spec/codec/`; Rust: `{}_decoded()`).",
+            c.root, c.codec, crate::naming::snake(&f.name)
+        ));
+    }
     parts
 }
 
@@ -330,9 +339,17 @@ impl Cx<'_> {
         }
     }
 
-    /// A field's type with `null` allowed when it is nullable, and its default.
+    /// A field's type with `null` allowed when it is nullable, and its default; a member
+    /// whose JSON may be a codec value (`codec:` on a hex-or-JSON member) is that value's JSON
+    /// form or its hex.
     fn field_type(&self, f: &Field) -> Value {
-        let base = self.ty(&f.ty);
+        let mut base = self.ty(&f.ty);
+        if let (Some(c), TypeRef::Wire(w)) = (&f.codec, &f.ty)
+            && self.spec.wire(w).is_some_and(|w| w.rust == "HexOrJson")
+            && let Some(key) = codec_root_key(&self.spec.codec, c)
+        {
+            base = json!({ "anyOf": [self.reference("hex-checksum"), self.reference(&key)] });
+        }
         let mut s = Map::new();
         if f.nullable && !self.is_any(&f.ty) {
             s.insert("oneOf".into(), json!([base, { "type": "null" }]));
@@ -542,6 +559,7 @@ impl Cx<'_> {
                 ));
             }
         }
+        all.extend(codec_schemas(&self.spec.codec));
         if self.combined {
             return Value::Object(all.into_iter().collect());
         }
@@ -801,4 +819,136 @@ fn example(m: &Method, e: &Example) -> Value {
     o.insert("params".into(), Value::Array(params));
     o.insert("result".into(), Value::Object(result));
     Value::Object(o)
+}
+
+/// The component key of a codec type: `codec.<module>.<Name>`, the module being the codec's
+/// for a struct bound to it, else the package's.
+fn codec_key(c: &Codecs, k: Option<&Codec>, t: &CodecTypeRef) -> String {
+    let bound = k.filter(|k| k.codec_bound.contains(t));
+    let _ = c;
+    format!(
+        "codec.{}.{}",
+        bound.map_or(t.package.as_str(), |k| k.name.as_str()),
+        t.name
+    )
+}
+
+/// The component key of a codec's root named in the spec (`platform platform.Tx`).
+fn codec_root_key(c: &Codecs, r: &CodecRef) -> Option<String> {
+    let k = c.codecs.iter().find(|k| k.name == r.codec)?;
+    let root = k.roots.iter().find(|x| x.layout.spec_text() == r.root)?;
+    match &root.layout {
+        Layout::Struct(t) => Some(codec_key(c, Some(k), t)),
+        Layout::Slot(s) => Some(format!("codec.{}.{s}", k.name)),
+        _ => None,
+    }
+}
+
+/// The JSON forms of the codec's types, as the node writes them (`encoding: json`): one
+/// object per struct (inlined structs' members in its place, JSON-only members included, no
+/// other member), one `anyOf` per slot of each codec.
+fn codec_schemas(c: &Codecs) -> Vec<(String, Value)> {
+    let mut out: Vec<(String, Value)> = Vec::new();
+    let mut push = |key: String, v: Value| {
+        if !out.iter().any(|(k, _)| *k == key) {
+            out.push((key, v));
+        }
+    };
+    for k in &c.codecs {
+        for t in &k.reached {
+            if let Some(s) = c.get(t) {
+                push(codec_key(c, Some(k), t), codec_struct(c, k, s));
+            }
+        }
+        for slot in &k.slots {
+            let forms: Vec<Value> = slot
+                .types
+                .iter()
+                .map(|t| json!({ "$ref": format!("#/components/schemas/{}", codec_key(c, Some(k), t)) }))
+                .collect();
+            push(
+                format!("codec.{}.{}", k.name, slot.name),
+                json!({
+                    "description": format!("What slot `{}` holds in codec `{}`, in its JSON form: one of its types, told apart by their members (some, as the fxs' credentials, have the same).", slot.name, k.name),
+                    "anyOf": forms,
+                }),
+            );
+        }
+    }
+    out
+}
+
+fn codec_struct(c: &Codecs, k: &Codec, s: &CodecStruct) -> Value {
+    let mut properties = Map::new();
+    codec_members(c, k, s, &mut properties, 0);
+    for x in &s.json_extra {
+        let d = match &x.value {
+            ExtraValue::Id => "The ID: SHA-256 of the bytes.",
+            _ => "The ID of the fx the value belongs to.",
+        };
+        properties.insert(
+            x.name.clone(),
+            json!({ "description": d, "allOf": [{ "$ref": "#/components/schemas/id" }] }),
+        );
+    }
+    let required: Vec<Value> = properties.keys().map(|k| json!(k)).collect();
+    json!({
+        "title": s.name.to_string(),
+        "description": s.summary,
+        "type": "object",
+        "properties": properties,
+        "required": required,
+        "additionalProperties": false,
+    })
+}
+
+fn codec_members(c: &Codecs, k: &Codec, s: &CodecStruct, m: &mut Map<String, Value>, depth: usize) {
+    for f in &s.fields {
+        match (&f.layout, f.inline) {
+            (Layout::Struct(t), true) if depth < 16 => {
+                if let Some(inner) = c.get(t) {
+                    codec_members(c, k, inner, m, depth + 1);
+                }
+            }
+            _ => {
+                let mut v = codec_value(c, k, &f.layout, f.json_form);
+                if v.get("$ref").is_some() {
+                    v = json!({ "allOf": [v] });
+                }
+                if let Value::Object(o) = &mut v {
+                    o.insert("description".into(), json!(f.summary));
+                }
+                m.insert(f.json.clone(), v);
+            }
+        }
+    }
+}
+
+fn codec_value(c: &Codecs, k: &Codec, l: &Layout, form: Option<JsonForm>) -> Value {
+    let wire = |name: &str| json!({ "$ref": format!("#/components/schemas/{name}") });
+    match l {
+        Layout::U8 => json!({ "type": "integer", "minimum": 0, "maximum": 255 }),
+        Layout::U16 => json!({ "type": "integer", "minimum": 0, "maximum": 65535 }),
+        Layout::U32 => json!({ "type": "integer", "minimum": 0, "maximum": 4294967295u64 }),
+        Layout::U64 => json!({ "type": "integer", "minimum": 0 }),
+        Layout::I64 => json!({ "type": "integer" }),
+        Layout::Bool => json!({ "type": "boolean" }),
+        Layout::Id => wire("id"),
+        Layout::NodeId => wire("node-id"),
+        Layout::ShortId if form == Some(JsonForm::Cb58) => wire("short-id"),
+        Layout::ShortId => wire("address"),
+        Layout::Bytes | Layout::FixedBytes(_) => match form {
+            Some(JsonForm::Base64) => json!({ "type": "string", "contentEncoding": "base64" }),
+            Some(JsonForm::Numbers) => {
+                json!({ "type": "array", "items": { "type": "integer", "minimum": 0, "maximum": 255 } })
+            }
+            _ => wire("hex"),
+        },
+        Layout::String => json!({ "type": "string" }),
+        Layout::List(inner) => json!({ "type": "array", "items": codec_value(c, k, inner, form) }),
+        Layout::Struct(t) => {
+            json!({ "$ref": format!("#/components/schemas/{}", codec_key(c, Some(k), t)) })
+        }
+        Layout::Slot(s) => json!({ "$ref": format!("#/components/schemas/codec.{}.{s}", k.name) }),
+    }
 }
