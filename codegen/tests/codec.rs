@@ -258,8 +258,8 @@ fn rules_must_fit_their_layout() {
 fn a_struct_that_contains_itself_is_refused() {
     let e = one_error(
         "codec/avax.yaml",
-        "{ name: outputIndex, type: u32,",
-        "{ name: outputIndex, type: UtxoId,",
+        "      - { name: outputIndex, type: u32, summary: \"The output's index in that transaction.\" }\n",
+        "      - { name: outputIndex, type: u32, summary: \"The output's index in that transaction.\" }\n      - { name: again, type: UtxoId, summary: \"Itself.\" }\n",
     );
     assert!(e.contains("type `avax.UtxoId`"), "{e}");
     assert!(

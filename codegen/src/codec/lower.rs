@@ -5,7 +5,7 @@
 
 use super::model::{
     Codec, Codecs, ExtraPlace, ExtraValue, Field, JsonExtra, JsonForm, Layout, Order, Package,
-    Root, Rules, Slot, Struct, TypeRef,
+    Root, RootId, Rules, Slot, Struct, TypeRef,
 };
 use super::raw;
 use crate::error::{SpecError, did_you_mean};
@@ -110,7 +110,34 @@ pub fn lower(
                 (None, true) => Some(p.package.clone()),
                 (None, false) => None,
             };
+            let prefix_id = match t
+                .id
+                .as_deref()
+                .map(|v| v.split_whitespace().collect::<Vec<_>>())
+            {
+                None => None,
+                Some(words) => match words.as_slice() {
+                    ["prefix", id, index]
+                        if fields
+                            .iter()
+                            .any(|f| f.name == *id && f.layout == Layout::Id)
+                            && fields
+                                .iter()
+                                .any(|f| f.name == *index && f.layout.is_integer()) =>
+                    {
+                        Some((id.to_string(), index.to_string()))
+                    }
+                    _ => {
+                        errors.push(doc.err(
+                            &at.at("id"),
+                            "`id` is `prefix <id field> <integer field>`, naming an `id` field and an integer field of the type",
+                        ));
+                        None
+                    }
+                },
+            };
             types.push(Struct {
+                prefix_id,
                 name: TypeRef {
                     package: p.package.clone(),
                     name: t.name.clone(),
@@ -580,11 +607,28 @@ fn codec(
     for (k, r) in c.roots.iter().enumerate() {
         let place = at.at("roots").at(k).at("type");
         match parse_layout(&r.ty, "", known) {
-            Ok(l @ (Layout::Struct(_) | Layout::Slot(_))) => roots.push(Root {
-                layout: l,
-                summary: r.summary.clone(),
-                max_size: r.max_size.unwrap_or(c.max_size),
-            }),
+            Ok(l @ (Layout::Struct(_) | Layout::Slot(_))) => {
+                let id = match r.id.as_deref() {
+                    None => None,
+                    Some("sha256") => Some(RootId::Sha256),
+                    Some("sha256-unsigned") => Some(RootId::Sha256Unsigned),
+                    Some(other) => {
+                        errors.push(doc.err(
+                            &at.at("roots").at(k).at("id"),
+                            format!(
+                                "`{other}` is not an ID rule: use `sha256` or `sha256-unsigned`"
+                            ),
+                        ));
+                        None
+                    }
+                };
+                roots.push(Root {
+                    layout: l,
+                    summary: r.summary.clone(),
+                    max_size: r.max_size.unwrap_or(c.max_size),
+                    id,
+                })
+            }
             Ok(_) => errors.push(doc.err(&place, "a root is a struct or a slot (`any<Slot>`)")),
             Err(m) => errors.push(doc.err(&place, m)),
         }

@@ -46,6 +46,8 @@ pub struct Struct {
     pub json_extra: Vec<JsonExtra>,
     /// The node writes the JSON members in alphabetical order.
     pub json_alphabetical: bool,
+    /// `prefix <id field> <index field>`: the value's ID is SHA-256(index as 8 bytes ‖ id).
+    pub prefix_id: Option<(String, String)>,
     pub origin: Origin,
 }
 
@@ -241,6 +243,18 @@ pub struct Root {
     pub layout: Layout,
     pub summary: String,
     pub max_size: u64,
+    /// How the value's ID follows from its bytes.
+    pub id: Option<RootId>,
+}
+
+/// How a root's ID follows from its bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RootId {
+    /// SHA-256 of all the bytes (transactions, blocks).
+    Sha256,
+    /// SHA-256 of the bytes without a trailing `signature` field, where the type has one
+    /// (proposer blocks).
+    Sha256Unsigned,
 }
 
 impl Codecs {

@@ -36,6 +36,10 @@ pub struct Type {
     /// Members of the node's JSON form that are not on the wire.
     #[serde(default, rename = "json-extra")]
     pub json_extra: Vec<JsonExtra>,
+    /// The value's ID, from two of its fields: `prefix <id field> <index field>` is
+    /// SHA-256(index as 8 bytes ‖ id), the node's `Prefix` (a UTXO's ID).
+    #[serde(default)]
+    pub id: Option<String>,
     pub fields: Vec<Field>,
 }
 
@@ -126,4 +130,8 @@ pub struct Root {
     /// A larger limit than the codec's (the genesis codecs).
     #[serde(default, rename = "max-size")]
     pub max_size: Option<u64>,
+    /// How the value's ID follows from its bytes: `sha256` (of all of them) or
+    /// `sha256-unsigned` (of all but a trailing `signature` field).
+    #[serde(default)]
+    pub id: Option<String>,
 }

@@ -6,7 +6,8 @@
 
 use super::{doc, format, ident};
 use crate::codec::model::{
-    Codec, Codecs, ExtraPlace, ExtraValue, Field, JsonForm, Layout, Order, Struct, TypeRef,
+    Codec, Codecs, ExtraPlace, ExtraValue, Field, JsonForm, Layout, Order, Root, RootId, Struct,
+    TypeRef,
 };
 use crate::model::Spec;
 use crate::naming::{pascal, snake};
@@ -54,9 +55,7 @@ pub fn codec(spec: &Spec) -> String {
             entry.1.push(slot_enum(c, k, &slot.name, &slot.types));
         }
         for root in &k.roots {
-            entry
-                .1
-                .push(root_impl(k, &root.layout, root.max_size, &root.summary));
+            entry.1.push(root_impl(c, k, root));
         }
     }
     let mods = modules.into_iter().map(|(name, (docs, items))| {
@@ -341,6 +340,19 @@ fn structure(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
     let reads = s.fields.iter().map(|f| read_expr(c, k, &f.layout));
     let checks = s.fields.iter().filter_map(|f| verify_stmts(c, f));
     let json = struct_json(c, k, s);
+    let prefix_id = match &s.prefix_id {
+        Some((id, index)) => {
+            let (id, index) = (ident(&snake(id)), ident(&snake(index)));
+            quote! {
+                /// The ID: SHA-256 of the index as 8 big-endian bytes, then the ID (the node's
+                /// `Prefix`).
+                pub fn id(&self) -> crate::wire::Id {
+                    self.#id.prefix(u64::from(self.#index))
+                }
+            }
+        }
+        None => quote!(),
+    };
     let from_json = struct_from_json(c, k, s);
     let writes = s.fields.iter().zip(&idents).map(|(f, id)| {
         let wire = &f.name;
@@ -363,6 +375,8 @@ fn structure(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
         }
 
         impl #name {
+            #prefix_id
+
             /// A value with every field given, in wire order.
             #[allow(clippy::too_many_arguments)]
             pub fn new(#( #idents: #types ),*) -> Self {
@@ -859,9 +873,53 @@ fn slot_enum(c: &Codecs, k: &Codec, name: &str, types: &[TypeRef]) -> TokenStrea
     }
 }
 
+/// A root's `id()`, by the rule the spec gives it.
+fn root_id(c: &Codecs, k: &Codec, root: &Root) -> TokenStream {
+    let whole = quote! {
+        /// The ID: SHA-256 of the bytes.
+        pub fn id(&self) -> ::std::result::Result<crate::wire::Id, crate::codec::EncodeError> {
+            self.to_bytes().map(|b| crate::wire::Id::from_sha256(&b))
+        }
+    };
+    match (root.id, &root.layout) {
+        (None, _) => quote!(),
+        (Some(RootId::Sha256), _) => whole,
+        (Some(RootId::Sha256Unsigned), Layout::Slot(name)) => {
+            let types = k.slot(name).map(|s| s.types.clone()).unwrap_or_default();
+            let names = variants(&types);
+            let arms = types.iter().zip(&names).map(|(t, v)| {
+                let v = ident(v);
+                let signed = c
+                    .get(t)
+                    .and_then(|s| s.fields.last())
+                    .is_some_and(|f| f.name == "signature" && f.layout == Layout::Bytes);
+                if signed {
+                    quote!(Self::#v(b) => 4 + b.signature.len(),)
+                } else {
+                    quote!(Self::#v(_) => 0,)
+                }
+            });
+            quote! {
+                /// The ID: SHA-256 of the bytes without the trailing signature field (its
+                /// length prefix included), where the value has one.
+                pub fn id(&self) -> ::std::result::Result<crate::wire::Id, crate::codec::EncodeError> {
+                    let bytes = self.to_bytes()?;
+                    let tail = match self {
+                        #(#arms)*
+                    };
+                    ::std::result::Result::Ok(crate::wire::Id::from_sha256(&bytes[..bytes.len() - tail]))
+                }
+            }
+        }
+        (Some(RootId::Sha256Unsigned), _) => whole,
+    }
+}
+
 /// `from_bytes` and `to_bytes` on a root.
-fn root_impl(k: &Codec, l: &Layout, max_size: u64, summary: &str) -> TokenStream {
+fn root_impl(c: &Codecs, k: &Codec, root: &Root) -> TokenStream {
+    let (l, max_size, summary) = (&root.layout, root.max_size, root.summary.as_str());
     let t = rust_type(Some(k), l);
+    let id = root_id(c, k, root);
     let version = k.version;
     let max = Literal::u64_unsuffixed(max_size);
     let from = doc(&format!(
@@ -879,6 +937,8 @@ fn root_impl(k: &Codec, l: &Layout, max_size: u64, summary: &str) -> TokenStream
             pub fn to_bytes(&self) -> ::std::result::Result<::std::vec::Vec<u8>, crate::codec::EncodeError> {
                 crate::codec::to_framed(self, #version, #max)
             }
+
+            #id
         }
 
         impl crate::codec::Root for #t {

@@ -35,7 +35,6 @@
 
 pub mod container;
 mod error;
-mod ids;
 pub mod json;
 mod primitives;
 mod read;

@@ -552,7 +552,7 @@ fn derived_ids() {
     bytes[73] = 7;
     let utxo = avm::Utxo::from_bytes(&bytes).unwrap();
     assert_eq!(
-        utxo.utxo_id.input_id().to_string(),
+        utxo.utxo_id.id().to_string(),
         "24cPY8aoC5MWxGtcAhVRudVYTX1uyt6Td3vP8noJ9Tsq3nJPq4"
     );
     // The local X-chain genesis AVAX UTXOs: tx ID = the AVAX asset ID.
@@ -607,4 +607,32 @@ fn the_local_x_chain_id_is_the_id_of_its_create_chain_tx() {
     // the chain's fx order, not sorted.
     let e = tx.verify().unwrap_err();
     assert_eq!(e.path().to_string(), "unsigned.fxIDs[1]");
+}
+
+#[test]
+fn a_proposer_block_id_leaves_out_its_signature() {
+    use avalanche_rpc::codec::proposervm;
+    let inner = unhex(X_GENESIS_BLOCK_LOCAL);
+    let signed = proposervm::StatelessBlock::new(
+        Id::ZERO,
+        1_700_000_000,
+        7,
+        vec![1, 2, 3],
+        inner.clone(),
+        vec![9; 64],
+    );
+    let block = proposervm::Block::from(signed);
+    let bytes = block.to_bytes().unwrap();
+    // The ID covers everything but the signature field (4-byte length and 64 bytes).
+    assert_eq!(
+        block.id().unwrap(),
+        Id::from_sha256(&bytes[..bytes.len() - 68])
+    );
+    assert_eq!(proposervm::Block::from_bytes(&bytes).unwrap(), block);
+    // An option's ID covers all its bytes.
+    let option = proposervm::Block::from(proposervm::Option::new(Id::ZERO, inner));
+    assert_eq!(
+        option.id().unwrap(),
+        Id::from_sha256(&option.to_bytes().unwrap())
+    );
 }
