@@ -7,6 +7,8 @@
 //! for interface-local ones) and wire types `#type-<name>`. All spec text is HTML-escaped; the
 //! only markup taken from it is `` `code` `` spans, `**bold**`, paragraphs and `- ` lists.
 
+mod codec;
+
 use crate::common::{self, JSON_RPC_ERRORS, NODE_URL};
 use crate::model::*;
 use serde_json::{Value, json};
@@ -62,6 +64,7 @@ pub fn page(spec: &Spec) -> String {
         interface(&mut h, spec, i);
     }
     shared_schemas(&mut h, spec);
+    codec::section(&mut h, spec);
     vocabulary(&mut h, spec);
     let _ = write!(
         h,
@@ -106,8 +109,14 @@ fn nav(h: &mut String, spec: &Spec) {
         }
         h.push_str("</ul>\n</div>\n");
     }
-    h.push_str(
-        "<ul class=\"nav-top nav-bottom\"><li><a href=\"#schemas\">Shared schemas</a></li><li><a href=\"#vocabulary\">Wire types</a></li><li><a href=\"#errors\">Errors</a></li></ul>\n",
+    let codec = if spec.codec.codecs.is_empty() {
+        ""
+    } else {
+        "<li><a href=\"#codec\">Transactions &amp; blocks</a></li>"
+    };
+    let _ = writeln!(
+        h,
+        "<ul class=\"nav-top nav-bottom\"><li><a href=\"#schemas\">Shared schemas</a></li>{codec}<li><a href=\"#vocabulary\">Wire types</a></li><li><a href=\"#errors\">Errors</a></li></ul>",
     );
 }
 
@@ -502,6 +511,9 @@ fn fields_table(h: &mut String, spec: &Spec, fields: &[Field], params: bool) {
                     .collect::<Vec<_>>()
                     .join(", ")
             ));
+        }
+        if let Some(held) = f.codec.as_ref().and_then(|c| codec::holds(spec, c)) {
+            meta.push(held);
         }
         if !meta.is_empty() {
             let _ = write!(desc, "<div class=\"meta\">{}</div>", meta.join(" · "));

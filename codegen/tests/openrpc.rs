@@ -561,6 +561,59 @@ fn the_html_page_lists_every_method_and_fetches_nothing() {
 }
 
 #[test]
+fn the_html_page_describes_every_codec_type_and_links_members_to_them() {
+    let spec = spec();
+    let page = avalanche_rpc_codegen::html::page(&spec);
+    let ids: std::collections::BTreeSet<&str> = page
+        .split("id=\"")
+        .skip(1)
+        .map(|s| &s[..s.find('"').unwrap()])
+        .collect();
+    // Every struct has its table, every codec its roots and slots.
+    for s in spec.codec.structs() {
+        assert!(
+            ids.contains(format!("codec-{}", s.name).as_str()),
+            "{}",
+            s.name
+        );
+    }
+    for k in &spec.codec.codecs {
+        assert!(ids.contains(format!("codec-{}", k.name).as_str()));
+        for slot in &k.slots {
+            assert!(ids.contains(format!("codec-{}.slot-{}", k.name, slot.name).as_str()));
+        }
+    }
+    // Every link within the page lands somewhere.
+    for link in page.split("href=\"#").skip(1) {
+        let target = &link[..link.find('"').unwrap()];
+        assert!(
+            target.is_empty() || ids.contains(target),
+            "a link to #{target} lands nowhere"
+        );
+    }
+    // getTx's `tx` says what it holds and links to the signed transaction's table; a JSON-only
+    // member and a node-specific JSON form are told.
+    let get_tx = &page[page.find("id=\"platform.getTx\"").unwrap()..];
+    let get_tx = &get_tx[..get_tx.find("</section>").unwrap()];
+    assert!(get_tx.contains("holds <a class=\"type type-schema\" href=\"#codec-platform.Tx\">"));
+    let tx = &page[page.find("id=\"codec-avm.Tx\"").unwrap()..];
+    let tx = &tx[..tx.find("</table>").unwrap()];
+    assert!(tx.contains("<code>id</code><span class=\"tag tag-optional\">JSON only</span>"));
+    assert!(
+        tx.contains("<code>unsignedTx</code>"),
+        "the member's JSON name, not the field's"
+    );
+    let register = &page[page
+        .find("id=\"codec-platform.RegisterL1ValidatorTx\"")
+        .unwrap()..];
+    let register = &register[..register.find("</table>").unwrap()];
+    assert!(
+        register.contains("array of numbers"),
+        "proofOfPossession as the node writes it"
+    );
+}
+
+#[test]
 fn required_params_come_before_optional_ones_in_every_method() {
     // OpenRPC 1.3.2, Method Object: "required params MUST be positioned before optional params".
     let spec = spec();
