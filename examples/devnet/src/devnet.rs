@@ -1,0 +1,415 @@
+//! The devnet's state machine: opening the store (writing genesis on first start, checking
+//! the index flags against earlier runs, catching the index up), accepting issued
+//! transactions into the mempool, and building blocks from it. Every block goes through one
+//! path: verify each transaction against the state, write the block, its transactions, their
+//! UTXO changes and its index entry in one store transaction, commit.
+
+use crate::clock::Clock;
+use crate::genesis::{self, Genesis};
+use crate::index::{self, Kind};
+use crate::mempool::{Mempool, Pending};
+use crate::network::{self, Node};
+use crate::store::{self, Store, StoreError};
+use crate::xchain::{self, Utxo, verify};
+use avalanche_rpc::codec::{avm, proposervm};
+use avalanche_rpc::wire::Id;
+use redb::ReadableTable;
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+/// What the devnet is started with.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub network_id: u32,
+    /// `None`: in memory.
+    pub db_dir: Option<PathBuf>,
+    pub index_enabled: bool,
+    pub index_allow_incomplete: bool,
+    pub staking_port: u16,
+}
+
+/// Why the devnet could not start.
+#[derive(Debug)]
+pub struct StartError(pub String);
+
+impl std::fmt::Display for StartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for StartError {}
+
+impl<E: Into<StoreError>> From<E> for StartError {
+    fn from(e: E) -> Self {
+        StartError(e.into().to_string())
+    }
+}
+
+pub struct Devnet {
+    pub store: Store,
+    pub genesis: Genesis,
+    pub rules: verify::Rules,
+    pub clock: Clock,
+    pub options: Options,
+    pub nodes: Vec<Node>,
+    /// Unix nanoseconds when this process started.
+    pub started_ns: u64,
+    mempool: Mutex<Mempool>,
+    /// Held while a block is built, so blocks are built one at a time.
+    building: Mutex<()>,
+    /// Wakes the block builder.
+    pub wake: tokio::sync::Notify,
+}
+
+/// The fees of a local network (`vms/avm/config`, `genesis/params.go`).
+pub const TX_FEE: u64 = 1_000_000;
+pub const CREATE_ASSET_TX_FEE: u64 = 1_000_000;
+
+impl Devnet {
+    /// Opens the store and brings it up to date: genesis on a fresh one, the index checked and
+    /// caught up.
+    pub fn open(options: Options) -> Result<Devnet, StartError> {
+        let store = match &options.db_dir {
+            Some(dir) => Store::open(dir)?,
+            None => Store::in_memory()?,
+        };
+        let clock = Clock::default();
+        let r = store.read()?;
+        let genesis_time = store::meta_u64(&r, "genesis_time")?;
+        let stored_network = store::meta_u64(&r, "network_id")?;
+        drop(r);
+        let genesis = match (genesis_time, stored_network) {
+            (Some(time), Some(network)) => {
+                if network != u64::from(options.network_id) {
+                    return Err(StartError(format!(
+                        "the database was made for network {network}, not {}: pass --network-id={network} or another --db-dir",
+                        options.network_id
+                    )));
+                }
+                genesis::default_genesis(options.network_id, time)
+            }
+            _ => {
+                let g = genesis::default_genesis(options.network_id, clock.now());
+                write_genesis(&store, &g)?;
+                g
+            }
+        };
+        let rules = verify::Rules {
+            network_id: options.network_id,
+            chain_id: genesis.x_chain_id,
+            avax: genesis.avax_asset_id,
+            tx_fee: TX_FEE,
+            create_asset_tx_fee: CREATE_ASSET_TX_FEE,
+        };
+        let devnet = Devnet {
+            nodes: network::nodes(options.staking_port),
+            started_ns: clock.now_ns(),
+            store,
+            genesis,
+            rules,
+            clock,
+            options,
+            mempool: Mutex::default(),
+            building: Mutex::default(),
+            wake: tokio::sync::Notify::new(),
+        };
+        devnet.check_index()?;
+        Ok(devnet)
+    }
+
+    /// The index rules of the node: turning indexing off after it was on is refused unless
+    /// incomplete indexes are allowed; with indexing on, every block accepted while it was off
+    /// (or before it was first on) is indexed now, with this start's time.
+    fn check_index(&self) -> Result<(), StartError> {
+        let r = self.store.read()?;
+        let was_on = store::meta_u64(&r, "index_was_enabled")? == Some(1);
+        drop(r);
+        if !self.options.index_enabled {
+            if was_on && !self.options.index_allow_incomplete {
+                return Err(StartError(
+                    "indexing was enabled on this database before and is off now, which would leave gaps in the index: pass --index-allow-incomplete to start anyway".into(),
+                ));
+            }
+            return Ok(());
+        }
+        let w = self.store.write()?;
+        store::set_meta(&w, "index_was_enabled", &1u64.to_be_bytes())?;
+        let indexed = {
+            let t = w.open_table(store::META)?;
+            let v = t.get("x_indexed_height")?.map(|v| v.value().to_vec());
+            v.and_then(|v| Some(u64::from_be_bytes(v.try_into().ok()?)))
+                .unwrap_or(0)
+        };
+        let now = self.started_ns;
+        let mut height = indexed + 1;
+        loop {
+            let bytes = {
+                let t = w.open_table(store::X_PROPOSER)?;
+                t.get(height)?.map(|v| v.value().to_vec())
+            };
+            let Some(bytes) = bytes else { break };
+            let block = proposervm::Block::from_bytes(&bytes)
+                .map_err(|e| StartError(format!("a stored proposer block does not decode: {e}")))?;
+            let id = block
+                .id()
+                .map_err(|e| StartError(format!("a stored proposer block does not encode: {e}")))?;
+            index::append(&w, Kind::XBlock, &id, now, &bytes)?;
+            store::set_meta(&w, "x_indexed_height", &height.to_be_bytes())?;
+            height += 1;
+        }
+        w.commit().map_err(StoreError::from)?;
+        Ok(())
+    }
+
+    /// Verifies a signed X-chain transaction against the last accepted state and the mempool
+    /// and adds it to the mempool; its ID.
+    pub fn issue_x(&self, bytes: Vec<u8>) -> Result<Id, verify::TxError> {
+        use verify::TxError;
+        let tx = avm::Tx::from_bytes(&bytes)
+            .map_err(|e| TxError(format!("problem decoding transaction: {e}")))?;
+        let id = Id::from_sha256(&bytes);
+        let mut pool = self.mempool.lock().expect("mempool lock");
+        if pool.contains(&id) {
+            return Ok(id);
+        }
+        if let Some(reason) = pool.dropped(&id) {
+            return Err(TxError(reason.to_string()));
+        }
+        if bytes.len() > pool.free_bytes() {
+            return Err(TxError(format!(
+                "mempool is full: {id} size ({}) > available space ({})",
+                bytes.len(),
+                pool.free_bytes()
+            )));
+        }
+        let r = self.store.read().map_err(|e| TxError(e.to_string()))?;
+        if xchain::tx(&r, &id)
+            .map_err(|e| TxError(e.to_string()))?
+            .is_some()
+        {
+            return Err(TxError(format!("transaction {id} is already accepted")));
+        }
+        let time = self.clock.now();
+        let result = verify::verify(&self.rules, &tx, id, time, &mut |u| {
+            if let Some(other) = pool.spender(u) {
+                return Err(TxError(format!(
+                    "tx conflicts with other tx: {other} already spends UTXO {u}"
+                )));
+            }
+            xchain::utxo(&r, u).map_err(|e| TxError(e.to_string()))
+        });
+        let effects = match result {
+            Ok(fx) => fx,
+            Err(e) => {
+                pool.drop_reason(id, e.0.clone());
+                return Err(e);
+            }
+        };
+        pool.add(Pending {
+            id,
+            bytes,
+            tx,
+            spends: effects.consumed,
+        });
+        drop(pool);
+        self.wake.notify_one();
+        Ok(id)
+    }
+
+    /// How many transactions wait for a block.
+    pub fn pending(&self) -> usize {
+        self.mempool.lock().expect("mempool lock").len()
+    }
+
+    /// Builds and accepts an X-chain block from the mempool; its ID, or `None` when no pending
+    /// transaction is still valid.
+    pub fn build_x_block(&self) -> Result<Option<Id>, StoreError> {
+        let _one_at_a_time = self.building.lock().expect("builder lock");
+        let pending = self.mempool.lock().expect("mempool lock").pending();
+        if pending.is_empty() {
+            return Ok(None);
+        }
+        let w = self.store.write()?;
+        let (parent_height, parent_bytes) = {
+            let t = w.open_table(store::X_BLOCKS)?;
+            let last = t.last()?.expect("genesis is stored");
+            (last.0.value(), last.1.value().to_vec())
+        };
+        let parent = avm::Block::from_bytes(&parent_bytes)
+            .map_err(|e| StoreError(format!("the last block does not decode: {e}")))?;
+        let avm::Block::StandardBlock(parent_block) = &parent else {
+            return Err(StoreError("the last block is not a standard block".into()));
+        };
+        let parent_id = Id::from_sha256(&parent_bytes);
+        let height = parent_height + 1;
+        let time = self.clock.now().max(parent_block.time);
+        let mut included = Vec::new();
+        let mut dropped = Vec::new();
+        for p in pending {
+            let result = {
+                let utxos = w.open_table(store::X_UTXOS)?;
+                verify::verify(&self.rules, &p.tx, p.id, time, &mut |u| {
+                    let v = utxos
+                        .get(u.as_bytes().as_slice())
+                        .map_err(|e| verify::TxError(e.to_string()))?;
+                    v.map(|v| Utxo::decode(v.value()))
+                        .transpose()
+                        .map_err(|e| verify::TxError(e.to_string()))
+                })
+            };
+            match result {
+                Ok(effects) => {
+                    xchain::put_tx(&w, &p.id, height, &p.bytes, &effects)?;
+                    included.push(p);
+                }
+                Err(e) => dropped.push((p.id, e.0)),
+            }
+        }
+        if included.is_empty() {
+            drop(w);
+            let mut pool = self.mempool.lock().expect("mempool lock");
+            for (id, reason) in dropped {
+                pool.remove(&id, Some(reason));
+            }
+            return Ok(None);
+        }
+        let block = avm::Block::from(avm::StandardBlock::new(
+            parent_id,
+            height,
+            time,
+            Id::ZERO,
+            included.iter().map(|p| p.tx.clone()).collect(),
+        ));
+        let bytes = block
+            .to_bytes()
+            .map_err(|e| StoreError(format!("a built block does not encode: {e}")))?;
+        let id = Id::from_sha256(&bytes);
+        xchain::put_block(&w, &id, height, &bytes)?;
+        // The proposervm wraps every block; the index stores the wrapper.
+        let proposer_parent = match store_meta(&w, "x_proposer_last")? {
+            Some(v) => Id::new(v.try_into().expect("32 bytes")),
+            // The proposervm's genesis is the inner genesis block.
+            None => self.genesis.x_block.id().expect("genesis encodes"),
+        };
+        let wrapper = proposervm::Block::from(proposervm::StatelessBlock::new(
+            proposer_parent,
+            time as i64,
+            0,
+            Vec::new(),
+            bytes.clone(),
+            Vec::new(),
+        ));
+        let wrapper_bytes = wrapper
+            .to_bytes()
+            .map_err(|e| StoreError(format!("a proposer block does not encode: {e}")))?;
+        let wrapper_id = wrapper
+            .id()
+            .map_err(|e| StoreError(format!("a proposer block does not encode: {e}")))?;
+        w.open_table(store::X_PROPOSER)?
+            .insert(height, wrapper_bytes.as_slice())?;
+        store::set_meta(&w, "x_proposer_last", wrapper_id.as_bytes())?;
+        if self.options.index_enabled {
+            index::append(
+                &w,
+                Kind::XBlock,
+                &wrapper_id,
+                self.clock.now_ns(),
+                &wrapper_bytes,
+            )?;
+            store::set_meta(&w, "x_indexed_height", &height.to_be_bytes())?;
+        }
+        w.commit()?;
+        let mut pool = self.mempool.lock().expect("mempool lock");
+        for p in &included {
+            pool.remove(&p.id, None);
+        }
+        for (id, reason) in dropped {
+            pool.remove(&id, Some(reason));
+        }
+        Ok(Some(id))
+    }
+}
+
+fn store_meta(w: &redb::WriteTransaction, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+    let t = w.open_table(store::META)?;
+    Ok(t.get(key)?.map(|v| v.value().to_vec()))
+}
+
+/// Writes the genesis state: the X-chain's genesis block, the assets' creating transactions,
+/// their UTXOs and aliases.
+fn write_genesis(store: &Store, g: &Genesis) -> Result<(), StoreError> {
+    let w = store.write()?;
+    let block_bytes = g
+        .x_block
+        .to_bytes()
+        .map_err(|e| StoreError(e.to_string()))?;
+    xchain::put_block(&w, &Id::from_sha256(&block_bytes), 0, &block_bytes)?;
+    for asset in &g.assets {
+        let tx_bytes = asset.tx.to_bytes().map_err(|e| StoreError(e.to_string()))?;
+        let avm::UnsignedTx::CreateAssetTx(create) = &asset.tx.unsigned else {
+            unreachable!("genesis assets are CreateAssetTxs")
+        };
+        // Genesis UTXOs: the initial states' outputs, numbered from 0 (the tx has no outputs).
+        let mut effects = verify::Effects::default();
+        let mut n = 0u32;
+        for state in &create.initial_states {
+            for o in &state.outputs {
+                let output = match o {
+                    avm::StateOutput::Secp256k1fxTransferOutput(x) => {
+                        avm::UtxoOutput::Secp256k1fxTransferOutput(x.clone())
+                    }
+                    avm::StateOutput::Secp256k1fxMintOutput(x) => {
+                        avm::UtxoOutput::Secp256k1fxMintOutput(x.clone())
+                    }
+                    _ => unreachable!("the built-in genesis has secp256k1fx outputs only"),
+                };
+                let utxo = avm::Utxo::new(
+                    avalanche_rpc::codec::avax::UtxoId::new(asset.id, n),
+                    asset.id,
+                    output,
+                );
+                n += 1;
+                let u = Utxo::new(utxo);
+                for a in u.owners() {
+                    effects.touched.insert((a, asset.id));
+                }
+                effects.produced.push(u);
+            }
+        }
+        xchain::put_tx(&w, &asset.id, 0, &tx_bytes, &effects)?;
+        w.open_table(store::X_ALIASES)?
+            .insert(asset.alias.as_str(), asset.id.as_bytes().as_slice())?;
+    }
+    store::set_meta(&w, "network_id", &u64::from(g.network_id).to_be_bytes())?;
+    store::set_meta(&w, "genesis_time", &g.time.to_be_bytes())?;
+    w.commit()?;
+    Ok(())
+}
+
+/// The chain an alias or ID string names (`X`/`avm`, `P`/`platform`, `C`/`evm`, or the ID).
+pub fn chain_id(devnet: &Devnet, alias: &str) -> Option<Id> {
+    let g = &devnet.genesis;
+    let known = [
+        (g.x_chain_id, ["X", "avm"]),
+        (Id::ZERO, ["P", "platform"]),
+        (g.c_chain_id, ["C", "evm"]),
+    ];
+    known
+        .into_iter()
+        .find(|(id, aliases)| aliases.contains(&alias) || id.to_string() == alias)
+        .map(|(id, _)| id)
+}
+
+/// Builds a block whenever transactions wait, as a single-validator network does.
+pub async fn build_blocks(devnet: std::sync::Arc<Devnet>) {
+    loop {
+        devnet.wake.notified().await;
+        let d = devnet.clone();
+        match tokio::task::spawn_blocking(move || d.build_x_block()).await {
+            Ok(Ok(_)) => {}
+            Ok(Err(e)) => eprintln!("avalanche-devnet: building a block failed: {e}"),
+            Err(e) => eprintln!("avalanche-devnet: the block builder stopped: {e}"),
+        }
+    }
+}

@@ -1,0 +1,20 @@
+//! A local Avalanche node for developers: every API method answered from real, consistent
+//! state, built by implementing the generated server traits of `avalanche-rpc`.
+//!
+//! Layers: [`store`] (redb tables) ← [`xchain`] (state, verification) and [`index`] ←
+//! [`devnet`] (genesis, mempool, blocks: the one acceptance path) ← [`rpc`] (the generated
+//! traits, nothing else). `main.rs` reads flags and serves.
+
+pub mod clock;
+pub mod devnet;
+pub mod genesis;
+pub mod http;
+pub mod index;
+pub mod mempool;
+pub mod network;
+pub mod rpc;
+pub mod store;
+pub mod wallet;
+pub mod xchain;
+
+pub use devnet::{Devnet, Options, StartError};

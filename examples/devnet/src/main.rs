@@ -1,0 +1,146 @@
+//! `avalanche-devnet`: a local Avalanche node for developers. Flags use the node's names.
+
+use avalanche_devnet::http::Gate;
+use avalanche_devnet::{Devnet, Options, genesis, rpc};
+use clap::Parser;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// A local Avalanche node for developers: the X-chain, the index and the info API answered
+/// from real, consistent state, with funded test keys. Flags use the node's names.
+#[derive(Parser, Debug)]
+#[command(name = "avalanche-devnet", version)]
+struct Flags {
+    /// Address to listen on for the HTTP API.
+    #[arg(long, default_value = "127.0.0.1")]
+    http_host: String,
+    /// Port of the HTTP API.
+    #[arg(long, default_value_t = 9650)]
+    http_port: u16,
+    /// Port reported as this node's staking port (`info.getNodeIP`); the devnet opens none.
+    #[arg(long, default_value_t = 9651)]
+    staking_port: u16,
+    /// The network's ID (12345: `local`, addresses `X-local1…`).
+    #[arg(long, default_value_t = genesis::LOCAL_NETWORK_ID)]
+    network_id: u32,
+    /// Keep the chain in this directory, across restarts. Without it the devnet runs in
+    /// memory and starts from genesis each time.
+    #[arg(long, conflicts_with = "in_memory")]
+    db_dir: Option<PathBuf>,
+    /// Keep everything in memory (the default when `--db-dir` is not given).
+    #[arg(long)]
+    in_memory: bool,
+    /// Serve the index API (`/ext/index/...`). On by default here, unlike the node, because
+    /// explorers and indexers are what a devnet is for; `--index-enabled=false` turns it off.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
+    index_enabled: bool,
+    /// Start even though indexing was on before and is off now (the index will miss the
+    /// containers accepted meanwhile until it is turned on again, which catches it up).
+    #[arg(long)]
+    index_allow_incomplete: bool,
+    /// Host names accepted in the `Host` header, comma-separated; `*` for any. IP addresses
+    /// and an empty host are always accepted.
+    #[arg(long, default_value = "localhost", value_delimiter = ',')]
+    http_allowed_hosts: Vec<String>,
+    /// Origins allowed by CORS, comma-separated; `*` for any.
+    #[arg(long, default_value = "*", value_delimiter = ',')]
+    http_allowed_origins: Vec<String>,
+    /// Behave as a public API server: `info.getNodeID`, `info.getNodeIP` and `info.getVMs`
+    /// are not served.
+    #[arg(long)]
+    public: bool,
+}
+
+#[tokio::main]
+async fn main() {
+    let flags = Flags::parse();
+    if let Err(e) = run(flags).await {
+        eprintln!("avalanche-devnet: {e}");
+        std::process::exit(1);
+    }
+}
+
+async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
+    let devnet = Arc::new(Devnet::open(Options {
+        network_id: flags.network_id,
+        db_dir: flags.db_dir.clone(),
+        index_enabled: flags.index_enabled,
+        index_allow_incomplete: flags.index_allow_incomplete,
+        staking_port: flags.staking_port,
+    })?);
+    let gate = Arc::new(Gate {
+        hosts: flags
+            .http_allowed_hosts
+            .iter()
+            .map(|h| h.to_lowercase())
+            .collect(),
+        origins: flags.http_allowed_origins.clone(),
+    });
+    let app = rpc::router(devnet.clone(), flags.public).layer(axum::middleware::from_fn(
+        move |req, next| avalanche_devnet::http::gate(gate.clone(), req, next),
+    ));
+    let listener =
+        tokio::net::TcpListener::bind((flags.http_host.as_str(), flags.http_port)).await?;
+    let addr = listener.local_addr()?;
+    print_banner(&devnet, &addr.to_string(), &flags);
+    tokio::spawn(avalanche_devnet::devnet::build_blocks(devnet.clone()));
+    avalanche_rpc::rpc::serve(listener, app, avalanche_rpc::rpc::ServeConfig::default()).await?;
+    Ok(())
+}
+
+fn print_banner(devnet: &Devnet, addr: &str, flags: &Flags) {
+    let g = &devnet.genesis;
+    let hrp = genesis::hrp(g.network_id);
+    println!(
+        "avalanche-devnet {} (node API v{})",
+        env!("CARGO_PKG_VERSION"),
+        rpc::NODE_VERSION
+    );
+    println!(
+        "network {} ({}), {}",
+        g.network_id,
+        genesis::network_name(g.network_id),
+        match &flags.db_dir {
+            Some(d) => format!("chain kept in {}", d.display()),
+            None => "in memory".to_string(),
+        }
+    );
+    println!();
+    println!("Test keys (funded on the X-chain; never use them elsewhere):");
+    let mut first = String::new();
+    for (i, k) in genesis::test_keys().iter().enumerate() {
+        let a = avalanche_rpc::wire::Address::new(Some("X"), &hrp, *k.address().as_bytes())
+            .map(|a| a.to_string())
+            .unwrap_or_default();
+        println!("  ({i}) {a}  {k}");
+        if i == 0 {
+            first = a;
+        }
+    }
+    println!();
+    println!(
+        "Assets: {}",
+        g.assets
+            .iter()
+            .map(|a| format!("{} {}", a.alias, a.id))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    println!("X-chain {}  C-chain {}", g.x_chain_id, g.c_chain_id);
+    println!();
+    println!("Serving on http://{addr}:");
+    println!("  /ext/info               info.*");
+    println!(
+        "  /ext/bc/X               avm.*   (also /ext/bc/{})",
+        g.x_chain_id
+    );
+    println!("  /ext/bc/X/wallet        wallet.issueTx");
+    if devnet.options.index_enabled {
+        println!("  /ext/index/X/block      index.*  (also X/tx, X/vtx, P/block, C/block)");
+    }
+    println!();
+    println!("Try:");
+    println!(
+        "  curl -s -X POST -H 'content-type: application/json' --data '{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"avm.getBalance\",\"params\":{{\"address\":\"{first}\",\"assetID\":\"AVAX\"}}}}' http://{addr}/ext/bc/X"
+    );
+}

@@ -1,0 +1,358 @@
+//! `avm.*` at `/ext/bc/X` and `/ext/bc/<X-chain ID>`.
+
+use super::{encode, format_address, internal, x_address};
+use crate::devnet::{self, Devnet};
+use crate::xchain;
+use avalanche_rpc::avm::*;
+use avalanche_rpc::codec::{JsonContext, ToJson};
+use avalanche_rpc::rpc::RpcError;
+use avalanche_rpc::types::{UtxoId, UtxoIndex};
+use avalanche_rpc::wire::{Encoding, HexOrJson, Id};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// The most UTXOs, addresses and address txs one call returns (the node's `maxPageSize`).
+const MAX_PAGE: usize = 1024;
+
+#[derive(Clone)]
+pub struct XChain(pub Arc<Devnet>);
+
+impl XChain {
+    fn json(&self) -> JsonContext {
+        JsonContext::for_network("X", self.0.options.network_id)
+    }
+
+    /// An asset named by ID or alias.
+    fn asset(&self, field: &str, s: &str) -> Result<Id, RpcError> {
+        let r = self.0.store.read().map_err(internal)?;
+        xchain::asset_id(&r, s)
+            .map_err(internal)?
+            .ok_or_else(|| RpcError::invalid_params(field, format!("asset '{s}' not found")))
+    }
+
+    /// The UTXOs `getBalance` and `getAllBalances` count: secp256k1fx TransferOutputs; without
+    /// `include_partial`, only those one key alone may spend now.
+    fn counted(
+        &self,
+        address: &[u8; 20],
+        include_partial: bool,
+    ) -> Result<Vec<xchain::Utxo>, RpcError> {
+        let r = self.0.store.read().map_err(internal)?;
+        let now = self.0.clock.now();
+        Ok(xchain::all_utxos_of(&r, address)
+            .map_err(internal)?
+            .into_iter()
+            .filter(|u| u.amount().is_some())
+            .filter(|u| {
+                include_partial
+                    || (u.threshold() == 1 && u.owners().len() == 1 && u.locktime() <= now)
+            })
+            .collect())
+    }
+
+    fn block_result(
+        &self,
+        bytes: &[u8],
+        encoding: Encoding,
+    ) -> Result<(HexOrJson, Encoding), RpcError> {
+        let block = match encoding {
+            Encoding::Json => {
+                let b = avalanche_rpc::codec::avm::Block::from_bytes(bytes).map_err(|e| {
+                    RpcError::server(format!("a stored block does not decode: {e}"))
+                })?;
+                HexOrJson::Json(b.to_json(&self.json()))
+            }
+            e => HexOrJson::Hex(encode(e, bytes)?),
+        };
+        Ok((block, encoding))
+    }
+}
+
+impl AvmServer for XChain {
+    async fn get_address_txs(
+        &self,
+        p: GetAddressTxsParams,
+    ) -> Result<GetAddressTxsResult, RpcError> {
+        let address = x_address(&self.0, "address", &p.address)?;
+        let asset = self.asset("assetID", &p.asset_id)?;
+        let size = match p.page_size.map(|s| s.get()).unwrap_or(0) {
+            0 => MAX_PAGE as u64,
+            n if n > MAX_PAGE as u64 => {
+                return Err(RpcError::invalid_params(
+                    "pageSize",
+                    format!("pageSize > maximum allowed ({MAX_PAGE})"),
+                ));
+            }
+            n => n,
+        };
+        let cursor = p.cursor.map(|c| c.get()).unwrap_or(0);
+        let r = self.0.store.read().map_err(internal)?;
+        let (ids, _) =
+            xchain::address_txs(&r, &address, &asset, cursor, size as usize).map_err(internal)?;
+        let next = cursor + ids.len() as u64;
+        let mut result = GetAddressTxsResult::new(next);
+        if !ids.is_empty() {
+            result = result.with_tx_ids(ids);
+        }
+        Ok(result)
+    }
+
+    async fn get_all_balances(
+        &self,
+        p: GetAllBalancesParams,
+    ) -> Result<GetAllBalancesResult, RpcError> {
+        let address = x_address(&self.0, "address", &p.address)?;
+        let mut sums: BTreeMap<Id, u64> = BTreeMap::new();
+        for u in self.counted(&address, p.include_partial.unwrap_or(false))? {
+            let s = sums.entry(u.utxo.asset_id).or_default();
+            *s = s.saturating_add(u.amount().unwrap_or(0));
+        }
+        let r = self.0.store.read().map_err(internal)?;
+        let mut balances = Vec::new();
+        for (asset, sum) in sums {
+            let name = xchain::alias_of(&r, &asset)
+                .map_err(internal)?
+                .unwrap_or_else(|| asset.to_string());
+            balances.push(Balance::new(name, sum));
+        }
+        Ok(GetAllBalancesResult::new(balances))
+    }
+
+    async fn get_asset_description(
+        &self,
+        p: GetAssetDescriptionParams,
+    ) -> Result<AssetDescription, RpcError> {
+        let asset = self.asset("assetID", &p.asset_id)?;
+        let r = self.0.store.read().map_err(internal)?;
+        let (_, bytes) = xchain::tx(&r, &asset)
+            .map_err(internal)?
+            .ok_or_else(|| RpcError::server("not found"))?;
+        let tx = avalanche_rpc::codec::avm::Tx::from_bytes(&bytes)
+            .map_err(|e| RpcError::server(format!("a stored tx does not decode: {e}")))?;
+        let avalanche_rpc::codec::avm::UnsignedTx::CreateAssetTx(c) = &tx.unsigned else {
+            return Err(RpcError::server("transaction doesn't create an asset"));
+        };
+        Ok(AssetDescription::new(
+            asset,
+            c.name.clone(),
+            c.symbol.clone(),
+            c.denomination,
+        ))
+    }
+
+    async fn get_balance(&self, p: GetBalanceParams) -> Result<GetBalanceResult, RpcError> {
+        let address = x_address(&self.0, "address", &p.address)?;
+        let asset = self.asset("assetID", &p.asset_id)?;
+        let mut balance = 0u64;
+        let mut ids = Vec::new();
+        for u in self.counted(&address, p.include_partial.unwrap_or(false))? {
+            if u.utxo.asset_id != asset {
+                continue;
+            }
+            balance = balance
+                .checked_add(u.amount().unwrap_or(0))
+                .ok_or_else(|| RpcError::server("overflow"))?;
+            ids.push(UtxoId::new(
+                u.utxo.utxo_id.tx_id,
+                u.utxo.utxo_id.output_index,
+            ));
+        }
+        Ok(GetBalanceResult::new(balance, ids))
+    }
+
+    async fn get_block(&self, p: GetBlockParams) -> Result<GetBlockResult, RpcError> {
+        let r = self.0.store.read().map_err(internal)?;
+        let not_found = || {
+            RpcError::server(format!(
+                "couldn't get block with id {}: not found",
+                p.block_id
+            ))
+        };
+        let height = xchain::height_of(&r, &p.block_id)
+            .map_err(internal)?
+            .ok_or_else(not_found)?;
+        let bytes = xchain::block_at(&r, height)
+            .map_err(internal)?
+            .ok_or_else(not_found)?;
+        let (block, encoding) = self.block_result(&bytes, p.encoding.unwrap_or_default())?;
+        Ok(GetBlockResult::new(block, encoding))
+    }
+
+    async fn get_block_by_height(
+        &self,
+        p: GetBlockByHeightParams,
+    ) -> Result<GetBlockByHeightResult, RpcError> {
+        let height = p.height.map(|h| h.get()).unwrap_or(0);
+        let r = self.0.store.read().map_err(internal)?;
+        let bytes = xchain::block_at(&r, height)
+            .map_err(internal)?
+            .ok_or_else(|| {
+                RpcError::server(format!("couldn't get block at height {height}: not found"))
+            })?;
+        let (block, encoding) = self.block_result(&bytes, p.encoding.unwrap_or_default())?;
+        Ok(GetBlockByHeightResult::new(block, encoding))
+    }
+
+    async fn get_height(&self, _: GetHeightParams) -> Result<GetHeightResult, RpcError> {
+        let r = self.0.store.read().map_err(internal)?;
+        Ok(GetHeightResult::new(xchain::height(&r).map_err(internal)?))
+    }
+
+    async fn get_tx(&self, p: GetTxParams) -> Result<GetTxResult, RpcError> {
+        if p.tx_id == Id::ZERO {
+            return Err(RpcError::invalid_params("txID", "nil transaction ID"));
+        }
+        let r = self.0.store.read().map_err(internal)?;
+        let (_, bytes) = xchain::tx(&r, &p.tx_id)
+            .map_err(internal)?
+            .ok_or_else(|| RpcError::server("not found"))?;
+        let encoding = p.encoding.unwrap_or_default();
+        let tx = match encoding {
+            Encoding::Json => {
+                let tx = avalanche_rpc::codec::avm::Tx::from_bytes(&bytes)
+                    .map_err(|e| RpcError::server(format!("a stored tx does not decode: {e}")))?;
+                HexOrJson::Json(tx.to_json(&self.json()))
+            }
+            e => HexOrJson::Hex(encode(e, &bytes)?),
+        };
+        Ok(GetTxResult::new(tx, encoding))
+    }
+
+    async fn get_tx_fee(&self, _: GetTxFeeParams) -> Result<GetTxFeeResult, RpcError> {
+        Ok(GetTxFeeResult::new(
+            self.0.rules.tx_fee,
+            self.0.rules.create_asset_tx_fee,
+        ))
+    }
+
+    async fn get_tx_status(&self, p: GetTxStatusParams) -> Result<GetTxStatusResult, RpcError> {
+        if p.tx_id == Id::ZERO {
+            return Err(RpcError::invalid_params("txID", "nil transaction ID"));
+        }
+        let r = self.0.store.read().map_err(internal)?;
+        // As the node: only accepted transactions are known here; the mempool is not searched.
+        let status = match xchain::tx(&r, &p.tx_id).map_err(internal)? {
+            Some(_) => AvmTxStatus::Accepted,
+            None => AvmTxStatus::Unknown,
+        };
+        Ok(GetTxStatusResult::new(status))
+    }
+
+    async fn get_utxos(&self, p: GetUtxosParams) -> Result<GetUtxosResult, RpcError> {
+        if p.addresses.is_empty() {
+            return Err(RpcError::invalid_params(
+                "addresses",
+                "no addresses provided",
+            ));
+        }
+        if p.addresses.len() > MAX_PAGE {
+            return Err(RpcError::invalid_params(
+                "addresses",
+                format!(
+                    "number of addresses given, {}, exceeds maximum, {MAX_PAGE}",
+                    p.addresses.len()
+                ),
+            ));
+        }
+        let encoding = p.encoding.unwrap_or_default();
+        if encoding == Encoding::Json {
+            return Err(RpcError::invalid_params(
+                "encoding",
+                "unsupported encoding in method",
+            ));
+        }
+        let limit = match p.limit.map(|l| l.get() as usize).unwrap_or(0) {
+            0 => MAX_PAGE,
+            n => n.min(MAX_PAGE),
+        };
+        // Another chain's atomic UTXOs: shared memory. Nothing is exported to the X-chain
+        // while the devnet runs no other chain, so it is empty.
+        if let Some(source) = p.source_chain.as_deref().filter(|s| !s.is_empty()) {
+            let id = devnet::chain_id(&self.0, source).ok_or_else(|| {
+                RpcError::invalid_params(
+                    "sourceChain",
+                    format!("problem parsing source chainID \"{source}\": there is no ID with alias: {source}"),
+                )
+            })?;
+            if id != self.0.genesis.x_chain_id {
+                let zero = format_address(&self.0, "X", [0; 20]);
+                return Ok(GetUtxosResult::new(
+                    0u64,
+                    Vec::new(),
+                    UtxoIndex::new(zero, Id::ZERO.to_string()),
+                    encoding,
+                ));
+            }
+        }
+        let mut addresses: Vec<[u8; 20]> = Vec::new();
+        for a in &p.addresses {
+            addresses.push(x_address(&self.0, "addresses", a)?);
+        }
+        addresses.sort();
+        addresses.dedup();
+        // The start position: both members empty, or both given.
+        let start = match &p.start_index {
+            Some(s) if !(s.address.is_empty() && s.utxo.is_empty()) => {
+                let a: avalanche_rpc::wire::Address = s.address.parse().map_err(|e| {
+                    RpcError::invalid_params(
+                        "startIndex.address",
+                        format!("couldn't parse start index address \"{}\": {e}", s.address),
+                    )
+                })?;
+                let a = x_address(&self.0, "startIndex.address", &a)?;
+                let u: Id = s.utxo.parse().map_err(|e| {
+                    RpcError::invalid_params(
+                        "startIndex.utxo",
+                        format!("couldn't parse start index utxo: {e}"),
+                    )
+                })?;
+                Some((a, u))
+            }
+            _ => None,
+        };
+        let r = self.0.store.read().map_err(internal)?;
+        let mut seen = BTreeSet::new();
+        let mut utxos = Vec::new();
+        let mut end = (
+            start.map(|s| s.0).unwrap_or(addresses[0]),
+            start.map(|s| s.1).unwrap_or(Id::ZERO),
+        );
+        for a in &addresses {
+            if utxos.len() >= limit {
+                break;
+            }
+            let after = match start {
+                Some((sa, _)) if *a < sa => continue,
+                Some((sa, su)) if *a == sa => Some(su),
+                _ => None,
+            };
+            end.0 = *a;
+            let page =
+                xchain::utxos_of(&r, a, after.as_ref(), limit - utxos.len()).map_err(internal)?;
+            for u in page {
+                end.1 = u.id;
+                if seen.insert(u.id) {
+                    utxos.push(encode(encoding, &u.bytes)?);
+                }
+            }
+        }
+        Ok(GetUtxosResult::new(
+            utxos.len() as u64,
+            utxos,
+            UtxoIndex::new(format_address(&self.0, "X", end.0), end.1.to_string()),
+            encoding,
+        ))
+    }
+
+    async fn issue_tx(&self, p: IssueTxParams) -> Result<IssueTxResult, RpcError> {
+        let bytes = p
+            .encoding
+            .unwrap_or_default()
+            .decode(&p.tx.to_string())
+            .map_err(|e| {
+                RpcError::invalid_params("tx", format!("problem decoding transaction: {e}"))
+            })?;
+        let id = self.0.issue_x(bytes).map_err(|e| RpcError::server(e.0))?;
+        Ok(IssueTxResult::new(id))
+    }
+}

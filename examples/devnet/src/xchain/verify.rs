@@ -1,0 +1,369 @@
+//! Verifying an X-chain transaction against the chain's state, as the node's executor does
+//! (`vms/avm/txs/executor/syntactic_verifier.go`, `semantic_verifier.go`,
+//! `vms/secp256k1fx/fx.go`), and what an accepted transaction changes.
+//!
+//! Checks, in order: the codec's rules (`verify`), network and chain IDs, one credential per
+//! input and operation, each spent UTXO existing and unspent, its asset, its amount, its
+//! locktime against the block time, its owners' signatures (threshold, indices, recovered
+//! public keys), and the flow of every asset (consumed ≥ produced, plus the fee in AVAX).
+
+use super::Utxo;
+use avalanche_rpc::codec::{Verify, avax, avm, secp256k1fx};
+use avalanche_rpc::keys::PublicKey;
+use avalanche_rpc::wire::{Id, ShortId};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Why a transaction was refused: one sentence naming the place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TxError(pub String);
+
+impl std::fmt::Display for TxError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+fn fail<T>(msg: impl Into<String>) -> Result<T, TxError> {
+    Err(TxError(msg.into()))
+}
+
+/// The chain's parameters a transaction is checked against.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    pub network_id: u32,
+    pub chain_id: Id,
+    pub avax: Id,
+    pub tx_fee: u64,
+    pub create_asset_tx_fee: u64,
+}
+
+/// What an accepted transaction changes.
+#[derive(Debug, Clone, Default)]
+pub struct Effects {
+    /// The UTXOs it spends.
+    pub consumed: Vec<Id>,
+    /// The UTXOs it creates.
+    pub produced: Vec<Utxo>,
+    /// (address, asset) pairs whose balance it changes (`avm.getAddressTxs`).
+    pub touched: BTreeSet<([u8; 20], Id)>,
+    /// The asset it creates, if any: (ID = the tx ID, name, symbol, denomination).
+    pub new_asset: Option<Id>,
+}
+
+/// A spent UTXO's owners and what it holds, for the signature and flow checks.
+struct Spent<'a> {
+    owners: &'a secp256k1fx::OutputOwners,
+}
+
+/// Verifies `tx` (whose ID is `tx_id`) at block time `time` against UTXOs found by `lookup`
+/// (`None`: no such unspent output), and returns what it changes.
+pub fn verify(
+    rules: &Rules,
+    tx: &avm::Tx,
+    tx_id: Id,
+    time: u64,
+    lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
+) -> Result<Effects, TxError> {
+    tx.verify()
+        .map_err(|e| TxError(format!("the transaction breaks a rule of the codec: {e}")))?;
+    let unsigned_bytes = tx
+        .unsigned
+        .to_bytes()
+        .map_err(|e| TxError(format!("the transaction does not encode: {e}")))?;
+    let hash = *Id::from_sha256(&unsigned_bytes).as_bytes();
+    let (base, fee) = match &tx.unsigned {
+        avm::UnsignedTx::BaseTx(t) => (&t.base, rules.tx_fee),
+        avm::UnsignedTx::CreateAssetTx(t) => (&t.base, rules.create_asset_tx_fee),
+        avm::UnsignedTx::OperationTx(t) => (&t.base, rules.tx_fee),
+        avm::UnsignedTx::ImportTx(_) | avm::UnsignedTx::ExportTx(_) => {
+            return fail(
+                "ImportTx and ExportTx move funds through shared memory with the P-chain, which this devnet does not run yet",
+            );
+        }
+        _ => return fail("a transaction type this devnet does not know"),
+    };
+    if base.network_id != rules.network_id {
+        return fail(format!(
+            "`unsignedTx.networkID` is {}, but this network's ID is {}",
+            base.network_id, rules.network_id
+        ));
+    }
+    if base.blockchain_id != rules.chain_id {
+        return fail(format!(
+            "`unsignedTx.blockchainID` is {}, but this chain's ID is {}",
+            base.blockchain_id, rules.chain_id
+        ));
+    }
+    let operations: &[avm::Operation] = match &tx.unsigned {
+        avm::UnsignedTx::OperationTx(t) => &t.operations,
+        _ => &[],
+    };
+    let expected_creds = base.inputs.len() + operations.len();
+    if tx.credentials.len() != expected_creds {
+        return fail(format!(
+            "the transaction has {} credentials but {} inputs and operations; it needs one for each",
+            tx.credentials.len(),
+            expected_creds
+        ));
+    }
+
+    let mut fx = Effects::default();
+    let mut consumed: BTreeMap<Id, u128> = BTreeMap::new();
+    let mut produced: BTreeMap<Id, u128> = BTreeMap::new();
+    let mut spent_ids = BTreeSet::new();
+    *produced.entry(rules.avax).or_default() += u128::from(fee);
+
+    for (i, input) in base.inputs.iter().enumerate() {
+        let place = format!("unsignedTx.inputs[{i}]");
+        let utxo_id = input.utxo_id.id();
+        let utxo = spend(lookup, &utxo_id, &input.utxo_id, &place, &mut spent_ids)?;
+        if utxo.asset_id != input.asset_id {
+            return fail(format!(
+                "`{place}.assetID` is {}, but the UTXO holds {}",
+                input.asset_id, utxo.asset_id
+            ));
+        }
+        let avm::TransferableIn::TransferInput(ti) = &input.input else {
+            return fail(format!(
+                "`{place}.input` is not a secp256k1fx TransferInput"
+            ));
+        };
+        let avm::UtxoOutput::Secp256k1fxTransferOutput(out) = &utxo.output else {
+            return fail(format!(
+                "`{place}` spends a UTXO that is not a secp256k1fx TransferOutput"
+            ));
+        };
+        if ti.amount != out.amount {
+            return fail(format!(
+                "`{place}.input.amount` is {}, but the UTXO holds {}",
+                ti.amount, out.amount
+            ));
+        }
+        let cred = secp_credential(&tx.credentials[i], &format!("credentials[{i}]"))?;
+        check_signatures(
+            Spent {
+                owners: &out.owners,
+            },
+            &ti.input.signature_indices,
+            cred,
+            &hash,
+            time,
+            &place,
+        )?;
+        *consumed.entry(input.asset_id).or_default() += u128::from(ti.amount);
+        touch(&mut fx, &out.owners, input.asset_id);
+        fx.consumed.push(utxo_id);
+    }
+
+    // Outputs: index i for outputs[i], then the tx type's own outputs.
+    let mut index = 0u32;
+    for (i, o) in base.outputs.iter().enumerate() {
+        let avm::TransferableOut::TransferOutput(out) = &o.output else {
+            return fail(format!(
+                "`unsignedTx.outputs[{i}].output` is not a secp256k1fx TransferOutput"
+            ));
+        };
+        *produced.entry(o.asset_id).or_default() += u128::from(out.amount);
+        produce(
+            &mut fx,
+            tx_id,
+            &mut index,
+            o.asset_id,
+            avm::UtxoOutput::Secp256k1fxTransferOutput(out.clone()),
+        );
+    }
+    match &tx.unsigned {
+        avm::UnsignedTx::CreateAssetTx(t) => {
+            for state in &t.initial_states {
+                if state.fx_index != 0 {
+                    return fail(format!(
+                        "`unsignedTx.initialStates` uses fx {}; the devnet supports secp256k1fx (0) only so far",
+                        state.fx_index
+                    ));
+                }
+                for o in &state.outputs {
+                    let out = match o {
+                        avm::StateOutput::Secp256k1fxTransferOutput(x) => {
+                            avm::UtxoOutput::Secp256k1fxTransferOutput(x.clone())
+                        }
+                        avm::StateOutput::Secp256k1fxMintOutput(x) => {
+                            avm::UtxoOutput::Secp256k1fxMintOutput(x.clone())
+                        }
+                        _ => return fail("an initial state output is not a secp256k1fx output"),
+                    };
+                    produce(&mut fx, tx_id, &mut index, tx_id, out);
+                }
+            }
+            fx.new_asset = Some(tx_id);
+        }
+        avm::UnsignedTx::OperationTx(t) => {
+            for (j, op) in t.operations.iter().enumerate() {
+                let place = format!("unsignedTx.operations[{j}]");
+                let avm::FxOperation::Secp256k1fxMintOperation(mint) = &op.op else {
+                    return fail(format!(
+                        "`{place}` is an nftfx or propertyfx operation; the devnet supports secp256k1fx minting only so far"
+                    ));
+                };
+                if op.utxo_ids.len() != 1 {
+                    return fail(format!(
+                        "`{place}.inputIDs` must name exactly the one MintOutput spent"
+                    ));
+                }
+                let utxo_id = op.utxo_ids[0].id();
+                let utxo = spend(lookup, &utxo_id, &op.utxo_ids[0], &place, &mut spent_ids)?;
+                if utxo.asset_id != op.asset_id {
+                    return fail(format!(
+                        "`{place}.assetID` is {}, but the UTXO holds {}",
+                        op.asset_id, utxo.asset_id
+                    ));
+                }
+                let avm::UtxoOutput::Secp256k1fxMintOutput(right) = &utxo.output else {
+                    return fail(format!("`{place}` spends a UTXO that is not a MintOutput"));
+                };
+                let k = base.inputs.len() + j;
+                let cred = secp_credential(&tx.credentials[k], &format!("credentials[{k}]"))?;
+                check_signatures(
+                    Spent {
+                        owners: &right.owners,
+                    },
+                    &mint.mint_input.signature_indices,
+                    cred,
+                    &hash,
+                    time,
+                    &place,
+                )?;
+                touch(&mut fx, &right.owners, op.asset_id);
+                fx.consumed.push(utxo_id);
+                produce(
+                    &mut fx,
+                    tx_id,
+                    &mut index,
+                    op.asset_id,
+                    avm::UtxoOutput::Secp256k1fxMintOutput(mint.mint_output.clone()),
+                );
+                produce(
+                    &mut fx,
+                    tx_id,
+                    &mut index,
+                    op.asset_id,
+                    avm::UtxoOutput::Secp256k1fxTransferOutput(mint.transfer_output.clone()),
+                );
+            }
+        }
+        _ => {}
+    }
+
+    // The flow: every asset consumed at least as produced (AVAX including the fee).
+    for (asset, out) in &produced {
+        let have = consumed.get(asset).copied().unwrap_or(0);
+        if have < *out {
+            let what = if *asset == rules.avax {
+                format!(" (outputs plus the fee of {fee} nAVAX)")
+            } else {
+                String::new()
+            };
+            return fail(format!(
+                "insufficient funds of asset {asset}: the inputs hold {have}, the transaction needs {out}{what}"
+            ));
+        }
+    }
+    Ok(fx)
+}
+
+fn spend(
+    lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
+    utxo_id: &Id,
+    reference: &avax::UtxoId,
+    place: &str,
+    spent: &mut BTreeSet<Id>,
+) -> Result<avm::Utxo, TxError> {
+    if !spent.insert(*utxo_id) {
+        return fail(format!("`{place}` spends UTXO {utxo_id} a second time"));
+    }
+    match lookup(utxo_id)? {
+        Some(u) => Ok(u.utxo),
+        None => fail(format!(
+            "`{place}` spends output {} of tx {}, which is not an unspent output of this chain (UTXO {utxo_id})",
+            reference.output_index, reference.tx_id
+        )),
+    }
+}
+
+fn secp_credential<'a>(
+    c: &'a avm::FxCredential,
+    place: &str,
+) -> Result<&'a secp256k1fx::Credential, TxError> {
+    match &c.credential {
+        avm::Credential::Secp256k1fxCredential(c) => Ok(c),
+        _ => fail(format!("`{place}` is not a secp256k1fx credential")),
+    }
+}
+
+/// `vms/secp256k1fx/fx.go` VerifyCredentials.
+fn check_signatures(
+    spent: Spent<'_>,
+    indices: &[u32],
+    cred: &secp256k1fx::Credential,
+    hash: &[u8; 32],
+    time: u64,
+    place: &str,
+) -> Result<(), TxError> {
+    let owners = spent.owners;
+    if owners.locktime > time {
+        return fail(format!(
+            "`{place}` spends an output locked until {} (block time {time})",
+            owners.locktime
+        ));
+    }
+    if indices.len() != owners.threshold as usize {
+        return fail(format!(
+            "`{place}` gives {} signature indices, but the output's threshold is {}",
+            indices.len(),
+            owners.threshold
+        ));
+    }
+    if cred.signatures.len() != indices.len() {
+        return fail(format!(
+            "`{place}`'s credential has {} signatures for {} signature indices",
+            cred.signatures.len(),
+            indices.len()
+        ));
+    }
+    for (k, (&idx, sig)) in indices.iter().zip(&cred.signatures).enumerate() {
+        let Some(owner) = owners.addresses.get(idx as usize) else {
+            return fail(format!(
+                "`{place}` signature index {idx} is past the output's {} addresses",
+                owners.addresses.len()
+            ));
+        };
+        let key = PublicKey::recover(hash, sig)
+            .map_err(|e| TxError(format!("`{place}` signature {k}: {e}")))?;
+        if key.address() != *owner {
+            return fail(format!(
+                "`{place}` signature {k} is by {}, not by the owner at index {idx} ({owner})",
+                key.address()
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn touch(fx: &mut Effects, owners: &secp256k1fx::OutputOwners, asset: Id) {
+    for a in &owners.addresses {
+        fx.touched.insert((*a.as_bytes(), asset));
+    }
+}
+
+fn produce(fx: &mut Effects, tx_id: Id, index: &mut u32, asset: Id, output: avm::UtxoOutput) {
+    let owners: Vec<ShortId> = match &output {
+        avm::UtxoOutput::Secp256k1fxTransferOutput(o) => o.owners.addresses.clone(),
+        avm::UtxoOutput::Secp256k1fxMintOutput(o) => o.owners.addresses.clone(),
+        _ => Vec::new(),
+    };
+    for a in &owners {
+        fx.touched.insert((*a.as_bytes(), asset));
+    }
+    let utxo = avm::Utxo::new(avax::UtxoId::new(tx_id, *index), asset, output);
+    *index += 1;
+    fx.produced.push(Utxo::new(utxo));
+}

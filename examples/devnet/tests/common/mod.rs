@@ -1,0 +1,137 @@
+//! A devnet on 127.0.0.1 (an ephemeral port) with a client for it.
+
+#![allow(dead_code, deprecated)]
+
+use avalanche_devnet::wallet::{self, Payment};
+use avalanche_devnet::xchain::Utxo;
+use avalanche_devnet::{Options, rpc};
+use avalanche_rpc::avm::*;
+use avalanche_rpc::codec::avm as codec_avm;
+use avalanche_rpc::keys::PrivateKey;
+use avalanche_rpc::rpc::{HttpTransport, Node};
+use avalanche_rpc::wire::{Address, HexBytes, Id, ShortId};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub fn options() -> Options {
+    Options {
+        network_id: 12345,
+        db_dir: None,
+        index_enabled: true,
+        index_allow_incomplete: false,
+        staking_port: 9651,
+    }
+}
+
+pub struct Devnet {
+    pub devnet: Arc<avalanche_devnet::Devnet>,
+    pub node: Node<HttpTransport>,
+    pub url: String,
+    server: tokio::task::JoinHandle<()>,
+    builder: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Devnet {
+    fn drop(&mut self) {
+        self.server.abort();
+        self.builder.abort();
+    }
+}
+
+impl Devnet {
+    pub async fn start(options: Options) -> Devnet {
+        Devnet::start_with(options, false).await
+    }
+
+    pub async fn start_with(options: Options, public: bool) -> Devnet {
+        let devnet = Arc::new(avalanche_devnet::Devnet::open(options).expect("the devnet starts"));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let app = rpc::router(devnet.clone(), public);
+        let server = tokio::spawn(async move {
+            let _ = avalanche_rpc::rpc::serve(listener, app, Default::default()).await;
+        });
+        let builder = tokio::spawn(avalanche_devnet::devnet::build_blocks(devnet.clone()));
+        Devnet {
+            node: Node::http(&url).unwrap(),
+            url,
+            devnet,
+            server,
+            builder,
+        }
+    }
+
+    pub fn x_address(&self, a: ShortId) -> Address {
+        Address::new(Some("X"), "local", *a.as_bytes()).unwrap()
+    }
+
+    pub async fn balance(&self, a: &Address, asset: &str) -> u64 {
+        self.node
+            .avm("X")
+            .get_balance(GetBalanceParams::new(a.clone(), asset))
+            .await
+            .unwrap()
+            .balance
+            .get()
+    }
+
+    /// Every UTXO of `a`, through `getUTXOs`.
+    pub async fn utxos(&self, a: &Address) -> Vec<Utxo> {
+        let page = self
+            .node
+            .avm("X")
+            .get_utxos(GetUtxosParams::new(vec![a.clone()]))
+            .await
+            .unwrap();
+        assert!(page.num_fetched.get() < 1024, "one page holds them all");
+        page.utxos
+            .iter()
+            .map(|u| Utxo::new(codec_avm::Utxo::from_bytes(u.strip_checksum().unwrap()).unwrap()))
+            .collect()
+    }
+
+    pub async fn wait_accepted(&self, tx: &Id) {
+        for _ in 0..500 {
+            let s = self
+                .node
+                .avm("X")
+                .get_tx_status(GetTxStatusParams::new(*tx))
+                .await
+                .unwrap();
+            if s.status == AvmTxStatus::Accepted {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("tx {tx} was not accepted within 5 s");
+    }
+
+    /// Pays `amount` nAVAX from `from` to `to` and waits for the block.
+    pub async fn transfer(&self, from: &PrivateKey, to: ShortId, amount: u64) -> Id {
+        let utxos = self.utxos(&self.x_address(from.address())).await;
+        let tx = wallet::base_tx(
+            &self.devnet.rules,
+            std::slice::from_ref(from),
+            &utxos,
+            &[Payment {
+                asset: self.devnet.genesis.avax_asset_id,
+                amount,
+                to,
+            }],
+            from.address(),
+            self.devnet.clock.now(),
+        )
+        .unwrap();
+        let id = self
+            .node
+            .avm("X")
+            .issue_tx(IssueTxParams::new(HexBytes::with_checksum(
+                &tx.to_bytes().unwrap(),
+            )))
+            .await
+            .unwrap()
+            .tx_id;
+        self.wait_accepted(&id).await;
+        id
+    }
+}
