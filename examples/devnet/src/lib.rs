@@ -18,3 +18,11 @@ pub mod wallet;
 pub mod xchain;
 
 pub use devnet::{Devnet, Options, StartError};
+
+/// The whole HTTP API: every interface behind the host and CORS checks.
+pub fn app(devnet: std::sync::Arc<Devnet>, public: bool, gate: http::Gate) -> axum::Router {
+    let gate = std::sync::Arc::new(gate);
+    rpc::router(devnet, public).layer(axum::middleware::from_fn(move |req, next| {
+        http::gate(gate.clone(), req, next)
+    }))
+}

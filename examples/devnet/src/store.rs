@@ -136,3 +136,18 @@ pub fn set_meta(w: &WriteTransaction, key: &str, value: &[u8]) -> Result<(), Sto
 pub fn key(parts: &[&[u8]]) -> Vec<u8> {
     parts.concat()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reopens_after_drop() {
+        let dir = std::env::temp_dir().join(format!("devnet-store-{}", std::process::id()));
+        let s = Store::open(&dir).unwrap();
+        drop(s);
+        let s = Store::open(&dir).unwrap();
+        drop(s);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -2,9 +2,9 @@
 
 #![allow(dead_code, deprecated)]
 
+use avalanche_devnet::Options;
 use avalanche_devnet::wallet::{self, Payment};
 use avalanche_devnet::xchain::Utxo;
-use avalanche_devnet::{Options, rpc};
 use avalanche_rpc::avm::*;
 use avalanche_rpc::codec::avm as codec_avm;
 use avalanche_rpc::keys::PrivateKey;
@@ -28,6 +28,7 @@ pub struct Devnet {
     pub node: Node<HttpTransport>,
     pub url: String,
     server: tokio::task::JoinHandle<()>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
     builder: tokio::task::JoinHandle<()>,
 }
 
@@ -47,9 +48,20 @@ impl Devnet {
         let devnet = Arc::new(avalanche_devnet::Devnet::open(options).expect("the devnet starts"));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let url = format!("http://{}", listener.local_addr().unwrap());
-        let app = rpc::router(devnet.clone(), public);
+        let gate = avalanche_devnet::http::Gate {
+            hosts: vec!["localhost".into()],
+            origins: vec!["*".into()],
+        };
+        let app = avalanche_devnet::app(devnet.clone(), public, gate);
+        // axum's server here (the binary uses the crate's hardened one) for its graceful
+        // shutdown, so a test can close the database and open it again.
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let server = tokio::spawn(async move {
-            let _ = avalanche_rpc::rpc::serve(listener, app, Default::default()).await;
+            let _ = axum::serve(listener, app)
+                .with_graceful_shutdown(async move {
+                    let _ = stopped.await;
+                })
+                .await;
         });
         let builder = tokio::spawn(avalanche_devnet::devnet::build_blocks(devnet.clone()));
         Devnet {
@@ -57,8 +69,28 @@ impl Devnet {
             url,
             devnet,
             server,
+            stop: Some(stop),
             builder,
         }
+    }
+
+    /// Stops serving and waits until nothing holds the devnet, so its database closes.
+    pub async fn stop(mut self) {
+        let devnet = self.devnet.clone();
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        self.builder.abort();
+        let server = std::mem::replace(&mut self.server, tokio::spawn(async {}));
+        drop(self);
+        let _ = server.await;
+        for _ in 0..500 {
+            if Arc::strong_count(&devnet) == 1 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        panic!("the devnet is still held 5 s after stopping");
     }
 
     pub fn x_address(&self, a: ShortId) -> Address {

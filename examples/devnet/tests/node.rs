@@ -1,0 +1,191 @@
+//! What the node's flags do: a database kept across restarts, the index rules when indexing is
+//! turned off and on, the public profile, allowed hosts and CORS.
+
+#![allow(deprecated)]
+
+mod common;
+
+use avalanche_devnet::genesis::{AVAX, test_keys};
+use avalanche_rpc::avm::*;
+use avalanche_rpc::index::*;
+use avalanche_rpc::info::*;
+use common::Devnet;
+use std::path::PathBuf;
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let p =
+            std::env::temp_dir().join(format!("avalanche-devnet-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&p);
+        TempDir(p)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[tokio::test]
+async fn a_restart_keeps_the_chain_and_the_index_rules_hold() {
+    let dir = TempDir::new("restart");
+    let keys = test_keys();
+    let opts = |index: bool, allow: bool| avalanche_devnet::Options {
+        db_dir: Some(dir.0.clone()),
+        index_enabled: index,
+        index_allow_incomplete: allow,
+        ..common::options()
+    };
+    // Two blocks, then stop.
+    let (tx, genesis_time) = {
+        let d = Devnet::start(opts(true, false)).await;
+        d.transfer(&keys[1], keys[2].address(), AVAX).await;
+        let tx = d.transfer(&keys[1], keys[2].address(), 2 * AVAX).await;
+        let time = d.devnet.genesis.time;
+        d.stop().await;
+        (tx, time)
+    };
+    // The same chain after the restart: genesis, blocks, tx, balances, index.
+    let d = Devnet::start(opts(true, false)).await;
+    assert_eq!(d.devnet.genesis.time, genesis_time);
+    let x = d.node.avm("X");
+    assert_eq!(
+        x.get_height(GetHeightParams::new())
+            .await
+            .unwrap()
+            .height
+            .get(),
+        2
+    );
+    assert!(x.get_tx(GetTxParams::new(tx)).await.is_ok());
+    let to = d.x_address(keys[2].address());
+    assert_eq!(d.balance(&to, "AVAX").await, 1_000_003 * AVAX);
+    let index = d.node.index("X", "block");
+    let last = index
+        .get_last_accepted(GetLastAcceptedParams::new())
+        .await
+        .unwrap();
+    assert_eq!(last.index.get(), 1);
+    d.stop().await;
+
+    // Indexing off after it was on: refused, unless incomplete indexes are allowed.
+    let e = avalanche_devnet::Devnet::open(opts(false, false))
+        .err()
+        .expect("refused");
+    assert!(e.to_string().contains("--index-allow-incomplete"), "{e}");
+    {
+        let d = Devnet::start(opts(false, true)).await;
+        // No index endpoint is served.
+        let e = d
+            .node
+            .index("X", "block")
+            .get_last_accepted(GetLastAcceptedParams::new())
+            .await
+            .unwrap_err();
+        assert!(e.to_string().contains("404"), "{e}");
+        d.transfer(&keys[1], keys[3].address(), AVAX).await;
+        d.stop().await;
+    }
+    // On again: the block accepted meanwhile is indexed at start, numbered after the others,
+    // stamped with the time of this start.
+    let d = Devnet::start(opts(true, false)).await;
+    let index = d.node.index("X", "block");
+    let last = index
+        .get_last_accepted(GetLastAcceptedParams::new())
+        .await
+        .unwrap();
+    assert_eq!(last.index.get(), 2);
+    let started = d.devnet.started_ns / 1_000_000_000;
+    assert_eq!(last.timestamp.unix_seconds() as u64, started);
+
+    // Another network's ID on this database is refused.
+    d.stop().await;
+    let e = avalanche_devnet::Devnet::open(avalanche_devnet::Options {
+        network_id: 1,
+        ..opts(true, false)
+    })
+    .err()
+    .expect("refused");
+    assert!(e.to_string().contains("made for network 12345"), "{e}");
+}
+
+#[tokio::test]
+async fn the_public_profile_hides_what_public_api_servers_hide() {
+    let d = Devnet::start_with(common::options(), true).await;
+    let info = d.node.info();
+    let e = info.get_node_id(GetNodeIdParams::new()).await.unwrap_err();
+    assert!(e.to_string().contains("-32601"), "{e}");
+    assert!(info.get_node_ip(GetNodeIpParams::new()).await.is_err());
+    assert!(info.get_vms(GetVmsParams::new()).await.is_err());
+    assert!(info.get_network_id(GetNetworkIdParams::new()).await.is_ok());
+    // And without it, the node's identity: a BLS key with a valid proof of possession.
+    let d = Devnet::start(common::options()).await;
+    let me = d
+        .node
+        .info()
+        .get_node_id(GetNodeIdParams::new())
+        .await
+        .unwrap();
+    let pk: [u8; 48] = me.node_pop.public_key.0.as_slice().try_into().unwrap();
+    let pop: [u8; 96] = me
+        .node_pop
+        .proof_of_possession
+        .0
+        .as_slice()
+        .try_into()
+        .unwrap();
+    avalanche_rpc::bls::verify_proof_of_possession(&pk, &pop).unwrap();
+    let peers = d.node.info().peers(PeersParams::new()).await.unwrap();
+    assert_eq!(peers.num_peers.get(), 4);
+    assert!(peers.peers.iter().all(|p| p.node_id != me.node_id));
+}
+
+/// One raw HTTP/1.1 exchange, for headers the client does not set.
+async fn raw(url: &str, request: &str) -> String {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = url.trim_start_matches("http://");
+    let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
+    s.write_all(request.as_bytes()).await.unwrap();
+    let mut out = Vec::new();
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), s.read_to_end(&mut out)).await;
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[tokio::test]
+async fn allowed_hosts_and_cors() {
+    let d = Devnet::start(common::options()).await;
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"info.getNetworkID","params":{}}"#;
+    let post = |host: &str, origin: &str| {
+        format!(
+            "POST /ext/info HTTP/1.1\r\nHost: {host}\r\n{origin}Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        )
+    };
+    let ok = raw(&d.url, &post("localhost:9650", "")).await;
+    assert!(ok.starts_with("HTTP/1.1 200"), "{ok}");
+    let ip = raw(&d.url, &post("127.0.0.1:9650", "")).await;
+    assert!(ip.starts_with("HTTP/1.1 200"), "{ip}");
+    let evil = raw(&d.url, &post("evil.example", "")).await;
+    assert!(evil.starts_with("HTTP/1.1 403"), "{evil}");
+    let cors = raw(&d.url, &post("localhost", "Origin: http://app.example\r\n")).await;
+    assert!(
+        cors.to_lowercase()
+            .contains("access-control-allow-origin: *"),
+        "{cors}"
+    );
+    let preflight = raw(
+        &d.url,
+        "OPTIONS /ext/info HTTP/1.1\r\nHost: localhost\r\nOrigin: http://app.example\r\nAccess-Control-Request-Method: POST\r\nAccess-Control-Request-Headers: content-type\r\nConnection: close\r\n\r\n",
+    )
+    .await;
+    assert!(preflight.starts_with("HTTP/1.1 204"), "{preflight}");
+    assert!(
+        preflight
+            .to_lowercase()
+            .contains("access-control-allow-headers: content-type"),
+        "{preflight}"
+    );
+}
