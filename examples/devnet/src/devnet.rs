@@ -7,6 +7,7 @@
 use crate::clock::Clock;
 use crate::genesis::{self, Genesis};
 use crate::index::{self, Kind};
+use crate::ledger::{self, Chain};
 use crate::mempool::{Mempool, Pending};
 use crate::network::{self, Node};
 use crate::store::{self, Store, StoreError};
@@ -144,10 +145,7 @@ impl Devnet {
         let now = self.started_ns;
         let mut height = indexed + 1;
         loop {
-            let bytes = {
-                let t = w.open_table(store::X_PROPOSER)?;
-                t.get(height)?.map(|v| v.value().to_vec())
-            };
+            let bytes = ledger::proposer_in(&w, Chain::X, height)?;
             let Some(bytes) = bytes else { break };
             let block = proposervm::Block::from_bytes(&bytes)
                 .map_err(|e| StartError(format!("a stored proposer block does not decode: {e}")))?;
@@ -231,11 +229,8 @@ impl Devnet {
             return Ok(None);
         }
         let w = self.store.write()?;
-        let (parent_height, parent_bytes) = {
-            let t = w.open_table(store::X_BLOCKS)?;
-            let last = t.last()?.expect("genesis is stored");
-            (last.0.value(), last.1.value().to_vec())
-        };
+        let (parent_height, parent_bytes) =
+            ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::X)?;
         let parent = avm::Block::from_bytes(&parent_bytes)
             .map_err(|e| StoreError(format!("the last block does not decode: {e}")))?;
         let avm::Block::StandardBlock(parent_block) = &parent else {
@@ -248,13 +243,10 @@ impl Devnet {
         let mut dropped = Vec::new();
         for p in pending {
             let result = {
-                let utxos = w.open_table(store::X_UTXOS)?;
+                let utxos = w.open_table(store::UTXOS)?;
                 verify::verify(&self.rules, &p.tx, p.id, time, &mut |u| {
-                    let v = utxos
-                        .get(u.as_bytes().as_slice())
-                        .map_err(|e| verify::TxError(e.to_string()))?;
-                    v.map(|v| Utxo::decode(v.value()))
-                        .transpose()
+                    ledger::utxo_in(&utxos, Chain::X, u)
+                        .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
                         .map_err(|e| verify::TxError(e.to_string()))
                 })
             };
@@ -306,8 +298,7 @@ impl Devnet {
         let wrapper_id = wrapper
             .id()
             .map_err(|e| StoreError(format!("a proposer block does not encode: {e}")))?;
-        w.open_table(store::X_PROPOSER)?
-            .insert(height, wrapper_bytes.as_slice())?;
+        ledger::put_proposer(&w, Chain::X, height, &wrapper_bytes)?;
         store::set_meta(&w, "x_proposer_last", wrapper_id.as_bytes())?;
         if self.options.index_enabled {
             index::append(

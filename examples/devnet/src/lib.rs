@@ -10,6 +10,7 @@ pub mod devnet;
 pub mod genesis;
 pub mod http;
 pub mod index;
+pub mod ledger;
 pub mod mempool;
 pub mod network;
 pub mod rpc;

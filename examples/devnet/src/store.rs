@@ -12,18 +12,18 @@ use std::path::Path;
 
 /// Facts about the devnet itself: genesis, heights, flags of earlier runs.
 pub const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
-/// X-chain blocks by height: the block's bytes.
-pub const X_BLOCKS: TableDefinition<u64, &[u8]> = TableDefinition::new("x_blocks");
-/// The proposervm's wrapper of each X-chain block, by height (what the block index stores).
-pub const X_PROPOSER: TableDefinition<u64, &[u8]> = TableDefinition::new("x_proposer");
-/// X-chain block heights by block ID.
-pub const X_BLOCK_IDS: TableDefinition<&[u8], u64> = TableDefinition::new("x_block_ids");
-/// X-chain accepted transactions by ID: the block height (8 bytes) then the tx's bytes.
-pub const X_TXS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("x_txs");
-/// The X-chain's unspent outputs by UTXO ID: the UTXO's bytes.
-pub const X_UTXOS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("x_utxos");
-/// Address (20 bytes) ‖ UTXO ID (32 bytes) for every unspent output the address owns.
-pub const X_ADDR_UTXOS: TableDefinition<&[u8], ()> = TableDefinition::new("x_addr_utxos");
+/// Blocks: chain tag ‖ height → the block's bytes (`ledger`).
+pub const BLOCKS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("blocks");
+/// Chain tag ‖ block ID → height.
+pub const BLOCK_IDS: TableDefinition<&[u8], u64> = TableDefinition::new("block_ids");
+/// Chain tag ‖ height → the proposervm's wrapper of the block (what block indexes store).
+pub const PROPOSER: TableDefinition<&[u8], &[u8]> = TableDefinition::new("proposer");
+/// Accepted transactions: chain tag ‖ tx ID → height (8 bytes) ‖ status (1) ‖ the tx's bytes.
+pub const TXS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("txs");
+/// Unspent outputs: chain tag ‖ UTXO ID → the UTXO's bytes.
+pub const UTXOS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("utxos");
+/// Chain tag ‖ address (20 bytes) ‖ UTXO ID for every unspent output the address owns.
+pub const ADDR_UTXOS: TableDefinition<&[u8], ()> = TableDefinition::new("addr_utxos");
 /// Address ‖ asset ID ‖ sequence number (8 bytes) → the ID of a tx that changed the address's
 /// balance of the asset (`avm.getAddressTxs`).
 pub const X_ADDR_TXS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("x_addr_txs");
@@ -91,12 +91,12 @@ impl Store {
         // Create every table, so readers never meet a missing one.
         let w = db.begin_write()?;
         w.open_table(META)?;
-        w.open_table(X_BLOCKS)?;
-        w.open_table(X_BLOCK_IDS)?;
-        w.open_table(X_PROPOSER)?;
-        w.open_table(X_TXS)?;
-        w.open_table(X_UTXOS)?;
-        w.open_table(X_ADDR_UTXOS)?;
+        w.open_table(BLOCKS)?;
+        w.open_table(BLOCK_IDS)?;
+        w.open_table(PROPOSER)?;
+        w.open_table(TXS)?;
+        w.open_table(UTXOS)?;
+        w.open_table(ADDR_UTXOS)?;
         w.open_table(X_ADDR_TXS)?;
         w.open_table(X_ADDR_TX_COUNT)?;
         w.open_table(X_ALIASES)?;

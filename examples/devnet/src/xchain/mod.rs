@@ -3,6 +3,7 @@
 
 pub mod verify;
 
+use crate::ledger::{self, Chain, Status};
 use crate::store::{self, StoreError};
 use avalanche_rpc::codec::{avm, secp256k1fx};
 use avalanche_rpc::wire::Id;
@@ -78,9 +79,9 @@ impl Utxo {
 
 /// An unspent output by ID.
 pub fn utxo(r: &ReadTransaction, id: &Id) -> Result<Option<Utxo>, StoreError> {
-    let t = r.open_table(store::X_UTXOS)?;
-    let v = t.get(id.as_bytes().as_slice())?;
-    v.map(|v| Utxo::decode(v.value())).transpose()
+    ledger::utxo(r, Chain::X, id)?
+        .map(|b| Utxo::decode(&b))
+        .transpose()
 }
 
 /// Up to `limit` unspent outputs owned by `address`, after UTXO ID `after` (exclusive) when
@@ -91,31 +92,10 @@ pub fn utxos_of(
     after: Option<&Id>,
     limit: usize,
 ) -> Result<Vec<Utxo>, StoreError> {
-    let ids = r.open_table(store::X_ADDR_UTXOS)?;
-    let utxos = r.open_table(store::X_UTXOS)?;
-    let start = match after {
-        Some(id) => {
-            let mut k = store::key(&[address, id.as_bytes()]);
-            k.push(0); // just past `after`
-            k
-        }
-        None => address.to_vec(),
-    };
-    let mut end = address.to_vec();
-    end.extend_from_slice(&[0xff; 33]);
-    let mut out = Vec::new();
-    for entry in ids.range(start.as_slice()..end.as_slice())? {
-        if out.len() >= limit {
-            break;
-        }
-        let (k, _) = entry?;
-        let id = &k.value()[20..];
-        let bytes = utxos.get(id)?.ok_or_else(|| {
-            StoreError("the address index names a UTXO that is not stored".into())
-        })?;
-        out.push(Utxo::decode(bytes.value())?);
-    }
-    Ok(out)
+    ledger::utxos_of(r, Chain::X, address, after, limit)?
+        .into_iter()
+        .map(|(_, b)| Utxo::decode(&b))
+        .collect()
 }
 
 /// Every unspent output owned by `address` (balances; the devnet's histories are what a
@@ -126,31 +106,22 @@ pub fn all_utxos_of(r: &ReadTransaction, address: &[u8; 20]) -> Result<Vec<Utxo>
 
 /// An accepted transaction: its block height and bytes.
 pub fn tx(r: &ReadTransaction, id: &Id) -> Result<Option<(u64, Vec<u8>)>, StoreError> {
-    let t = r.open_table(store::X_TXS)?;
-    let Some(v) = t.get(id.as_bytes().as_slice())? else {
-        return Ok(None);
-    };
-    let v = v.value();
-    let height = u64::from_be_bytes(v[..8].try_into().expect("8 bytes"));
-    Ok(Some((height, v[8..].to_vec())))
+    Ok(ledger::tx(r, Chain::X, id)?.map(|t| (t.height, t.bytes)))
 }
 
 /// The block at `height`.
 pub fn block_at(r: &ReadTransaction, height: u64) -> Result<Option<Vec<u8>>, StoreError> {
-    let t = r.open_table(store::X_BLOCKS)?;
-    Ok(t.get(height)?.map(|v| v.value().to_vec()))
+    ledger::block_at(r, Chain::X, height)
 }
 
 /// The height of the block with ID `id`.
 pub fn height_of(r: &ReadTransaction, id: &Id) -> Result<Option<u64>, StoreError> {
-    let t = r.open_table(store::X_BLOCK_IDS)?;
-    Ok(t.get(id.as_bytes().as_slice())?.map(|v| v.value()))
+    ledger::height_of(r, Chain::X, id)
 }
 
 /// The last accepted block's height.
 pub fn height(r: &ReadTransaction) -> Result<u64, StoreError> {
-    let t = r.open_table(store::X_BLOCKS)?;
-    Ok(t.last()?.map(|(k, _)| k.value()).unwrap_or(0))
+    ledger::height(r, Chain::X)
 }
 
 /// An asset ID from an ID or a genesis alias (`AVAX`).
@@ -200,32 +171,6 @@ pub fn address_txs(
     Ok((ids, next))
 }
 
-/// Writes a produced UTXO.
-pub fn put_utxo(w: &WriteTransaction, u: &Utxo) -> Result<(), StoreError> {
-    w.open_table(store::X_UTXOS)?
-        .insert(u.id.as_bytes().as_slice(), u.bytes.as_slice())?;
-    let mut idx = w.open_table(store::X_ADDR_UTXOS)?;
-    for a in u.owners() {
-        idx.insert(store::key(&[&a, u.id.as_bytes()]).as_slice(), ())?;
-    }
-    Ok(())
-}
-
-/// Removes a spent UTXO.
-pub fn spend_utxo(w: &WriteTransaction, id: &Id) -> Result<(), StoreError> {
-    let bytes = w
-        .open_table(store::X_UTXOS)?
-        .remove(id.as_bytes().as_slice())?
-        .map(|v| v.value().to_vec())
-        .ok_or_else(|| StoreError(format!("UTXO {id} is spent but was not stored")))?;
-    let u = Utxo::decode(&bytes)?;
-    let mut idx = w.open_table(store::X_ADDR_UTXOS)?;
-    for a in u.owners() {
-        idx.remove(store::key(&[&a, id.as_bytes()]).as_slice())?;
-    }
-    Ok(())
-}
-
 /// Records an accepted transaction and what it changed.
 pub fn put_tx(
     w: &WriteTransaction,
@@ -234,15 +179,17 @@ pub fn put_tx(
     bytes: &[u8],
     effects: &verify::Effects,
 ) -> Result<(), StoreError> {
-    w.open_table(store::X_TXS)?.insert(
-        id.as_bytes().as_slice(),
-        store::key(&[&height.to_be_bytes(), bytes]).as_slice(),
-    )?;
-    for u in &effects.consumed {
-        spend_utxo(w, u)?;
+    ledger::put_tx(w, Chain::X, id, height, Status::Committed, bytes)?;
+    for id in &effects.consumed {
+        let bytes = {
+            let utxos = w.open_table(store::UTXOS)?;
+            ledger::utxo_in(&utxos, Chain::X, id)?
+        }
+        .ok_or_else(|| StoreError(format!("UTXO {id} is spent but was not stored")))?;
+        ledger::spend_utxo(w, Chain::X, id, &Utxo::decode(&bytes)?.owners())?;
     }
     for u in &effects.produced {
-        put_utxo(w, u)?;
+        ledger::put_utxo(w, Chain::X, &u.id, &u.bytes, &u.owners())?;
     }
     let mut counts = w.open_table(store::X_ADDR_TX_COUNT)?;
     let mut txs = w.open_table(store::X_ADDR_TXS)?;
@@ -268,8 +215,5 @@ pub fn put_block(
     height: u64,
     bytes: &[u8],
 ) -> Result<(), StoreError> {
-    w.open_table(store::X_BLOCKS)?.insert(height, bytes)?;
-    w.open_table(store::X_BLOCK_IDS)?
-        .insert(id.as_bytes().as_slice(), height)?;
-    Ok(())
+    ledger::put_block(w, Chain::X, id, height, bytes)
 }
