@@ -10,6 +10,7 @@ use crate::index::{self, Kind};
 use crate::ledger::{self, Chain};
 use crate::mempool::{Mempool, Pending};
 use crate::network::{self, Node};
+use crate::proposer;
 use crate::store::{self, Store, StoreError};
 use crate::xchain::{self, Utxo, verify};
 use avalanche_rpc::codec::{avm, proposervm};
@@ -279,27 +280,18 @@ impl Devnet {
         let id = Id::from_sha256(&bytes);
         xchain::put_block(&w, &id, height, &bytes)?;
         // The proposervm wraps every block; the index stores the wrapper.
-        let proposer_parent = match store_meta(&w, "x_proposer_last")? {
-            Some(v) => Id::new(v.try_into().expect("32 bytes")),
-            // The proposervm's genesis is the inner genesis block.
-            None => self.genesis.x_block.id().expect("genesis encodes"),
+        let parent_tip = match proposer::tip_in(&w, Chain::X)? {
+            Some(t) => t,
+            None => proposer::Tip::genesis(
+                self.genesis.x_block.id().expect("genesis encodes"),
+                self.genesis.time,
+            ),
         };
-        let wrapper = proposervm::Block::from(proposervm::StatelessBlock::new(
-            proposer_parent,
-            time as i64,
-            0,
-            Vec::new(),
-            bytes.clone(),
-            Vec::new(),
-        ));
-        let wrapper_bytes = wrapper
-            .to_bytes()
-            .map_err(|e| StoreError(format!("a proposer block does not encode: {e}")))?;
-        let wrapper_id = wrapper
-            .id()
-            .map_err(|e| StoreError(format!("a proposer block does not encode: {e}")))?;
+        let p_height = ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::P)?.0;
+        let (wrapper_bytes, tip) =
+            proposer::wrap(&w, Chain::X, parent_tip, &bytes, time, p_height)?;
+        let wrapper_id = tip.id;
         ledger::put_proposer(&w, Chain::X, height, &wrapper_bytes)?;
-        store::set_meta(&w, "x_proposer_last", wrapper_id.as_bytes())?;
         if self.options.index_enabled {
             index::append(
                 &w,
@@ -320,11 +312,6 @@ impl Devnet {
         }
         Ok(Some(id))
     }
-}
-
-fn store_meta(w: &redb::WriteTransaction, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
-    let t = w.open_table(store::META)?;
-    Ok(t.get(key)?.map(|v| v.value().to_vec()))
 }
 
 /// Writes the genesis state: the X-chain's genesis block, the assets' creating transactions,
@@ -372,6 +359,7 @@ fn write_genesis(store: &Store, g: &Genesis) -> Result<(), StoreError> {
         w.open_table(store::X_ALIASES)?
             .insert(asset.alias.as_str(), asset.id.as_bytes().as_slice())?;
     }
+    crate::pchain::write_genesis(&w, g)?;
     store::set_meta(&w, "network_id", &u64::from(g.network_id).to_be_bytes())?;
     store::set_meta(&w, "genesis_time", &g.time.to_be_bytes())?;
     w.commit()?;

@@ -13,6 +13,8 @@ pub mod index;
 pub mod ledger;
 pub mod mempool;
 pub mod network;
+pub mod pchain;
+pub mod proposer;
 pub mod rpc;
 pub mod store;
 pub mod wallet;

@@ -31,6 +31,15 @@ pub const X_ADDR_TXS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("x_ad
 pub const X_ADDR_TX_COUNT: TableDefinition<&[u8], u64> = TableDefinition::new("x_addr_tx_count");
 /// Asset aliases (`AVAX`) → asset ID.
 pub const X_ALIASES: TableDefinition<&str, &[u8]> = TableDefinition::new("x_aliases");
+/// The P-chain's current validators: Subnet ID ‖ node ID → staking tx ID (32 bytes) ‖
+/// potential reward (8).
+pub const P_STAKERS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("p_stakers");
+/// Changes of the P-chain's validator sets: height ‖ Subnet ID ‖ node ID → weight change
+/// (i64, 8 bytes) ‖ the BLS public key (48 bytes) if it has one.
+pub const P_VALIDATOR_DIFFS: TableDefinition<&[u8], &[u8]> =
+    TableDefinition::new("p_validator_diffs");
+/// Subnet ID ‖ chain ID for every blockchain.
+pub const P_CHAINS: TableDefinition<&[u8], ()> = TableDefinition::new("p_chains");
 /// Index entries: index kind (1 byte) ‖ number (8 bytes) → container ID (32 bytes) ‖
 /// acceptance time in Unix nanoseconds (8 bytes) ‖ the container's bytes.
 pub const INDEX: TableDefinition<&[u8], &[u8]> = TableDefinition::new("index");
@@ -100,6 +109,9 @@ impl Store {
         w.open_table(X_ADDR_TXS)?;
         w.open_table(X_ADDR_TX_COUNT)?;
         w.open_table(X_ALIASES)?;
+        w.open_table(P_STAKERS)?;
+        w.open_table(P_VALIDATOR_DIFFS)?;
+        w.open_table(P_CHAINS)?;
         w.open_table(INDEX)?;
         w.open_table(INDEX_IDS)?;
         w.commit()?;

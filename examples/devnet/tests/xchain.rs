@@ -154,10 +154,18 @@ async fn a_transfer_is_accepted_and_every_method_agrees() {
     assert_eq!(last.index.get(), 0);
     let wrapper = proposervm::Block::from_bytes(last.bytes.strip_checksum().unwrap()).unwrap();
     assert_eq!(wrapper.id().unwrap(), last.id);
-    let proposervm::Block::StatelessBlock(s) = &wrapper else {
-        panic!()
+    // Granite is active from genesis: a GraniteBlock of epoch 1, started at genesis, on the
+    // genesis block, at the P-chain's height.
+    let proposervm::Block::GraniteBlock(s) = &wrapper else {
+        panic!("a GraniteBlock")
     };
     assert_eq!(s.block, block_bytes);
+    assert_eq!(s.parent_id, b.parent_id);
+    assert_eq!(
+        (s.epoch_number, s.epoch_start_time),
+        (1, d.devnet.genesis.time as i64)
+    );
+    assert!(s.certificate.is_empty() && s.signature.is_empty());
     let by_id = index
         .get_container_by_id(GetContainerByIdParams::new(last.id))
         .await
@@ -424,7 +432,7 @@ async fn the_index_follows_the_nodes_range_rules() {
             .await
             .unwrap();
         assert_eq!(again.index.get(), n);
-        let proposervm::Block::StatelessBlock(s) =
+        let proposervm::Block::GraniteBlock(s) =
             proposervm::Block::from_bytes(c.bytes.strip_checksum().unwrap()).unwrap()
         else {
             panic!()

@@ -1,18 +1,15 @@
 //! `avm.*` at `/ext/bc/X` and `/ext/bc/<X-chain ID>`.
 
-use super::{encode, format_address, internal, x_address};
-use crate::devnet::{self, Devnet};
+use super::{ChainView, MAX_PAGE, encode, internal, utxo_page, x_address};
+use crate::devnet::Devnet;
 use crate::xchain;
 use avalanche_rpc::avm::*;
 use avalanche_rpc::codec::{JsonContext, ToJson};
 use avalanche_rpc::rpc::RpcError;
-use avalanche_rpc::types::{UtxoId, UtxoIndex};
+use avalanche_rpc::types::UtxoId;
 use avalanche_rpc::wire::{Encoding, HexOrJson, Id};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::Arc;
-
-/// The most UTXOs, addresses and address txs one call returns (the node's `maxPageSize`).
-const MAX_PAGE: usize = 1024;
 
 #[derive(Clone)]
 pub struct XChain(pub Arc<Devnet>);
@@ -239,107 +236,23 @@ impl AvmServer for XChain {
     }
 
     async fn get_utxos(&self, p: GetUtxosParams) -> Result<GetUtxosResult, RpcError> {
-        if p.addresses.is_empty() {
-            return Err(RpcError::invalid_params(
-                "addresses",
-                "no addresses provided",
-            ));
-        }
-        if p.addresses.len() > MAX_PAGE {
-            return Err(RpcError::invalid_params(
-                "addresses",
-                format!(
-                    "number of addresses given, {}, exceeds maximum, {MAX_PAGE}",
-                    p.addresses.len()
-                ),
-            ));
-        }
         let encoding = p.encoding.unwrap_or_default();
-        if encoding == Encoding::Json {
-            return Err(RpcError::invalid_params(
-                "encoding",
-                "unsupported encoding in method",
-            ));
-        }
-        let limit = match p.limit.map(|l| l.get() as usize).unwrap_or(0) {
-            0 => MAX_PAGE,
-            n => n.min(MAX_PAGE),
-        };
-        // Another chain's atomic UTXOs: shared memory. Nothing is exported to the X-chain
-        // while the devnet runs no other chain, so it is empty.
-        if let Some(source) = p.source_chain.as_deref().filter(|s| !s.is_empty()) {
-            let id = devnet::chain_id(&self.0, source).ok_or_else(|| {
-                RpcError::invalid_params(
-                    "sourceChain",
-                    format!("problem parsing source chainID \"{source}\": there is no ID with alias: {source}"),
-                )
-            })?;
-            if id != self.0.genesis.x_chain_id {
-                let zero = format_address(&self.0, "X", [0; 20]);
-                return Ok(GetUtxosResult::new(
-                    0u64,
-                    Vec::new(),
-                    UtxoIndex::new(zero, Id::ZERO.to_string()),
-                    encoding,
-                ));
-            }
-        }
-        let mut addresses: Vec<[u8; 20]> = Vec::new();
-        for a in &p.addresses {
-            addresses.push(x_address(&self.0, "addresses", a)?);
-        }
-        addresses.sort();
-        addresses.dedup();
-        // The start position: both members empty, or both given.
-        let start = match &p.start_index {
-            Some(s) if !(s.address.is_empty() && s.utxo.is_empty()) => {
-                let a: avalanche_rpc::wire::Address = s.address.parse().map_err(|e| {
-                    RpcError::invalid_params(
-                        "startIndex.address",
-                        format!("couldn't parse start index address \"{}\": {e}", s.address),
-                    )
-                })?;
-                let a = x_address(&self.0, "startIndex.address", &a)?;
-                let u: Id = s.utxo.parse().map_err(|e| {
-                    RpcError::invalid_params(
-                        "startIndex.utxo",
-                        format!("couldn't parse start index utxo: {e}"),
-                    )
-                })?;
-                Some((a, u))
-            }
-            _ => None,
-        };
-        let r = self.0.store.read().map_err(internal)?;
-        let mut seen = BTreeSet::new();
-        let mut utxos = Vec::new();
-        let mut end = (
-            start.map(|s| s.0).unwrap_or(addresses[0]),
-            start.map(|s| s.1).unwrap_or(Id::ZERO),
-        );
-        for a in &addresses {
-            if utxos.len() >= limit {
-                break;
-            }
-            let after = match start {
-                Some((sa, _)) if *a < sa => continue,
-                Some((sa, su)) if *a == sa => Some(su),
-                _ => None,
-            };
-            end.0 = *a;
-            let page =
-                xchain::utxos_of(&r, a, after.as_ref(), limit - utxos.len()).map_err(internal)?;
-            for u in page {
-                end.1 = u.id;
-                if seen.insert(u.id) {
-                    utxos.push(encode(encoding, &u.bytes)?);
-                }
-            }
-        }
+        let (utxos, end) = utxo_page(
+            &self.0,
+            &ChainView::x(&self.0),
+            &p.addresses,
+            p.source_chain.as_deref(),
+            p.limit.map(|l| l.get()),
+            p.start_index.as_ref(),
+        )?;
+        let utxos = utxos
+            .iter()
+            .map(|u| encode(encoding, u))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(GetUtxosResult::new(
             utxos.len() as u64,
             utxos,
-            UtxoIndex::new(format_address(&self.0, "X", end.0), end.1.to_string()),
+            end,
             encoding,
         ))
     }

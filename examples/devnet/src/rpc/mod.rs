@@ -3,16 +3,21 @@
 //! node's paths.
 
 mod avm;
+mod avm_static;
 mod index;
 mod info;
+mod platform;
+mod proposervm;
 mod wallet;
 
 pub use info::NODE_VERSION;
 
 use crate::devnet::Devnet;
+use crate::ledger::{self, Chain};
 use crate::store::StoreError;
 use avalanche_rpc::rpc::RpcError;
-use avalanche_rpc::wire::{Address, Encoding, HexBytes};
+use avalanche_rpc::types::UtxoIndex;
+use avalanche_rpc::wire::{Address, Encoding, HexBytes, Id};
 use std::sync::Arc;
 
 /// Every interface the devnet serves, at the node's paths.
@@ -26,10 +31,21 @@ pub fn router(devnet: Arc<Devnet>, public: bool) -> axum::Router {
             wallet::Wallet(devnet.clone()),
             "X",
         ))
+        .merge(avalanche_rpc::avm_static::router(avm_static::AvmStatic))
+        .merge(avalanche_rpc::platform::router(platform::PChain(
+            devnet.clone(),
+        )))
         .merge(avalanche_rpc::info::router(info::Info {
             devnet: devnet.clone(),
             public,
         }));
+    for (chain, alias) in [(Chain::X, "X"), (Chain::P, "P")] {
+        let server = proposervm::Proposer {
+            devnet: devnet.clone(),
+            chain,
+        };
+        r = r.merge(avalanche_rpc::proposervm::router(server, alias));
+    }
     if devnet.options.index_enabled {
         for kind in crate::index::Kind::ALL {
             let (chain, k) = kind.path();
@@ -44,6 +60,143 @@ pub fn router(devnet: Arc<Devnet>, public: bool) -> axum::Router {
         }
     }
     r
+}
+
+/// The most UTXOs and addresses one `getUTXOs` call takes or returns (`maxPageSize`).
+pub const MAX_PAGE: usize = 1024;
+
+/// A chain as its API sees addresses: its alias in output and the aliases it reads.
+pub struct ChainView<'a> {
+    pub chain: Chain,
+    pub alias: &'a str,
+    pub aliases: Vec<String>,
+}
+
+impl ChainView<'_> {
+    pub fn x(devnet: &Devnet) -> ChainView<'static> {
+        ChainView {
+            chain: Chain::X,
+            alias: "X",
+            aliases: vec![
+                "X".into(),
+                "avm".into(),
+                devnet.genesis.x_chain_id.to_string(),
+            ],
+        }
+    }
+
+    pub fn p() -> ChainView<'static> {
+        ChainView {
+            chain: Chain::P,
+            alias: "P",
+            aliases: vec!["P".into(), "platform".into(), Id::ZERO.to_string()],
+        }
+    }
+
+    pub fn address(&self, devnet: &Devnet, field: &str, a: &Address) -> Result<[u8; 20], RpcError> {
+        let aliases: Vec<&str> = self.aliases.iter().map(String::as_str).collect();
+        check_address(devnet, field, a, &aliases)
+    }
+}
+
+/// One page of `getUTXOs` with the node's rules (`avax.GetPaginatedUTXOs`): addresses in byte
+/// order, each one's UTXOs in ID order from the start index on, at most `limit`, each UTXO
+/// once; the end index is the last position searched. `sourceChain` naming another chain
+/// reads shared memory, empty while the devnet moves nothing between chains.
+pub fn utxo_page(
+    devnet: &Devnet,
+    view: &ChainView<'_>,
+    addresses: &[Address],
+    source_chain: Option<&str>,
+    limit: Option<u32>,
+    start_index: Option<&UtxoIndex>,
+) -> Result<(Vec<Vec<u8>>, UtxoIndex), RpcError> {
+    if addresses.is_empty() {
+        return Err(RpcError::invalid_params(
+            "addresses",
+            "no addresses provided",
+        ));
+    }
+    if addresses.len() > MAX_PAGE {
+        return Err(RpcError::invalid_params(
+            "addresses",
+            format!(
+                "number of addresses given, {}, exceeds maximum, {MAX_PAGE}",
+                addresses.len()
+            ),
+        ));
+    }
+    let limit = match limit.unwrap_or(0) as usize {
+        0 => MAX_PAGE,
+        n => n.min(MAX_PAGE),
+    };
+    if let Some(source) = source_chain.filter(|s| !s.is_empty()) {
+        let id = crate::devnet::chain_id(devnet, source).ok_or_else(|| {
+            RpcError::invalid_params(
+                "sourceChain",
+                format!("problem parsing source chainID \"{source}\": there is no ID with alias: {source}"),
+            )
+        })?;
+        if !view.aliases.contains(&id.to_string()) {
+            let zero = format_address(devnet, view.alias, [0; 20]);
+            return Ok((Vec::new(), UtxoIndex::new(zero, Id::ZERO.to_string())));
+        }
+    }
+    let mut owners: Vec<[u8; 20]> = Vec::new();
+    for a in addresses {
+        owners.push(view.address(devnet, "addresses", a)?);
+    }
+    owners.sort();
+    owners.dedup();
+    let start = match start_index {
+        Some(s) if !(s.address.is_empty() && s.utxo.is_empty()) => {
+            let a: Address = s.address.parse().map_err(|e| {
+                RpcError::invalid_params(
+                    "startIndex.address",
+                    format!("couldn't parse start index address \"{}\": {e}", s.address),
+                )
+            })?;
+            let a = view.address(devnet, "startIndex.address", &a)?;
+            let u: Id = s.utxo.parse().map_err(|e| {
+                RpcError::invalid_params(
+                    "startIndex.utxo",
+                    format!("couldn't parse start index utxo: {e}"),
+                )
+            })?;
+            Some((a, u))
+        }
+        _ => None,
+    };
+    let r = devnet.store.read().map_err(internal)?;
+    let mut seen = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    let mut end = (
+        start.map(|s| s.0).unwrap_or(owners[0]),
+        start.map(|s| s.1).unwrap_or(Id::ZERO),
+    );
+    for a in &owners {
+        if out.len() >= limit {
+            break;
+        }
+        let after = match start {
+            Some((sa, _)) if *a < sa => continue,
+            Some((sa, su)) if *a == sa => Some(su),
+            _ => None,
+        };
+        end.0 = *a;
+        for (id, bytes) in ledger::utxos_of(&r, view.chain, a, after.as_ref(), limit - out.len())
+            .map_err(internal)?
+        {
+            end.1 = id;
+            if seen.insert(id) {
+                out.push(bytes);
+            }
+        }
+    }
+    Ok((
+        out,
+        UtxoIndex::new(format_address(devnet, view.alias, end.0), end.1.to_string()),
+    ))
 }
 
 /// A storage failure, as the node reports a database error.

@@ -1,0 +1,178 @@
+//! The proposervm around each chain's blocks (`vms/proposervm`): every accepted block is
+//! wrapped in a proposer block, which is what the block indexes store and what
+//! `proposervm.*` reports. Granite is active from genesis (as on a local network), so each
+//! wrapper is a GraniteBlock carrying its P-chain epoch (`acp181.NewEpoch`); the devnet's
+//! blocks are unsigned, as a node builds them once its proposer window has passed.
+
+use crate::ledger::Chain;
+use crate::store::{self, StoreError};
+use avalanche_rpc::codec::proposervm;
+use avalanche_rpc::wire::Id;
+use redb::{ReadTransaction, WriteTransaction};
+
+/// How long an epoch lasts on a local network (`upgrade.Default.GraniteEpochDuration`).
+pub const EPOCH_SECONDS: u64 = 30;
+
+/// An epoch: the P-chain height its blocks use, its number, its start (Unix seconds).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Epoch {
+    pub p_chain_height: u64,
+    pub number: u64,
+    pub start: u64,
+}
+
+/// The last proposer block of a chain, which the next one builds on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tip {
+    pub id: Id,
+    pub timestamp: u64,
+    pub p_chain_height: u64,
+    pub epoch: Epoch,
+}
+
+impl Tip {
+    /// The chain's genesis block: the proposervm's genesis is the inner genesis block, with no
+    /// P-chain height and no epoch.
+    pub fn genesis(inner_id: Id, timestamp: u64) -> Tip {
+        Tip {
+            id: inner_id,
+            timestamp,
+            p_chain_height: 0,
+            epoch: Epoch::default(),
+        }
+    }
+
+    fn encode(&self) -> Vec<u8> {
+        store::key(&[
+            self.id.as_bytes(),
+            &self.timestamp.to_be_bytes(),
+            &self.p_chain_height.to_be_bytes(),
+            &self.epoch.p_chain_height.to_be_bytes(),
+            &self.epoch.number.to_be_bytes(),
+            &self.epoch.start.to_be_bytes(),
+        ])
+    }
+
+    fn decode(v: &[u8]) -> Option<Tip> {
+        let u = |i: usize| {
+            Some(u64::from_be_bytes(
+                v.get(32 + 8 * i..40 + 8 * i)?.try_into().ok()?,
+            ))
+        };
+        Some(Tip {
+            id: Id::new(v.get(..32)?.try_into().ok()?),
+            timestamp: u(0)?,
+            p_chain_height: u(1)?,
+            epoch: Epoch {
+                p_chain_height: u(2)?,
+                number: u(3)?,
+                start: u(4)?,
+            },
+        })
+    }
+
+    /// The epoch of a child (`acp181.NewEpoch`; Granite is active at every child's time).
+    pub fn child_epoch(&self) -> Epoch {
+        if self.epoch == Epoch::default() {
+            return Epoch {
+                p_chain_height: self.p_chain_height,
+                number: 1,
+                start: self.timestamp,
+            };
+        }
+        if self.timestamp < self.epoch.start + EPOCH_SECONDS {
+            return self.epoch;
+        }
+        Epoch {
+            p_chain_height: self.p_chain_height,
+            number: self.epoch.number + 1,
+            start: self.timestamp,
+        }
+    }
+}
+
+fn meta_key(chain: Chain) -> &'static str {
+    match chain {
+        Chain::X => "proposer_tip_x",
+        Chain::P => "proposer_tip_p",
+    }
+}
+
+/// The chain's last proposer block, or `None` before the first block after genesis.
+pub fn tip(r: &ReadTransaction, chain: Chain) -> Result<Option<Tip>, StoreError> {
+    Ok(store::meta(r, meta_key(chain))?.and_then(|v| Tip::decode(&v)))
+}
+
+/// The same, within a write transaction.
+pub fn tip_in(w: &WriteTransaction, chain: Chain) -> Result<Option<Tip>, StoreError> {
+    use redb::ReadableTable;
+    let t = w.open_table(store::META)?;
+    let v = t.get(meta_key(chain))?.map(|v| v.value().to_vec());
+    Ok(v.and_then(|v| Tip::decode(&v)))
+}
+
+/// Wraps `inner` (built at `time`, using P-chain height `p_chain_height`) on `parent`; the
+/// wrapper's bytes and the new tip, which is recorded.
+pub fn wrap(
+    w: &WriteTransaction,
+    chain: Chain,
+    parent: Tip,
+    inner: &[u8],
+    time: u64,
+    p_chain_height: u64,
+) -> Result<(Vec<u8>, Tip), StoreError> {
+    let epoch = parent.child_epoch();
+    let block = proposervm::Block::from(proposervm::GraniteBlock::new(
+        parent.id,
+        time as i64,
+        p_chain_height,
+        Vec::new(),
+        inner.to_vec(),
+        epoch.p_chain_height,
+        epoch.number,
+        epoch.start as i64,
+        Vec::new(),
+    ));
+    let bytes = block
+        .to_bytes()
+        .map_err(|e| StoreError(format!("a proposer block does not encode: {e}")))?;
+    let id = block
+        .id()
+        .map_err(|e| StoreError(format!("a proposer block does not encode: {e}")))?;
+    let tip = Tip {
+        id,
+        timestamp: time,
+        p_chain_height,
+        epoch,
+    };
+    store::set_meta(w, meta_key(chain), &tip.encode())?;
+    Ok((bytes, tip))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn epochs_follow_acp_181() {
+        let g = Tip::genesis(Id::ZERO, 1_000);
+        // The first block after genesis opens epoch 1 at the genesis time.
+        let e1 = g.child_epoch();
+        assert_eq!((e1.number, e1.start, e1.p_chain_height), (1, 1_000, 0));
+        let t1 = Tip {
+            id: Id::ZERO,
+            timestamp: 1_005,
+            p_chain_height: 3,
+            epoch: e1,
+        };
+        // Within 30 s of the epoch's start the parent does not seal it.
+        assert_eq!(t1.child_epoch(), e1);
+        // A parent at or past the end seals it: the child opens the next one.
+        let t2 = Tip {
+            timestamp: 1_030,
+            ..t1
+        };
+        let e2 = t2.child_epoch();
+        assert_eq!((e2.number, e2.start, e2.p_chain_height), (2, 1_030, 3));
+    }
+}

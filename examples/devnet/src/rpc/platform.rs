@@ -1,0 +1,733 @@
+//! `platform.*` at `/ext/bc/P`: the P-chain's state as the node reports it
+//! (`vms/platformvm/service.go`).
+
+use super::{ChainView, encode, format_address, internal, utxo_page};
+use crate::devnet::{self, Devnet};
+use crate::genesis::staking;
+use crate::ledger::{self, Chain, Status};
+use crate::pchain::{self, Staker};
+use avalanche_rpc::codec::{JsonContext, ToJson, platform as codec};
+use avalanche_rpc::platform::*;
+use avalanche_rpc::rpc::RpcError;
+use avalanche_rpc::types::{Owner, ProofOfPossession, UtxoId};
+use avalanche_rpc::wire::{
+    Address, Encoding, Height, HexBytes, HexOrJson, Id, NodeId, Percent, Timestamp, U64,
+};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+/// The P-chain's dynamic fee on a local network (`genesis/genesis_local.go`).
+mod fees {
+    pub const WEIGHTS: [u64; 4] = [1, 1_000, 1_000, 4];
+    pub const MAX_CAPACITY: u64 = 1_000_000;
+    pub const MAX_PER_SECOND: u64 = 100_000;
+    pub const TARGET_PER_SECOND: u64 = 50_000;
+    pub const MIN_PRICE: u64 = 1;
+    pub const EXCESS_CONVERSION_CONSTANT: u64 = 2_164_043;
+    pub const VALIDATOR_CAPACITY: u64 = 20_000;
+    pub const VALIDATOR_TARGET: u64 = 10_000;
+    pub const VALIDATOR_MIN_PRICE: u64 = 1;
+    pub const VALIDATOR_EXCESS_CONVERSION_CONSTANT: u64 = 865_617;
+}
+
+/// The most addresses `getStake` takes.
+const MAX_STAKE_ADDRESSES: usize = 256;
+
+#[derive(Clone)]
+pub struct PChain(pub Arc<Devnet>);
+
+impl PChain {
+    fn json(&self) -> JsonContext {
+        JsonContext::for_network("P", self.0.options.network_id)
+    }
+
+    fn owner(&self, o: &codec::Owner) -> Option<Owner> {
+        let codec::Owner::OutputOwners(o) = o else {
+            return None;
+        };
+        let addrs: Vec<Address> = o
+            .owners
+            .addresses
+            .iter()
+            .filter_map(|a| format_address(&self.0, "P", *a.as_bytes()).parse().ok())
+            .collect();
+        Some(Owner::new(o.owners.locktime, o.owners.threshold, addrs))
+    }
+
+    fn block_result(&self, bytes: &[u8], encoding: Encoding) -> Result<HexOrJson, RpcError> {
+        Ok(match encoding {
+            Encoding::Json => {
+                let b = codec::Block::from_bytes(bytes).map_err(|e| {
+                    RpcError::server(format!("a stored block does not decode: {e}"))
+                })?;
+                HexOrJson::Json(b.to_json(&self.json()))
+            }
+            e => HexOrJson::Hex(encode(e, bytes)?),
+        })
+    }
+
+    /// A numeric height, or the proposed one; refused above the last accepted height.
+    fn height(&self, h: Option<Height>) -> Result<u64, RpcError> {
+        let r = self.0.store.read().map_err(internal)?;
+        let current = ledger::height(&r, Chain::P).map_err(internal)?;
+        match h.unwrap_or(Height::Number(0)) {
+            Height::Proposed => Ok(current),
+            Height::Number(n) if n > current => Err(RpcError::invalid_params(
+                "height",
+                format!(
+                    "failed to get validator set at {n}: failed to fetch validator set at unfinalized height: current P-chain height ({current}) < requested P-Chain height ({n})"
+                ),
+            )),
+            Height::Number(n) => Ok(n),
+        }
+    }
+
+    fn current_validator(&self, s: &Staker, with_delegators: bool) -> CurrentValidator {
+        let Some(v) = s.validator() else {
+            return CurrentValidator::new(0u64, 0u64, s.node);
+        };
+        let mut c = CurrentValidator::new(v.validator.start, v.validator.weight, s.node)
+            .with_tx_id(s.tx_id)
+            .with_end_time(v.validator.end)
+            .with_potential_reward(s.potential_reward)
+            .with_accrued_delegatee_reward(0u64)
+            .with_delegation_fee(Percent(f64::from(v.delegation_shares) / 10_000.0))
+            .with_delegator_count(0u64)
+            .with_delegator_weight(0u64);
+        if let Some(o) = self.owner(&v.validator_rewards_owner) {
+            c = c.with_validation_reward_owner(o);
+        }
+        if let Some(o) = self.owner(&v.delegator_rewards_owner) {
+            c = c.with_delegation_reward_owner(o);
+        }
+        if s.subnet == Id::ZERO {
+            // Every node of the devnet is up and connected for as long as it validates.
+            c = c.with_uptime(Percent(100.0)).with_connected(true);
+        }
+        if let codec::Signer::ProofOfPossession(p) = &v.signer {
+            c = c.with_signer(ProofOfPossession::new(
+                HexBytes(p.public_key.to_vec()),
+                HexBytes(p.proof_of_possession.to_vec()),
+            ));
+        }
+        if with_delegators {
+            c = c.with_delegators(Vec::new());
+        }
+        c
+    }
+}
+
+impl PlatformServer for PChain {
+    async fn get_balance(&self, p: GetBalanceParams) -> Result<GetBalanceResult, RpcError> {
+        let view = ChainView::p();
+        let now = self.0.clock.now();
+        let avax = self.0.genesis.avax_asset_id;
+        let r = self.0.store.read().map_err(internal)?;
+        let mut owners = BTreeSet::new();
+        for a in &p.addresses {
+            owners.insert(view.address(&self.0, "addresses", a)?);
+        }
+        let mut seen = BTreeSet::new();
+        let (mut total, mut unlocked, mut stakeable, mut not_stakeable) = (
+            BTreeMap::<Id, u64>::new(),
+            BTreeMap::new(),
+            BTreeMap::new(),
+            BTreeMap::new(),
+        );
+        let mut ids = Vec::new();
+        for a in &owners {
+            for u in pchain::utxos_of(&r, a, None, usize::MAX).map_err(internal)? {
+                if !seen.insert(u.id) {
+                    continue;
+                }
+                let Some((out, stake_lock)) = u.transfer() else {
+                    continue;
+                };
+                let asset = u.utxo.asset_id;
+                let class = match stake_lock {
+                    _ if out.owners.locktime > now => &mut not_stakeable,
+                    Some(until) if until > now => &mut stakeable,
+                    _ => &mut unlocked,
+                };
+                let e: &mut u64 = class.entry(asset).or_default();
+                *e = e.saturating_add(out.amount);
+                let t: &mut u64 = total.entry(asset).or_default();
+                *t = t.saturating_add(out.amount);
+                ids.push(UtxoId::new(
+                    u.utxo.utxo_id.tx_id,
+                    u.utxo.utxo_id.output_index,
+                ));
+            }
+        }
+        let of = |m: &BTreeMap<Id, u64>| m.get(&avax).copied().unwrap_or(0);
+        let wire = |m: &BTreeMap<Id, u64>| -> BTreeMap<Id, U64> {
+            m.iter().map(|(k, v)| (*k, U64(*v))).collect()
+        };
+        let mut result = GetBalanceResult::new(
+            of(&total),
+            of(&unlocked),
+            of(&stakeable),
+            of(&not_stakeable),
+            wire(&total),
+            wire(&unlocked),
+            wire(&stakeable),
+            wire(&not_stakeable),
+        );
+        if !ids.is_empty() {
+            result = result.with_utxo_ids(ids);
+        }
+        Ok(result)
+    }
+
+    async fn get_utxos(&self, p: GetUtxosParams) -> Result<GetUtxosResult, RpcError> {
+        let encoding = p.encoding.unwrap_or_default();
+        let (utxos, end) = utxo_page(
+            &self.0,
+            &ChainView::p(),
+            &p.addresses,
+            p.source_chain.as_deref(),
+            p.limit.map(|l| l.get()),
+            p.start_index.as_ref(),
+        )?;
+        let utxos = utxos
+            .iter()
+            .map(|u| encode(encoding, u))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(GetUtxosResult::new(
+            utxos.len() as u64,
+            utxos,
+            end,
+            encoding,
+        ))
+    }
+
+    async fn get_stake(&self, p: GetStakeParams) -> Result<GetStakeResult, RpcError> {
+        if p.addresses.len() > MAX_STAKE_ADDRESSES {
+            return Err(RpcError::invalid_params(
+                "addresses",
+                format!(
+                    "{} addresses provided but this method can take at most {MAX_STAKE_ADDRESSES}",
+                    p.addresses.len()
+                ),
+            ));
+        }
+        let view = ChainView::p();
+        let mut owners = BTreeSet::new();
+        for a in &p.addresses {
+            owners.insert(view.address(&self.0, "addresses", a)?);
+        }
+        let encoding = p.encoding.unwrap_or_default();
+        let r = self.0.store.read().map_err(internal)?;
+        let mut stakeds: BTreeMap<Id, u64> = BTreeMap::new();
+        let mut outputs = Vec::new();
+        for subnet in pchain::subnets_with_validators(&r, u64::MAX).map_err(internal)? {
+            for s in pchain::stakers(&r, &subnet).map_err(internal)? {
+                let Some(v) = s.validator() else { continue };
+                for o in &v.stake {
+                    let transfer = match &o.output {
+                        codec::TransferableOut::TransferOutput(t) => t,
+                        codec::TransferableOut::LockOut(l) => match &l.output {
+                            codec::LockedOut::TransferOutput(t) => t,
+                            _ => continue,
+                        },
+                        _ => continue,
+                    };
+                    if !transfer
+                        .owners
+                        .addresses
+                        .iter()
+                        .any(|a| owners.contains(a.as_bytes()))
+                    {
+                        continue;
+                    }
+                    let e = stakeds.entry(o.asset_id).or_default();
+                    *e = e.saturating_add(transfer.amount);
+                    let bytes = o.to_bytes().map_err(|e| {
+                        RpcError::server(format!("couldn't serialize output {}: {e}", o.asset_id))
+                    })?;
+                    outputs.push(encode(encoding, &bytes)?);
+                }
+            }
+        }
+        let staked = stakeds
+            .get(&self.0.genesis.avax_asset_id)
+            .copied()
+            .unwrap_or(0);
+        let stakeds: BTreeMap<Id, U64> = stakeds.into_iter().map(|(k, v)| (k, U64(v))).collect();
+        Ok(GetStakeResult::new(staked, stakeds, outputs, encoding))
+    }
+
+    async fn get_reward_utxos(
+        &self,
+        p: GetRewardUtxosParams,
+    ) -> Result<GetRewardUtxosResult, RpcError> {
+        // No staking period has ended yet on this chain, so no transaction has reward UTXOs.
+        let _ = p.tx_id;
+        Ok(GetRewardUtxosResult::new(
+            0u64,
+            Vec::new(),
+            p.encoding.unwrap_or_default(),
+        ))
+    }
+
+    async fn get_block(&self, p: GetBlockParams) -> Result<GetBlockResult, RpcError> {
+        let r = self.0.store.read().map_err(internal)?;
+        let not_found = || {
+            RpcError::server(format!(
+                "couldn't get block with id {}: not found",
+                p.block_id
+            ))
+        };
+        let h = ledger::height_of(&r, Chain::P, &p.block_id)
+            .map_err(internal)?
+            .ok_or_else(not_found)?;
+        let bytes = ledger::block_at(&r, Chain::P, h)
+            .map_err(internal)?
+            .ok_or_else(not_found)?;
+        let encoding = p.encoding.unwrap_or_default();
+        Ok(GetBlockResult::new(
+            self.block_result(&bytes, encoding)?,
+            encoding,
+        ))
+    }
+
+    async fn get_block_by_height(
+        &self,
+        p: GetBlockByHeightParams,
+    ) -> Result<GetBlockByHeightResult, RpcError> {
+        let h = p.height.map(|h| h.get()).unwrap_or(0);
+        let r = self.0.store.read().map_err(internal)?;
+        let bytes = ledger::block_at(&r, Chain::P, h)
+            .map_err(internal)?
+            .ok_or_else(|| {
+                RpcError::server(format!("couldn't get block at height {h}: not found"))
+            })?;
+        let encoding = p.encoding.unwrap_or_default();
+        Ok(GetBlockByHeightResult::new(
+            self.block_result(&bytes, encoding)?,
+            encoding,
+        ))
+    }
+
+    async fn get_height(&self, _: GetHeightParams) -> Result<GetHeightResult, RpcError> {
+        let r = self.0.store.read().map_err(internal)?;
+        Ok(GetHeightResult::new(
+            ledger::height(&r, Chain::P).map_err(internal)?,
+        ))
+    }
+
+    async fn get_proposed_height(
+        &self,
+        _: GetProposedHeightParams,
+    ) -> Result<GetProposedHeightResult, RpcError> {
+        // The devnet's nodes accept every block at once, so the proposer window is empty and
+        // the proposed height is the last accepted one.
+        let r = self.0.store.read().map_err(internal)?;
+        Ok(GetProposedHeightResult::new(
+            ledger::height(&r, Chain::P).map_err(internal)?,
+        ))
+    }
+
+    async fn get_timestamp(&self, _: GetTimestampParams) -> Result<GetTimestampResult, RpcError> {
+        let r = self.0.store.read().map_err(internal)?;
+        let t = pchain::timestamp(&r).map_err(internal)?;
+        Ok(GetTimestampResult::new(Timestamp::from_unix(t as i64, 0)))
+    }
+
+    async fn get_tx(&self, p: GetTxParams) -> Result<GetTxResult, RpcError> {
+        let r = self.0.store.read().map_err(internal)?;
+        let stored = ledger::tx(&r, Chain::P, &p.tx_id)
+            .map_err(internal)?
+            .ok_or_else(|| RpcError::server("couldn't get tx: not found"))?;
+        let encoding = p.encoding.unwrap_or_default();
+        let tx = match encoding {
+            Encoding::Json => {
+                let tx = codec::Tx::from_bytes(&stored.bytes)
+                    .map_err(|e| RpcError::server(format!("a stored tx does not decode: {e}")))?;
+                HexOrJson::Json(tx.to_json(&self.json()))
+            }
+            e => HexOrJson::Hex(encode(e, &stored.bytes)?),
+        };
+        Ok(GetTxResult::new(tx, encoding))
+    }
+
+    async fn get_tx_status(&self, p: GetTxStatusParams) -> Result<GetTxStatusResult, RpcError> {
+        let r = self.0.store.read().map_err(internal)?;
+        let status = match ledger::tx(&r, Chain::P, &p.tx_id).map_err(internal)? {
+            Some(t) if t.status == Status::Aborted => TxStatus::Aborted,
+            Some(_) => TxStatus::Committed,
+            None => TxStatus::Unknown,
+        };
+        Ok(GetTxStatusResult::new(status))
+    }
+
+    async fn get_current_validators(
+        &self,
+        p: GetCurrentValidatorsParams,
+    ) -> Result<GetCurrentValidatorsResult, RpcError> {
+        let subnet = p.subnet_id.unwrap_or(Id::ZERO);
+        let wanted: BTreeSet<NodeId> = p.node_ids.unwrap_or_default().into_iter().collect();
+        let r = self.0.store.read().map_err(internal)?;
+        let validators: Vec<CurrentValidator> = pchain::stakers(&r, &subnet)
+            .map_err(internal)?
+            .iter()
+            .filter(|s| wanted.is_empty() || wanted.contains(&s.node))
+            .map(|s| self.current_validator(s, wanted.len() == 1))
+            .collect();
+        Ok(GetCurrentValidatorsResult::new(validators))
+    }
+
+    async fn get_l1_validator(
+        &self,
+        p: GetL1ValidatorParams,
+    ) -> Result<GetL1ValidatorResult, RpcError> {
+        // No Subnet has been converted to an L1 on this chain yet.
+        Err(RpcError::server(format!(
+            "fetching L1 validator \"{}\" failed: not found",
+            p.validation_id
+        )))
+    }
+
+    async fn get_validators_at(
+        &self,
+        p: GetValidatorsAtParams,
+    ) -> Result<GetValidatorsAtResult, RpcError> {
+        let h = self.height(p.height)?;
+        let r = self.0.store.read().map_err(internal)?;
+        let set =
+            pchain::validators_at(&r, &p.subnet_id.unwrap_or(Id::ZERO), h).map_err(internal)?;
+        Ok(set
+            .into_iter()
+            .map(|(node, (weight, pk))| {
+                let mut v = ValidatorAtHeight::new(weight);
+                if let Some(pk) = pk {
+                    v = v.with_public_key(HexBytes(pk.to_vec()));
+                }
+                (node, v)
+            })
+            .collect())
+    }
+
+    async fn get_all_validators_at(
+        &self,
+        p: GetAllValidatorsAtParams,
+    ) -> Result<GetAllValidatorsAtResult, RpcError> {
+        let h = self.height(p.height)?;
+        let r = self.0.store.read().map_err(internal)?;
+        let mut sets = BTreeMap::new();
+        for subnet in pchain::subnets_with_validators(&r, h).map_err(internal)? {
+            let set = pchain::validators_at(&r, &subnet, h).map_err(internal)?;
+            let total: u64 = set.values().map(|v| v.0).fold(0, u64::saturating_add);
+            // Validators sharing a BLS key are one entry; those without a key are left out.
+            let mut by_key: BTreeMap<[u8; 48], (u64, Vec<NodeId>)> = BTreeMap::new();
+            for (node, (weight, pk)) in set {
+                if let Some(pk) = pk {
+                    let e = by_key.entry(pk).or_default();
+                    e.0 = e.0.saturating_add(weight);
+                    e.1.push(node);
+                }
+            }
+            let validators = by_key
+                .into_iter()
+                .map(|(pk, (w, nodes))| CanonicalValidator::new(HexBytes(pk.to_vec()), w, nodes))
+                .collect::<Vec<_>>();
+            sets.insert(subnet, ValidatorSetAtHeight::new(validators, total));
+        }
+        Ok(GetAllValidatorsAtResult::new(sets))
+    }
+
+    async fn sample_validators(
+        &self,
+        p: SampleValidatorsParams,
+    ) -> Result<SampleValidatorsResult, RpcError> {
+        let size = u64::from(p.size.get());
+        let subnet = p.subnet_id.unwrap_or(Id::ZERO);
+        if size == 0 {
+            return Ok(SampleValidatorsResult::new(Vec::new()));
+        }
+        let r = self.0.store.read().map_err(internal)?;
+        let set =
+            pchain::validators_at(&r, &subnet, ledger::height(&r, Chain::P).map_err(internal)?)
+                .map_err(internal)?;
+        if set.is_empty() {
+            return Err(RpcError::server(format!(
+                "sampling {subnet} errored with missing validators"
+            )));
+        }
+        let mut weights: Vec<(NodeId, u64)> = set.into_iter().map(|(n, (w, _))| (n, w)).collect();
+        let total: u64 = weights.iter().map(|w| w.1).sum();
+        if size > total {
+            return Err(RpcError::server(format!(
+                "sampling {subnet} errored with insufficient weight"
+            )));
+        }
+        // Stake-weighted, without replacement over units of weight (a node may come twice).
+        let mut seed = self.0.clock.now_ns() ^ 0x9e37_79b9_7f4a_7c15;
+        let mut left = total;
+        let mut picked = Vec::new();
+        for _ in 0..size {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let mut unit = seed % left;
+            for (node, w) in weights.iter_mut() {
+                if unit < *w {
+                    picked.push(*node);
+                    *w -= 1;
+                    break;
+                }
+                unit -= *w;
+            }
+            left -= 1;
+        }
+        picked.sort();
+        Ok(SampleValidatorsResult::new(picked))
+    }
+
+    async fn get_min_stake(&self, p: GetMinStakeParams) -> Result<GetMinStakeResult, RpcError> {
+        let subnet = p.subnet_id.unwrap_or(Id::ZERO);
+        if subnet != Id::ZERO {
+            return Err(RpcError::server(format!(
+                "failed fetching subnet transformation for {subnet}: not found"
+            )));
+        }
+        Ok(GetMinStakeResult::new(
+            staking::MIN_VALIDATOR_STAKE,
+            staking::MIN_DELEGATOR_STAKE,
+        ))
+    }
+
+    async fn get_total_stake(
+        &self,
+        p: GetTotalStakeParams,
+    ) -> Result<GetTotalStakeResult, RpcError> {
+        let r = self.0.store.read().map_err(internal)?;
+        let total = pchain::stakers(&r, &p.subnet_id.unwrap_or(Id::ZERO))
+            .map_err(internal)?
+            .iter()
+            .map(Staker::weight)
+            .fold(0u64, u64::saturating_add);
+        Ok(GetTotalStakeResult::new(total).with_stake(total))
+    }
+
+    async fn get_current_supply(
+        &self,
+        p: GetCurrentSupplyParams,
+    ) -> Result<GetCurrentSupplyResult, RpcError> {
+        if p.subnet_id.is_some_and(|s| s != Id::ZERO) {
+            return Err(RpcError::server(
+                "fetching current supply failed: not found",
+            ));
+        }
+        let r = self.0.store.read().map_err(internal)?;
+        Ok(GetCurrentSupplyResult::new(
+            pchain::supply(&r).map_err(internal)?,
+            ledger::height(&r, Chain::P).map_err(internal)?,
+        ))
+    }
+
+    async fn get_staking_asset_id(
+        &self,
+        p: GetStakingAssetIdParams,
+    ) -> Result<GetStakingAssetIdResult, RpcError> {
+        let subnet = p.subnet_id.unwrap_or(Id::ZERO);
+        if subnet != Id::ZERO {
+            return Err(RpcError::server(format!(
+                "failed fetching subnet transformation for {subnet}: not found"
+            )));
+        }
+        Ok(GetStakingAssetIdResult::new(self.0.genesis.avax_asset_id))
+    }
+
+    async fn get_subnet(&self, p: GetSubnetParams) -> Result<GetSubnetResult, RpcError> {
+        if p.subnet_id == Id::ZERO {
+            return Err(RpcError::invalid_params(
+                "subnetID",
+                "the primary network isn't a subnet",
+            ));
+        }
+        let r = self.0.store.read().map_err(internal)?;
+        if ledger::tx(&r, Chain::P, &p.subnet_id)
+            .map_err(internal)?
+            .is_some()
+        {
+            return Err(RpcError::server(format!(
+                "\"{}\" is not a subnet",
+                p.subnet_id
+            )));
+        }
+        Err(RpcError::server("not found"))
+    }
+
+    async fn get_subnets(&self, p: GetSubnetsParams) -> Result<GetSubnetsResult, RpcError> {
+        let primary = SubnetInfo::new(Id::ZERO, Vec::new(), 0u32);
+        let ids = p.ids.unwrap_or_default();
+        if ids.is_empty() {
+            return Ok(GetSubnetsResult::new().with_subnets(vec![primary]));
+        }
+        let r = self.0.store.read().map_err(internal)?;
+        let mut out = Vec::new();
+        let mut seen = BTreeSet::new();
+        for id in ids {
+            if !seen.insert(id) {
+                continue;
+            }
+            if id == Id::ZERO {
+                out.push(primary.clone());
+            } else if ledger::tx(&r, Chain::P, &id).map_err(internal)?.is_some() {
+                return Err(RpcError::server(format!("\"{id}\" is not a subnet")));
+            }
+        }
+        Ok(if out.is_empty() {
+            GetSubnetsResult::new()
+        } else {
+            GetSubnetsResult::new().with_subnets(out)
+        })
+    }
+
+    async fn validates(&self, p: ValidatesParams) -> Result<ValidatesResult, RpcError> {
+        let subnet = p.subnet_id.unwrap_or(Id::ZERO);
+        let r = self.0.store.read().map_err(internal)?;
+        if subnet != Id::ZERO {
+            if ledger::tx(&r, Chain::P, &subnet)
+                .map_err(internal)?
+                .is_some()
+            {
+                return Err(RpcError::server(format!("\"{subnet}\" is not a subnet")));
+            }
+            return Err(RpcError::server(format!(
+                "problem retrieving subnet \"{subnet}\": not found"
+            )));
+        }
+        let ids: Vec<Id> = pchain::chains(&r, &subnet)
+            .map_err(internal)?
+            .into_iter()
+            .map(|(id, _)| id)
+            .collect();
+        Ok(ValidatesResult::new(ids))
+    }
+
+    async fn validated_by(&self, p: ValidatedByParams) -> Result<ValidatedByResult, RpcError> {
+        if p.blockchain_id == Id::ZERO {
+            return Ok(ValidatedByResult::new(Id::ZERO));
+        }
+        let r = self.0.store.read().map_err(internal)?;
+        match pchain::create_chain(&r, &p.blockchain_id).map_err(internal)? {
+            Some(c) => Ok(ValidatedByResult::new(c.subnet_id)),
+            None if ledger::tx(&r, Chain::P, &p.blockchain_id)
+                .map_err(internal)?
+                .is_some() =>
+            {
+                Err(RpcError::server(format!(
+                    "\"{}\" is not a blockchain",
+                    p.blockchain_id
+                )))
+            }
+            None => Err(RpcError::server(format!(
+                "problem retrieving blockchain \"{}\": not found",
+                p.blockchain_id
+            ))),
+        }
+    }
+
+    async fn get_blockchains(
+        &self,
+        _: GetBlockchainsParams,
+    ) -> Result<GetBlockchainsResult, RpcError> {
+        let r = self.0.store.read().map_err(internal)?;
+        let chains: Vec<Blockchain> = pchain::chains(&r, &Id::ZERO)
+            .map_err(internal)?
+            .into_iter()
+            .map(|(id, c)| Blockchain::new(id, c.chain_name, c.subnet_id, c.vm_id))
+            .collect();
+        Ok(GetBlockchainsResult::new(chains))
+    }
+
+    async fn get_blockchain_status(
+        &self,
+        p: GetBlockchainStatusParams,
+    ) -> Result<GetBlockchainStatusResult, RpcError> {
+        if p.blockchain_id.is_empty() {
+            return Err(RpcError::invalid_params(
+                "blockchainID",
+                "argument 'blockchainID' not given",
+            ));
+        }
+        let status = match devnet::chain_id(&self.0, &p.blockchain_id) {
+            // This node runs the X-chain and validates the Primary Network.
+            Some(id) if id == self.0.genesis.x_chain_id => BlockchainStatus::Validating,
+            // The node's quirk: the P-chain's aliases pass the "runs it" check but have no
+            // CreateChainTx, so the validator check fails.
+            Some(id) if id == Id::ZERO => BlockchainStatus::Syncing,
+            other => {
+                let id = match other {
+                    Some(id) => id,
+                    None => p.blockchain_id.parse::<Id>().map_err(|e| {
+                        RpcError::invalid_params(
+                            "blockchainID",
+                            format!("problem parsing blockchainID \"{}\": {e}", p.blockchain_id),
+                        )
+                    })?,
+                };
+                let r = self.0.store.read().map_err(internal)?;
+                // Known but not run by this devnet (the C-chain): Created.
+                if pchain::create_chain(&r, &id).map_err(internal)?.is_some() {
+                    BlockchainStatus::Created
+                } else {
+                    BlockchainStatus::Unknown
+                }
+            }
+        };
+        Ok(GetBlockchainStatusResult::new(status))
+    }
+
+    async fn get_fee_config(&self, _: GetFeeConfigParams) -> Result<GetFeeConfigResult, RpcError> {
+        Ok(GetFeeConfigResult::new(
+            fees::WEIGHTS.to_vec(),
+            fees::MAX_CAPACITY,
+            fees::MAX_PER_SECOND,
+            fees::TARGET_PER_SECOND,
+            fees::MIN_PRICE,
+            fees::EXCESS_CONVERSION_CONSTANT,
+        ))
+    }
+
+    async fn get_fee_state(&self, _: GetFeeStateParams) -> Result<GetFeeStateResult, RpcError> {
+        // No P-chain transaction has consumed gas yet: full capacity, no excess, the minimum
+        // price, at the chain time.
+        let r = self.0.store.read().map_err(internal)?;
+        let t = pchain::timestamp(&r).map_err(internal)?;
+        Ok(GetFeeStateResult::new(
+            fees::MAX_CAPACITY,
+            0u64,
+            fees::MIN_PRICE,
+            Timestamp::from_unix(t as i64, 0),
+        ))
+    }
+
+    async fn get_validator_fee_config(
+        &self,
+        _: GetValidatorFeeConfigParams,
+    ) -> Result<GetValidatorFeeConfigResult, RpcError> {
+        Ok(GetValidatorFeeConfigResult::new(
+            fees::VALIDATOR_CAPACITY,
+            fees::VALIDATOR_TARGET,
+            fees::VALIDATOR_MIN_PRICE,
+            fees::VALIDATOR_EXCESS_CONVERSION_CONSTANT,
+        ))
+    }
+
+    async fn get_validator_fee_state(
+        &self,
+        _: GetValidatorFeeStateParams,
+    ) -> Result<GetValidatorFeeStateResult, RpcError> {
+        // No L1 validator pays a continuous fee yet: no excess, the minimum price.
+        let r = self.0.store.read().map_err(internal)?;
+        let t = pchain::timestamp(&r).map_err(internal)?;
+        Ok(GetValidatorFeeStateResult::new(
+            0u64,
+            fees::VALIDATOR_MIN_PRICE,
+            Timestamp::from_unix(t as i64, 0),
+        ))
+    }
+}

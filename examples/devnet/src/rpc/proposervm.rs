@@ -1,0 +1,57 @@
+//! `proposervm.*` at `/ext/bc/<chain>/proposervm` for the X- and P-chains.
+
+use super::internal;
+use crate::devnet::Devnet;
+use crate::ledger::{self, Chain};
+use crate::proposer::{self, Tip};
+use avalanche_rpc::codec::platform;
+use avalanche_rpc::proposervm::*;
+use avalanche_rpc::rpc::RpcError;
+use std::sync::Arc;
+
+pub struct Proposer {
+    pub devnet: Arc<Devnet>,
+    pub chain: Chain,
+}
+
+impl Proposer {
+    /// The chain's preferred (here: last accepted) proposer block.
+    fn tip(&self) -> Result<Tip, RpcError> {
+        let r = self.devnet.store.read().map_err(internal)?;
+        if let Some(t) = proposer::tip(&r, self.chain).map_err(internal)? {
+            return Ok(t);
+        }
+        let g = &self.devnet.genesis;
+        let inner = match self.chain {
+            Chain::X => g.x_block.id(),
+            Chain::P => platform::Block::id(&g.p_block),
+        }
+        .map_err(|e| RpcError::server(e.to_string()))?;
+        Ok(Tip::genesis(inner, g.time))
+    }
+}
+
+impl ProposervmServer for Proposer {
+    async fn get_proposed_height(
+        &self,
+        _: GetProposedHeightParams,
+    ) -> Result<GetProposedHeightResult, RpcError> {
+        // A child's P-chain height: the last accepted one, every block being accepted at once.
+        let r = self.devnet.store.read().map_err(internal)?;
+        Ok(GetProposedHeightResult::new(
+            ledger::height(&r, Chain::P).map_err(internal)?,
+        ))
+    }
+
+    async fn get_current_epoch(
+        &self,
+        _: GetCurrentEpochParams,
+    ) -> Result<GetCurrentEpochResult, RpcError> {
+        let e = self.tip()?.child_epoch();
+        Ok(GetCurrentEpochResult::new(
+            e.number,
+            e.start,
+            e.p_chain_height,
+        ))
+    }
+}
