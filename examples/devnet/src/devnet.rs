@@ -57,9 +57,11 @@ pub struct Devnet {
     pub nodes: Vec<Node>,
     /// Unix nanoseconds when this process started.
     pub started_ns: u64,
-    mempool: Mutex<Mempool>,
+    pub(crate) x_mempool: Mutex<Mempool>,
+    pub(crate) p_mempool: Mutex<Mempool>,
+    pub p_rules: crate::pchain::verify::Rules,
     /// Held while a block is built, so blocks are built one at a time.
-    building: Mutex<()>,
+    pub(crate) building: Mutex<()>,
     /// Wakes the block builder.
     pub wake: tokio::sync::Notify,
 }
@@ -104,6 +106,10 @@ impl Devnet {
             tx_fee: TX_FEE,
             create_asset_tx_fee: CREATE_ASSET_TX_FEE,
         };
+        let p_rules = crate::pchain::verify::Rules {
+            network_id: options.network_id,
+            avax: genesis.avax_asset_id,
+        };
         let devnet = Devnet {
             nodes: network::nodes(options.staking_port),
             started_ns: clock.now_ns(),
@@ -112,7 +118,9 @@ impl Devnet {
             rules,
             clock,
             options,
-            mempool: Mutex::default(),
+            x_mempool: Mutex::default(),
+            p_mempool: Mutex::default(),
+            p_rules,
             building: Mutex::default(),
             wake: tokio::sync::Notify::new(),
         };
@@ -168,7 +176,7 @@ impl Devnet {
         let tx = avm::Tx::from_bytes(&bytes)
             .map_err(|e| TxError(format!("problem decoding transaction: {e}")))?;
         let id = Id::from_sha256(&bytes);
-        let mut pool = self.mempool.lock().expect("mempool lock");
+        let mut pool = self.x_mempool.lock().expect("mempool lock");
         if pool.contains(&id) {
             return Ok(id);
         }
@@ -208,7 +216,6 @@ impl Devnet {
         pool.add(Pending {
             id,
             bytes,
-            tx,
             spends: effects.consumed,
         });
         drop(pool);
@@ -216,16 +223,17 @@ impl Devnet {
         Ok(id)
     }
 
-    /// How many transactions wait for a block.
+    /// How many transactions wait for a block, on both chains.
     pub fn pending(&self) -> usize {
-        self.mempool.lock().expect("mempool lock").len()
+        self.x_mempool.lock().expect("mempool lock").len()
+            + self.p_mempool.lock().expect("mempool lock").len()
     }
 
     /// Builds and accepts an X-chain block from the mempool; its ID, or `None` when no pending
     /// transaction is still valid.
     pub fn build_x_block(&self) -> Result<Option<Id>, StoreError> {
         let _one_at_a_time = self.building.lock().expect("builder lock");
-        let pending = self.mempool.lock().expect("mempool lock").pending();
+        let pending = self.x_mempool.lock().expect("mempool lock").pending();
         if pending.is_empty() {
             return Ok(None);
         }
@@ -242,10 +250,18 @@ impl Devnet {
         let time = self.clock.now().max(parent_block.time);
         let mut included = Vec::new();
         let mut dropped = Vec::new();
+        let mut txs = Vec::new();
         for p in pending {
+            let tx = match avm::Tx::from_bytes(&p.bytes) {
+                Ok(tx) => tx,
+                Err(e) => {
+                    dropped.push((p.id, format!("problem decoding transaction: {e}")));
+                    continue;
+                }
+            };
             let result = {
                 let utxos = w.open_table(store::UTXOS)?;
-                verify::verify(&self.rules, &p.tx, p.id, time, &mut |u| {
+                verify::verify(&self.rules, &tx, p.id, time, &mut |u| {
                     ledger::utxo_in(&utxos, Chain::X, u)
                         .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
                         .map_err(|e| verify::TxError(e.to_string()))
@@ -254,6 +270,7 @@ impl Devnet {
             match result {
                 Ok(effects) => {
                     xchain::put_tx(&w, &p.id, height, &p.bytes, &effects)?;
+                    txs.push(tx);
                     included.push(p);
                 }
                 Err(e) => dropped.push((p.id, e.0)),
@@ -261,7 +278,7 @@ impl Devnet {
         }
         if included.is_empty() {
             drop(w);
-            let mut pool = self.mempool.lock().expect("mempool lock");
+            let mut pool = self.x_mempool.lock().expect("mempool lock");
             for (id, reason) in dropped {
                 pool.remove(&id, Some(reason));
             }
@@ -272,7 +289,7 @@ impl Devnet {
             height,
             time,
             Id::ZERO,
-            included.iter().map(|p| p.tx.clone()).collect(),
+            txs,
         ));
         let bytes = block
             .to_bytes()
@@ -303,7 +320,7 @@ impl Devnet {
             store::set_meta(&w, "x_indexed_height", &height.to_be_bytes())?;
         }
         w.commit()?;
-        let mut pool = self.mempool.lock().expect("mempool lock");
+        let mut pool = self.x_mempool.lock().expect("mempool lock");
         for p in &included {
             pool.remove(&p.id, None);
         }
@@ -380,12 +397,22 @@ pub fn chain_id(devnet: &Devnet, alias: &str) -> Option<Id> {
         .map(|(id, _)| id)
 }
 
-/// Builds a block whenever transactions wait, as a single-validator network does.
+/// Builds a block whenever transactions wait, as a single-validator network does; a
+/// transaction that did not fit (a P-chain block's gas capacity refills with time) is tried
+/// again half a second later.
 pub async fn build_blocks(devnet: std::sync::Arc<Devnet>) {
     loop {
-        devnet.wake.notified().await;
+        if devnet.pending() == 0 {
+            devnet.wake.notified().await;
+        } else {
+            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        }
         let d = devnet.clone();
-        match tokio::task::spawn_blocking(move || d.build_x_block()).await {
+        let built = tokio::task::spawn_blocking(move || {
+            d.build_p_block()?;
+            d.build_x_block()
+        });
+        match built.await {
             Ok(Ok(_)) => {}
             Ok(Err(e)) => eprintln!("avalanche-devnet: building a block failed: {e}"),
             Err(e) => eprintln!("avalanche-devnet: the block builder stopped: {e}"),

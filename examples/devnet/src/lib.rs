@@ -16,6 +16,7 @@ pub mod network;
 pub mod pchain;
 pub mod proposer;
 pub mod rpc;
+pub mod secp;
 pub mod store;
 pub mod wallet;
 pub mod xchain;

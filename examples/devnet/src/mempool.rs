@@ -1,7 +1,6 @@
-//! Transactions issued but not yet in a block, and the recently dropped ones with their
+//! One chain's transactions issued but not yet in a block, and the recently dropped ones with their
 //! reasons (the node caches the last 64 and answers a re-issue with the cached reason).
 
-use avalanche_rpc::codec::avm;
 use avalanche_rpc::wire::Id;
 use std::collections::{HashMap, VecDeque};
 
@@ -10,12 +9,11 @@ const DROPPED: usize = 64;
 /// The most bytes of transactions the mempool holds (64 MiB, as the node's).
 pub const MAX_BYTES: usize = 64 << 20;
 
+/// A transaction waiting for a block: its ID, its bytes and the UTXOs it spends.
 #[derive(Debug, Clone)]
 pub struct Pending {
     pub id: Id,
     pub bytes: Vec<u8>,
-    pub tx: avm::Tx,
-    /// The UTXOs it spends.
     pub spends: Vec<Id>,
 }
 

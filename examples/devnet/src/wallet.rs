@@ -6,7 +6,7 @@
 use crate::genesis::encoded;
 use crate::xchain::Utxo;
 use crate::xchain::verify::Rules;
-use avalanche_rpc::codec::{avm, secp256k1fx};
+use avalanche_rpc::codec::{avm, platform, secp256k1fx};
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::wire::{Id, ShortId};
 use std::collections::BTreeMap;
@@ -120,4 +120,91 @@ fn transfer_output(asset: Id, amount: u64, to: ShortId) -> avm::TransferableOutp
         secp256k1fx::TransferOutput::new(amount, secp256k1fx::OutputOwners::new(0, 1, vec![to]))
             .into(),
     )
+}
+
+/// A signed P-chain BaseTx paying `payments` (AVAX) from unlocked `utxos` of `keys`, the
+/// change to `change`, the fee at `price` nAVAX per gas (the fee state's price; pay a margin
+/// when blocks may come between, the surplus is burned).
+pub fn p_base_tx(
+    rules: &crate::pchain::verify::Rules,
+    keys: &[PrivateKey],
+    utxos: &[crate::pchain::Utxo],
+    payments: &[Payment],
+    change: ShortId,
+    price: u64,
+) -> Result<platform::Tx, String> {
+    use crate::pchain::fee;
+    let owners = |a: ShortId| secp256k1fx::OutputOwners::new(0, 1, vec![a]);
+    let pay: u64 = payments.iter().map(|p| p.amount).sum();
+    let mut tx_fee = 0u64;
+    loop {
+        let need = pay + tx_fee;
+        let mut have = 0u64;
+        let mut inputs = Vec::new();
+        for u in utxos {
+            if have >= need {
+                break;
+            }
+            let Some((out, None)) = u.transfer() else {
+                continue;
+            };
+            let Some((index, key)) = out.owners.addresses.iter().enumerate().find_map(|(i, a)| {
+                keys.iter()
+                    .find(|k| k.address() == *a)
+                    .map(|k| (i as u32, k))
+            }) else {
+                continue;
+            };
+            if out.owners.threshold != 1 || out.owners.locktime > 0 {
+                continue;
+            }
+            have += out.amount;
+            let input =
+                secp256k1fx::TransferInput::new(out.amount, secp256k1fx::Input::new(vec![index]));
+            inputs.push((
+                platform::TransferableInput::new(
+                    u.utxo.utxo_id.clone(),
+                    u.utxo.asset_id,
+                    input.into(),
+                ),
+                key,
+            ));
+        }
+        if have < need {
+            return Err(format!(
+                "the keys hold {have} nAVAX unlocked on the P-chain, {need} are needed"
+            ));
+        }
+        let mut outputs: Vec<platform::TransferableOutput> = payments
+            .iter()
+            .map(|p| {
+                platform::TransferableOutput::new(
+                    p.asset,
+                    secp256k1fx::TransferOutput::new(p.amount, owners(p.to)).into(),
+                )
+            })
+            .collect();
+        if have > need {
+            outputs.push(platform::TransferableOutput::new(
+                rules.avax,
+                secp256k1fx::TransferOutput::new(have - need, owners(change)).into(),
+            ));
+        }
+        inputs.sort_by_key(|(i, _)| encoded(&i.utxo_id));
+        outputs.sort_by_cached_key(encoded);
+        let (inputs, signers): (Vec<_>, Vec<_>) = inputs.into_iter().unzip();
+        let base = platform::Base::new(rules.network_id, Id::ZERO, outputs, inputs, Vec::new());
+        let needed = fee::gas(&fee::base(&base)).ok_or("gas overflows")? * price;
+        if needed <= tx_fee {
+            let unsigned: platform::UnsignedTx = platform::BaseTx::new(base).into();
+            let bytes = unsigned.to_bytes().map_err(|e| e.to_string())?;
+            let hash = *Id::from_sha256(&bytes).as_bytes();
+            let credentials = signers
+                .iter()
+                .map(|k| secp256k1fx::Credential::new(vec![k.sign_hash(&hash)]).into())
+                .collect();
+            return Ok(platform::Tx::new(unsigned, credentials));
+        }
+        tx_fee = needed;
+    }
 }

@@ -2,6 +2,10 @@
 //! the validator set's changes by height (`getValidatorsAt`), the chains of each Subnet, the
 //! supply and the chain time; and writing its genesis.
 
+pub mod accept;
+pub mod fee;
+pub mod verify;
+
 use crate::genesis::{Genesis, staking};
 use crate::ledger::{self, Chain, Status};
 use crate::store::{self, StoreError};

@@ -16,18 +16,12 @@ use avalanche_rpc::wire::{
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-/// The P-chain's dynamic fee on a local network (`genesis/genesis_local.go`).
-mod fees {
-    pub const WEIGHTS: [u64; 4] = [1, 1_000, 1_000, 4];
-    pub const MAX_CAPACITY: u64 = 1_000_000;
-    pub const MAX_PER_SECOND: u64 = 100_000;
-    pub const TARGET_PER_SECOND: u64 = 50_000;
+/// The L1 validators' continuous fee on a local network (`genesis/genesis_local.go`).
+mod validator_fees {
+    pub const CAPACITY: u64 = 20_000;
+    pub const TARGET: u64 = 10_000;
     pub const MIN_PRICE: u64 = 1;
-    pub const EXCESS_CONVERSION_CONSTANT: u64 = 2_164_043;
-    pub const VALIDATOR_CAPACITY: u64 = 20_000;
-    pub const VALIDATOR_TARGET: u64 = 10_000;
-    pub const VALIDATOR_MIN_PRICE: u64 = 1;
-    pub const VALIDATOR_EXCESS_CONVERSION_CONSTANT: u64 = 865_617;
+    pub const EXCESS_CONVERSION_CONSTANT: u64 = 865_617;
 }
 
 /// The most addresses `getStake` takes.
@@ -353,12 +347,32 @@ impl PlatformServer for PChain {
 
     async fn get_tx_status(&self, p: GetTxStatusParams) -> Result<GetTxStatusResult, RpcError> {
         let r = self.0.store.read().map_err(internal)?;
-        let status = match ledger::tx(&r, Chain::P, &p.tx_id).map_err(internal)? {
-            Some(t) if t.status == Status::Aborted => TxStatus::Aborted,
-            Some(_) => TxStatus::Committed,
-            None => TxStatus::Unknown,
-        };
-        Ok(GetTxStatusResult::new(status))
+        // Accepted state, then the mempool, then the recently dropped, as the node looks.
+        Ok(
+            match ledger::tx(&r, Chain::P, &p.tx_id).map_err(internal)? {
+                Some(t) if t.status == Status::Aborted => GetTxStatusResult::new(TxStatus::Aborted),
+                Some(_) => GetTxStatusResult::new(TxStatus::Committed),
+                None => match self.0.p_pending_status(&p.tx_id) {
+                    Some(Ok(())) => GetTxStatusResult::new(TxStatus::Processing),
+                    Some(Err(reason)) => {
+                        GetTxStatusResult::new(TxStatus::Dropped).with_reason(reason)
+                    }
+                    None => GetTxStatusResult::new(TxStatus::Unknown),
+                },
+            },
+        )
+    }
+
+    async fn issue_tx(&self, p: IssueTxParams) -> Result<IssueTxResult, RpcError> {
+        let bytes = p
+            .encoding
+            .unwrap_or_default()
+            .decode(&p.tx.to_string())
+            .map_err(|e| {
+                RpcError::invalid_params("tx", format!("problem decoding transaction: {e}"))
+            })?;
+        let id = self.0.issue_p(bytes).map_err(|e| RpcError::server(e.0))?;
+        Ok(IssueTxResult::new(id))
     }
 
     async fn get_current_validators(
@@ -682,25 +696,25 @@ impl PlatformServer for PChain {
     }
 
     async fn get_fee_config(&self, _: GetFeeConfigParams) -> Result<GetFeeConfigResult, RpcError> {
+        use pchain::fee;
         Ok(GetFeeConfigResult::new(
-            fees::WEIGHTS.to_vec(),
-            fees::MAX_CAPACITY,
-            fees::MAX_PER_SECOND,
-            fees::TARGET_PER_SECOND,
-            fees::MIN_PRICE,
-            fees::EXCESS_CONVERSION_CONSTANT,
+            fee::WEIGHTS.to_vec(),
+            fee::MAX_CAPACITY,
+            fee::MAX_PER_SECOND,
+            fee::TARGET_PER_SECOND,
+            fee::MIN_PRICE,
+            fee::EXCESS_CONVERSION_CONSTANT,
         ))
     }
 
     async fn get_fee_state(&self, _: GetFeeStateParams) -> Result<GetFeeStateResult, RpcError> {
-        // No P-chain transaction has consumed gas yet: full capacity, no excess, the minimum
-        // price, at the chain time.
+        // The state of the last accepted block, at its time.
         let r = self.0.store.read().map_err(internal)?;
-        let t = pchain::timestamp(&r).map_err(internal)?;
+        let (state, t) = pchain::accept::fee_state(&r).map_err(internal)?;
         Ok(GetFeeStateResult::new(
-            fees::MAX_CAPACITY,
-            0u64,
-            fees::MIN_PRICE,
+            state.capacity,
+            state.excess,
+            pchain::fee::price(state.excess),
             Timestamp::from_unix(t as i64, 0),
         ))
     }
@@ -710,10 +724,10 @@ impl PlatformServer for PChain {
         _: GetValidatorFeeConfigParams,
     ) -> Result<GetValidatorFeeConfigResult, RpcError> {
         Ok(GetValidatorFeeConfigResult::new(
-            fees::VALIDATOR_CAPACITY,
-            fees::VALIDATOR_TARGET,
-            fees::VALIDATOR_MIN_PRICE,
-            fees::VALIDATOR_EXCESS_CONVERSION_CONSTANT,
+            validator_fees::CAPACITY,
+            validator_fees::TARGET,
+            validator_fees::MIN_PRICE,
+            validator_fees::EXCESS_CONVERSION_CONSTANT,
         ))
     }
 
@@ -726,7 +740,7 @@ impl PlatformServer for PChain {
         let t = pchain::timestamp(&r).map_err(internal)?;
         Ok(GetValidatorFeeStateResult::new(
             0u64,
-            fees::VALIDATOR_MIN_PRICE,
+            validator_fees::MIN_PRICE,
             Timestamp::from_unix(t as i64, 0),
         ))
     }

@@ -9,23 +9,11 @@
 
 use super::Utxo;
 use avalanche_rpc::codec::{Verify, avax, avm, secp256k1fx};
-use avalanche_rpc::keys::PublicKey;
 use avalanche_rpc::wire::{Id, ShortId};
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Why a transaction was refused: one sentence naming the place.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TxError(pub String);
-
-impl std::fmt::Display for TxError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-fn fail<T>(msg: impl Into<String>) -> Result<T, TxError> {
-    Err(TxError(msg.into()))
-}
+pub use crate::secp::TxError;
+use crate::secp::{check_signatures, fail};
 
 /// The chain's parameters a transaction is checked against.
 #[derive(Debug, Clone)]
@@ -48,11 +36,6 @@ pub struct Effects {
     pub touched: BTreeSet<([u8; 20], Id)>,
     /// The asset it creates, if any: (ID = the tx ID, name, symbol, denomination).
     pub new_asset: Option<Id>,
-}
-
-/// A spent UTXO's owners and what it holds, for the signature and flow checks.
-struct Spent<'a> {
-    owners: &'a secp256k1fx::OutputOwners,
 }
 
 /// Verifies `tx` (whose ID is `tx_id`) at block time `time` against UTXOs found by `lookup`
@@ -141,9 +124,7 @@ pub fn verify(
         }
         let cred = secp_credential(&tx.credentials[i], &format!("credentials[{i}]"))?;
         check_signatures(
-            Spent {
-                owners: &out.owners,
-            },
+            &out.owners,
             &ti.input.signature_indices,
             cred,
             &hash,
@@ -223,9 +204,7 @@ pub fn verify(
                 let k = base.inputs.len() + j;
                 let cred = secp_credential(&tx.credentials[k], &format!("credentials[{k}]"))?;
                 check_signatures(
-                    Spent {
-                        owners: &right.owners,
-                    },
+                    &right.owners,
                     &mint.mint_input.signature_indices,
                     cred,
                     &hash,
@@ -297,55 +276,6 @@ fn secp_credential<'a>(
         avm::Credential::Secp256k1fxCredential(c) => Ok(c),
         _ => fail(format!("`{place}` is not a secp256k1fx credential")),
     }
-}
-
-/// `vms/secp256k1fx/fx.go` VerifyCredentials.
-fn check_signatures(
-    spent: Spent<'_>,
-    indices: &[u32],
-    cred: &secp256k1fx::Credential,
-    hash: &[u8; 32],
-    time: u64,
-    place: &str,
-) -> Result<(), TxError> {
-    let owners = spent.owners;
-    if owners.locktime > time {
-        return fail(format!(
-            "`{place}` spends an output locked until {} (block time {time})",
-            owners.locktime
-        ));
-    }
-    if indices.len() != owners.threshold as usize {
-        return fail(format!(
-            "`{place}` gives {} signature indices, but the output's threshold is {}",
-            indices.len(),
-            owners.threshold
-        ));
-    }
-    if cred.signatures.len() != indices.len() {
-        return fail(format!(
-            "`{place}`'s credential has {} signatures for {} signature indices",
-            cred.signatures.len(),
-            indices.len()
-        ));
-    }
-    for (k, (&idx, sig)) in indices.iter().zip(&cred.signatures).enumerate() {
-        let Some(owner) = owners.addresses.get(idx as usize) else {
-            return fail(format!(
-                "`{place}` signature index {idx} is past the output's {} addresses",
-                owners.addresses.len()
-            ));
-        };
-        let key = PublicKey::recover(hash, sig)
-            .map_err(|e| TxError(format!("`{place}` signature {k}: {e}")))?;
-        if key.address() != *owner {
-            return fail(format!(
-                "`{place}` signature {k} is by {}, not by the owner at index {idx} ({owner})",
-                key.address()
-            ));
-        }
-    }
-    Ok(())
 }
 
 fn touch(fx: &mut Effects, owners: &secp256k1fx::OutputOwners, asset: Id) {

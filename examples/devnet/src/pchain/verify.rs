@@ -1,0 +1,189 @@
+//! Verifying a P-chain transaction against the chain's state, as the node's executor does
+//! (`vms/platformvm/txs/executor`), and what it changes. Transaction types are accepted one
+//! by one as the devnet learns them; the others are refused by name.
+
+use super::{Utxo, fee};
+use crate::secp::{TxError, check_signatures, fail};
+use avalanche_rpc::codec::{Verify, avax, platform};
+use avalanche_rpc::wire::Id;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The chain's parameters a transaction is checked against.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    pub network_id: u32,
+    pub avax: Id,
+}
+
+/// What an accepted transaction changes, and the gas it uses.
+#[derive(Debug, Clone, Default)]
+pub struct Effects {
+    pub consumed: Vec<(Id, Vec<[u8; 20]>)>,
+    pub produced: Vec<Utxo>,
+    pub gas: u64,
+}
+
+/// Verifies `tx` (ID `tx_id`) at chain time `time`, paying `price` per gas, against UTXOs
+/// found by `lookup`.
+pub fn verify(
+    rules: &Rules,
+    tx: &platform::Tx,
+    tx_id: Id,
+    time: u64,
+    price: u64,
+    lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
+) -> Result<Effects, TxError> {
+    tx.verify()
+        .map_err(|e| TxError(format!("the transaction breaks a rule of the codec: {e}")))?;
+    let unsigned = tx
+        .unsigned
+        .to_bytes()
+        .map_err(|e| TxError(format!("the transaction does not encode: {e}")))?;
+    let hash = *Id::from_sha256(&unsigned).as_bytes();
+    let (base, intrinsic): (&platform::Base, fee::Complexity) = match &tx.unsigned {
+        platform::UnsignedTx::BaseTx(t) => (&t.base, [0; 4]),
+        other => {
+            return fail(format!(
+                "the devnet does not accept {} on the P-chain yet (it accepts BaseTx)",
+                type_name(other)
+            ));
+        }
+    };
+    if base.network_id != rules.network_id {
+        return fail(format!(
+            "`unsignedTx.networkID` is {}, but this network's ID is {}",
+            base.network_id, rules.network_id
+        ));
+    }
+    if base.blockchain_id != Id::ZERO {
+        return fail(format!(
+            "`unsignedTx.blockchainID` is {}, but the P-chain's ID is {}",
+            base.blockchain_id,
+            Id::ZERO
+        ));
+    }
+    if !base.memo.is_empty() {
+        return fail("`unsignedTx.memo` must be empty on the P-chain since Durango");
+    }
+    if tx.credentials.len() != base.inputs.len() {
+        return fail(format!(
+            "the transaction has {} credentials but {} inputs; it needs one for each",
+            tx.credentials.len(),
+            base.inputs.len()
+        ));
+    }
+    let mut complexity = fee::base(base);
+    for (c, i) in complexity.iter_mut().zip(intrinsic) {
+        *c += i;
+    }
+    let gas =
+        fee::gas(&complexity).ok_or_else(|| TxError("the transaction's gas overflows".into()))?;
+    let tx_fee = gas
+        .checked_mul(price)
+        .ok_or_else(|| TxError("the transaction's fee overflows".into()))?;
+
+    let mut fx = Effects {
+        gas,
+        ..Effects::default()
+    };
+    let mut consumed: BTreeMap<Id, u128> = BTreeMap::new();
+    let mut produced: BTreeMap<Id, u128> = BTreeMap::new();
+    *produced.entry(rules.avax).or_default() += u128::from(tx_fee);
+    let mut spent = BTreeSet::new();
+    for (i, input) in base.inputs.iter().enumerate() {
+        let place = format!("unsignedTx.inputs[{i}]");
+        let id = input.utxo_id.id();
+        if !spent.insert(id) {
+            return fail(format!("`{place}` spends UTXO {id} a second time"));
+        }
+        let utxo = lookup(&id)?.ok_or_else(|| not_found(&place, &input.utxo_id, &id))?;
+        if utxo.utxo.asset_id != input.asset_id {
+            return fail(format!(
+                "`{place}.assetID` is {}, but the UTXO holds {}",
+                input.asset_id, utxo.utxo.asset_id
+            ));
+        }
+        let platform::TransferableIn::TransferInput(ti) = &input.input else {
+            return fail(format!(
+                "`{place}` spends a stakeable-locked output, which only staking transactions may do here"
+            ));
+        };
+        let Some((out, None)) = utxo.transfer() else {
+            return fail(format!(
+                "`{place}` spends an output that is not an unlocked TransferOutput"
+            ));
+        };
+        if ti.amount != out.amount {
+            return fail(format!(
+                "`{place}.input.amount` is {}, but the UTXO holds {}",
+                ti.amount, out.amount
+            ));
+        }
+        let platform::Credential::Credential(cred) = &tx.credentials[i] else {
+            return fail(format!(
+                "`credentials[{i}]` is not a secp256k1fx credential"
+            ));
+        };
+        check_signatures(
+            &out.owners,
+            &ti.input.signature_indices,
+            cred,
+            &hash,
+            time,
+            &place,
+        )?;
+        *consumed.entry(input.asset_id).or_default() += u128::from(ti.amount);
+        fx.consumed.push((id, utxo.owners()));
+    }
+    for (i, o) in base.outputs.iter().enumerate() {
+        let output = match &o.output {
+            platform::TransferableOut::TransferOutput(t) => {
+                *produced.entry(o.asset_id).or_default() += u128::from(t.amount);
+                platform::UtxoOutput::TransferOutput(t.clone())
+            }
+            platform::TransferableOut::LockOut(l) => {
+                let platform::LockedOut::TransferOutput(t) = &l.output else {
+                    return fail(format!("`unsignedTx.outputs[{i}]` locks an unknown output"));
+                };
+                *produced.entry(o.asset_id).or_default() += u128::from(t.amount);
+                platform::UtxoOutput::LockOut(l.clone())
+            }
+            _ => return fail(format!("`unsignedTx.outputs[{i}]` is an unknown output")),
+        };
+        fx.produced.push(Utxo::new(platform::Utxo::new(
+            avax::UtxoId::new(tx_id, i as u32),
+            o.asset_id,
+            output,
+        )));
+    }
+    for (asset, out) in &produced {
+        let have = consumed.get(asset).copied().unwrap_or(0);
+        if have < *out {
+            let what = if *asset == rules.avax {
+                format!(" (outputs plus the fee of {tx_fee} nAVAX: {gas} gas at {price} nAVAX)")
+            } else {
+                String::new()
+            };
+            return fail(format!(
+                "insufficient funds of asset {asset}: the inputs hold {have}, the transaction needs {out}{what}"
+            ));
+        }
+    }
+    Ok(fx)
+}
+
+fn not_found(place: &str, r: &avax::UtxoId, id: &Id) -> TxError {
+    TxError(format!(
+        "`{place}` spends output {} of tx {}, which is not an unspent output of this chain (UTXO {id})",
+        r.output_index, r.tx_id
+    ))
+}
+
+/// The node's name of a P-chain transaction type.
+fn type_name(t: &platform::UnsignedTx) -> String {
+    format!("{t:?}")
+        .split(['(', ' ', '{'])
+        .next()
+        .unwrap_or("this transaction type")
+        .to_string()
+}
