@@ -93,6 +93,9 @@ fn nav(h: &mut String, spec: &Spec) {
             if m.is_node_only() {
                 marks.push_str("<span class=\"dot dot-node\" title=\"Node only\"></span>");
             }
+            if m.is_devnet_only() {
+                marks.push_str("<span class=\"dot dot-devnet\" title=\"Devnet only\"></span>");
+            }
             let _ = writeln!(
                 h,
                 "<li><a class=\"nav-method{dep}\" href=\"#{id}\" data-method=\"{id}\" data-search=\"{search}\"><span class=\"ns\">{ns}.</span>{name}{marks}</a></li>",
@@ -126,6 +129,7 @@ fn search_text(m: &Method) -> String {
 
 fn overview(h: &mut String, spec: &Spec, total: usize) {
     let node_only = spec.methods().filter(|(_, m)| m.is_node_only()).count();
+    let devnet_only = spec.methods().filter(|(_, m)| m.is_devnet_only()).count();
     let deprecated = spec
         .methods()
         .filter(|(_, m)| m.deprecated.is_some())
@@ -134,7 +138,7 @@ fn overview(h: &mut String, spec: &Spec, total: usize) {
         h,
         r##"<section id="overview" class="overview">
 <h1>Avalanche node JSON-RPC API</h1>
-<p class="lede">Every JSON-RPC method an avalanchego node serves, with what the node really sends: {total} methods in {n} interfaces ({d} from the API description, {node_only} served by the node only; {deprecated} deprecated). Generated from the spec, like the Rust client and server of this project.</p>
+<p class="lede">Every JSON-RPC method an avalanchego node serves, with what the node really sends: {total} methods in {n} interfaces ({d} from the API description, {node_only} served by the node only, {devnet_only} by this project's devnet only; {deprecated} deprecated). Generated from the spec, like the Rust client and server of this project.</p>
 <div class="callout">
 <p><strong>Calling a method.</strong> Send a JSON-RPC 2.0 request with <code>POST</code> and <code>Content-Type: application/json</code> to the node's HTTP port (<code>{url}</code> by default) plus the interface's path. Parameters are passed by name, as one object.</p>
 <pre class="code">curl -s -X POST -H 'content-type: application/json' \
@@ -147,7 +151,7 @@ fn overview(h: &mut String, spec: &Spec, total: usize) {
 <tbody>
 "##,
         n = spec.interfaces.len(),
-        d = total - node_only,
+        d = total - node_only - devnet_only,
         url = NODE_URL,
     );
     for i in &spec.interfaces {
@@ -168,6 +172,7 @@ fn overview(h: &mut String, spec: &Spec, total: usize) {
 <ul class="legend">
 <li><span class="dot dot-deprecated"></span><span class="badge badge-deprecated">deprecated</span> still served, but on its way out (or already removed, as the badge says)</li>
 <li><span class="dot dot-node"></span><span class="badge badge-node">node only</span> served by the node but absent from the official API description</li>
+<li><span class="dot dot-devnet"></span><span class="badge badge-devnet">devnet only</span> served by this project's devnet (<code>avalanche-devnet</code>) only</li>
 <li><span class="tag tag-optional">optional</span> may be left out; <span class="tag tag-nullable">nullable</span> always present but may be <code>null</code></li>
 <li><span class="note-label">Node</span> where the description and the node disagree, what the node really does</li>
 </ul>
@@ -305,6 +310,9 @@ fn method(h: &mut String, spec: &Spec, i: &Interface, m: &Method) {
     if m.is_node_only() {
         h.push_str("<span class=\"badge badge-node\" title=\"Served by the node but absent from the API description\">node only</span>");
     }
+    if m.is_devnet_only() {
+        h.push_str("<span class=\"badge badge-devnet\" title=\"Served by avalanche-devnet only; a node answers HTTP 404\">devnet only</span>");
+    }
     if let Some(v) = &m.since {
         let _ = write!(
             h,
@@ -331,6 +339,11 @@ fn method(h: &mut String, spec: &Spec, i: &Interface, m: &Method) {
     if m.is_node_only() {
         h.push_str(
             "<p class=\"muted\">Served by the node but absent from the API description.</p>\n",
+        );
+    }
+    if m.is_devnet_only() {
+        h.push_str(
+            "<p class=\"muted\">Served by <code>avalanche-devnet</code>, this project's local node, only; a node answers HTTP 404.</p>\n",
         );
     }
 

@@ -15,6 +15,10 @@ use crate::raw;
 use crate::yaml::Doc;
 use std::collections::BTreeMap;
 
+/// Who may serve a method: the node and the description (the default), the node only, or
+/// this project's devnet only.
+const SOURCES: [&str; 3] = ["node", "description", "devnet"];
+
 /// The parsed files of a spec.
 #[derive(Debug, Default)]
 pub struct Docs {
@@ -613,12 +617,25 @@ impl Cx {
             schemas.extend(self.schema(doc, &at, n.clone(), names, local));
         }
 
+        if let Some(src) = &i.source
+            && !SOURCES.contains(&src.as_str())
+        {
+            let hint = did_you_mean(src, SOURCES);
+            self.errors.push(doc.err(
+                &root.at("source"),
+                format!("`source` is `node`, `description` or `devnet`, not `{src}`{hint}"),
+            ));
+        }
         let mut methods: Vec<Method> = Vec::new();
         for k in 0..i.methods.len() {
             let mpath = root.at("methods").at(k);
-            let Some(m) = self.decode::<raw::Method>(doc, &mpath) else {
+            let Some(mut m) = self.decode::<raw::Method>(doc, &mpath) else {
                 continue;
             };
+            // A method is served by whom its interface says, unless it says otherwise.
+            if m.source.is_none() {
+                m.source = i.source.clone();
+            }
             if let Some(m) = self.method(doc, &mpath, &i.namespace, m, names, local, &methods) {
                 methods.push(m);
             }
@@ -672,13 +689,12 @@ impl Cx {
                 .push(doc.err(&path.at("summary"), "summary is empty"));
         }
         if let Some(src) = &m.source
-            && src != "node"
-            && src != "description"
+            && !SOURCES.contains(&src.as_str())
         {
-            let hint = did_you_mean(src, ["node", "description"]);
+            let hint = did_you_mean(src, SOURCES);
             self.errors.push(doc.err(
                 &path.at("source"),
-                format!("`source` is `node` or `description`, not `{src}`{hint}"),
+                format!("`source` is `node`, `description` or `devnet`, not `{src}`{hint}"),
             ));
         }
         let deprecated = self.deprecated(doc, &path.at("deprecated"), m.deprecated);

@@ -340,6 +340,11 @@ impl Method {
         self.source.as_deref() == Some("node")
     }
 
+    /// Served only by this project's devnet, not by a node (`source: devnet`).
+    pub fn is_devnet_only(&self) -> bool {
+        self.source.as_deref() == Some("devnet")
+    }
+
     /// "Deprecated since v1.9.12; removed from the node in v1.13.1. Note.", or "Removed from
     /// the node in v1.13.1." when it was removed without a deprecation.
     pub fn deprecation(&self) -> Option<String> {

@@ -595,6 +595,9 @@ impl Cx<'_> {
             o.insert("servers".into(), Value::Array(servers(i)));
             o.insert("x-path".into(), json!(i.path));
         }
+        if m.is_devnet_only() {
+            o.insert("x-source".into(), json!("devnet"));
+        }
         if m.is_node_only() {
             o.insert("x-source".into(), json!("node"));
         }

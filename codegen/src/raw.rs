@@ -231,6 +231,8 @@ pub struct Interface {
     pub path_params: OrderedMap<PathParam>,
     #[serde(default)]
     pub also_served_at: Vec<String>,
+    /// Who serves every method of the interface (`devnet`), unless a method says otherwise.
+    pub source: Option<String>,
     pub summary: String,
     pub description: Option<String>,
     /// Each a [`Schema`], decoded on its own.

@@ -8,6 +8,7 @@ pub fn listing(spec: &Spec) -> String {
     let mut out = String::new();
     let mut total = 0;
     let mut node_only = 0;
+    let mut devnet_only = 0;
     for i in &spec.interfaces {
         let _ = writeln!(out, "{} ({}, {} methods)", i.path, i.title, i.methods.len());
         for m in &i.methods {
@@ -24,6 +25,10 @@ pub fn listing(spec: &Spec) -> String {
             if m.is_node_only() {
                 node_only += 1;
                 tags.push("node only".into());
+            }
+            if m.is_devnet_only() {
+                devnet_only += 1;
+                tags.push("devnet only".into());
             }
             let tags = if tags.is_empty() {
                 String::new()
@@ -53,9 +58,9 @@ pub fn listing(spec: &Spec) -> String {
     }
     let _ = writeln!(
         out,
-        "\n{total} methods in {} interfaces ({} in the API description, {node_only} served by the node only)",
+        "\n{total} methods in {} interfaces ({} in the API description, {node_only} served by the node only, {devnet_only} by the devnet only)",
         spec.interfaces.len(),
-        total - node_only
+        total - node_only - devnet_only
     );
     codec_listing(spec, &mut out);
     out

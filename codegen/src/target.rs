@@ -1,6 +1,7 @@
 //! The model for one node version: the methods, params and members that version did not serve
 //! (`since` newer than it, or `removed` at or before it) are left out, and so are the members
-//! they held in the examples, and an interface none of whose methods it served.
+//! they held in the examples, and an interface none of whose methods it served (the devnet's
+//! own interface included: no node serves it).
 
 use crate::model::*;
 use serde_json::Value;
@@ -52,7 +53,8 @@ pub fn for_node(spec: Spec, version: Version) -> Result<Spec, String> {
                     m.examples = pruned.next().unwrap_or_default();
                     m
                 })
-                .filter(|m| served_by(version, m.since, m.removed))
+                // No node serves the devnet's own methods.
+                .filter(|m| served_by(version, m.since, m.removed) && !m.is_devnet_only())
                 .map(|mut m| {
                     m.params = fields(m.params, version);
                     m.result = schema(m.result, version);

@@ -754,7 +754,7 @@ fn method_without_examples() {
 }
 
 #[test]
-fn source_other_than_node_or_description() {
+fn source_other_than_node_description_or_devnet() {
     let s = base_with(
         "interfaces/info.yaml",
         "    summary: Height of the last accepted block.",
@@ -764,7 +764,7 @@ fn source_other_than_node_or_description() {
         &s,
         "interfaces/info.yaml:33:13",
         "method `info.getHeight`, source",
-        "`source` is `node` or `description`, not `nodes`",
+        "`source` is `node`, `description` or `devnet`, not `nodes`; did you mean `node`?",
     );
 }
 

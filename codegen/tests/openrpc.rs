@@ -105,6 +105,7 @@ fn there_is_one_document_per_interface_and_a_combined_one() {
         [
             "avm-static.json",
             "avm.json",
+            "devnet.json",
             "index.json",
             "info.json",
             "platform.json",
@@ -117,14 +118,29 @@ fn there_is_one_document_per_interface_and_a_combined_one() {
     let methods = combined["methods"].as_array().unwrap();
     assert_eq!(
         methods.len(),
-        66,
-        "63 from the description + getAllValidatorsAt and the two proposervm methods"
+        71,
+        "63 from the description + getAllValidatorsAt and the two proposervm methods + the devnet's five"
+    );
+    let devnet: Vec<&str> = methods
+        .iter()
+        .filter(|m| m["x-source"] == json!("devnet"))
+        .map(|m| m["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        devnet,
+        [
+            "devnet.advanceClock",
+            "devnet.buildBlocks",
+            "devnet.fund",
+            "devnet.snapshot",
+            "devnet.revert"
+        ]
     );
     let per_interface: usize = docs[..docs.len() - 1]
         .iter()
         .map(|(_, d)| d["methods"].as_array().unwrap().len())
         .sum();
-    assert_eq!(per_interface, 66);
+    assert_eq!(per_interface, 71);
     for (name, doc) in &docs {
         assert_eq!(doc["openrpc"], "1.3.2", "{name}");
         assert_eq!(doc["info"]["version"], env!("CARGO_PKG_VERSION"), "{name}");
@@ -470,7 +486,7 @@ fn a_changed_spec_makes_the_committed_outputs_stale() {
     // the committed files being current; `committed_outputs_are_up_to_date` checks that).
     let scratch = TempDir::new("stale");
     let written = docs::write_outputs(&spec(), &scratch.0).unwrap();
-    assert_eq!(written.len(), 9);
+    assert_eq!(written.len(), 10);
     assert!(docs::stale_files(&spec(), &scratch.0).is_empty());
 
     // A summary changed.
@@ -528,8 +544,9 @@ fn a_changed_spec_makes_the_committed_outputs_stale() {
 fn the_html_page_lists_every_method_and_fetches_nothing() {
     let spec = spec();
     let page = avalanche_rpc_codegen::html::page(&spec);
-    assert_eq!(page.matches("<section class=\"method").count(), 66);
-    assert_eq!(page.matches("class=\"nav-method").count(), 66);
+    assert_eq!(page.matches("<section class=\"method").count(), 71);
+    assert_eq!(page.matches("class=\"nav-method").count(), 71);
+    assert_eq!(page.matches("badge badge-devnet\" title").count(), 5);
     for (_, m) in spec.methods() {
         let id = format!("id=\"{}\"", m.wire_name);
         assert_eq!(page.matches(&id).count(), 1, "{}", m.wire_name);

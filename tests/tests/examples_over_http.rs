@@ -4,7 +4,7 @@
 mod common;
 
 use avalanche_rpc::rpc::{ClientError, Node};
-use avalanche_rpc::{METHODS, avm, avm_static, index, info, platform, proposervm, wallet};
+use avalanche_rpc::{METHODS, avm, avm_static, devnet, index, info, platform, proposervm, wallet};
 use serde_json::Value;
 
 async fn call(
@@ -21,6 +21,7 @@ async fn call(
         "wallet" => wallet::call_json(&node.wallet("X"), method, params).await,
         "proposervm" => proposervm::call_json(&node.proposervm("P"), method, params).await,
         "index" => index::call_json(&node.index("X", "block"), method, params).await,
+        "devnet" => devnet::call_json(&node.devnet(), method, params).await,
         other => panic!("no client for interface {other}"),
     }
 }
@@ -74,7 +75,7 @@ async fn every_example_round_trips_through_client_and_server() {
         METHODS.len(),
         "every method has an example the server can answer"
     );
-    assert_eq!(METHODS.len(), 66);
+    assert_eq!(METHODS.len(), 71);
     assert!(examples_sent >= METHODS.len());
 }
 

@@ -4,7 +4,7 @@
 //! error such a node answers.
 
 use avalanche_rpc::rpc::{ClientError, HttpReply, MethodInfo, Node, Transport, TransportError};
-use avalanche_rpc::{METHODS, avm, avm_static, index, info, platform, proposervm, wallet};
+use avalanche_rpc::{METHODS, avm, avm_static, devnet, index, info, platform, proposervm, wallet};
 use serde_json::{Value, json};
 use std::future::Future;
 
@@ -42,6 +42,7 @@ async fn call(m: &MethodInfo, answer: Value, params: Value) -> Result<Value, Cli
         "wallet" => wallet::call_json(&node.wallet("X"), name, p).await,
         "index" => index::call_json(&node.index("X", "block"), name, p).await,
         "proposervm" => proposervm::call_json(&node.proposervm("P"), name, p).await,
+        "devnet" => devnet::call_json(&node.devnet(), name, p).await,
         other => panic!("no client for interface {other}"),
     }
 }

@@ -28,8 +28,13 @@ impl Clock {
         self.now_ns() / 1_000_000_000
     }
 
-    /// Moves the clock forward by `seconds`.
-    pub fn advance(&self, seconds: u64) {
-        self.advanced.fetch_add(seconds, Ordering::Relaxed);
+    /// How far the clock has been advanced, in seconds.
+    pub fn advanced(&self) -> u64 {
+        self.advanced.load(Ordering::Relaxed)
+    }
+
+    /// Sets how far the clock is advanced (from the store, or after an advance).
+    pub fn set_advanced(&self, seconds: u64) {
+        self.advanced.store(seconds, Ordering::Relaxed);
     }
 }

@@ -125,6 +125,11 @@ impl Devnet {
             wake: tokio::sync::Notify::new(),
         };
         devnet.check_index()?;
+        let r = devnet.store.read()?;
+        devnet
+            .clock
+            .set_advanced(store::meta_u64(&r, "clock_advanced")?.unwrap_or(0));
+        drop(r);
         Ok(devnet)
     }
 

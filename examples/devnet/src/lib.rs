@@ -6,6 +6,7 @@
 //! traits, nothing else). `main.rs` reads flags and serves.
 
 pub mod clock;
+pub mod control;
 pub mod devnet;
 pub mod genesis;
 pub mod http;

@@ -83,6 +83,13 @@ impl Mempool {
         }
     }
 
+    /// Forgets everything pending (a revert).
+    pub fn clear(&mut self) {
+        self.txs.clear();
+        self.spent.clear();
+        self.bytes = 0;
+    }
+
     /// Remembers why `id` was refused.
     pub fn drop_reason(&mut self, id: Id, reason: String) {
         if self.dropped.len() == DROPPED {

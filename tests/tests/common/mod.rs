@@ -25,6 +25,7 @@ pub fn router() -> axum::Router {
         .merge(platform::router(s))
         .merge(avm::router(s, "X"))
         .merge(avm_static::router(s))
+        .merge(avalanche_rpc::devnet::router(s))
         .merge(wallet::router(s, "X"));
     for (chain, kind) in INDEXES {
         r = r.merge(index::router(s, chain, kind));

@@ -4,6 +4,7 @@
 
 mod avm;
 mod avm_static;
+mod devnet;
 mod index;
 mod info;
 mod platform;
@@ -32,6 +33,9 @@ pub fn router(devnet: Arc<Devnet>, public: bool) -> axum::Router {
             "X",
         ))
         .merge(avalanche_rpc::avm_static::router(avm_static::AvmStatic))
+        .merge(avalanche_rpc::devnet::router(devnet::Control(
+            devnet.clone(),
+        )))
         .merge(avalanche_rpc::platform::router(platform::PChain(
             devnet.clone(),
         )))

@@ -1,0 +1,136 @@
+//! The devnet's own controls (`/ext/devnet`): the clock, building blocks now, funding from the
+//! faucet through an ordinary transaction, and snapshots of the whole store (redb persistent
+//! savepoints: a revert restores every table at once).
+
+use crate::devnet::Devnet;
+use crate::genesis::test_keys;
+use crate::ledger::{self, Chain};
+use crate::secp::TxError;
+use crate::store::{self, StoreError};
+use crate::wallet::{self, Payment};
+use crate::{pchain, xchain};
+use avalanche_rpc::wire::{Id, ShortId};
+
+/// The longest single advance of the clock: ten years.
+pub const MAX_ADVANCE: u64 = 315_360_000;
+
+impl Devnet {
+    /// Moves the clock forward, durably (the advance is part of the state and of snapshots).
+    pub fn advance_clock(&self, seconds: u64) -> Result<u64, StoreError> {
+        let w = self.store.write()?;
+        let total = self.clock.advanced().saturating_add(seconds);
+        store::set_meta(&w, "clock_advanced", &total.to_be_bytes())?;
+        w.commit()?;
+        self.clock.set_advanced(total);
+        Ok(self.clock.now())
+    }
+
+    /// Builds a block on each chain that has transactions waiting.
+    pub fn build_now(&self) -> Result<(Option<Id>, Option<Id>), StoreError> {
+        let p = self.build_p_block()?;
+        let x = self.build_x_block()?;
+        Ok((x, p))
+    }
+
+    /// Pays `amount` nAVAX from the faucet (ewoq) to `to` on `chain`, through the chain's
+    /// issueTx, and builds the block; the tx's ID once accepted.
+    pub fn fund(&self, chain: Chain, to: ShortId, amount: u64) -> Result<Id, TxError> {
+        let faucet = test_keys().swap_remove(0);
+        let payment = Payment {
+            asset: self.genesis.avax_asset_id,
+            amount,
+            to,
+        };
+        let e = |e: StoreError| TxError(e.to_string());
+        let r = self.store.read().map_err(e)?;
+        let id = match chain {
+            Chain::X => {
+                let utxos = xchain::all_utxos_of(&r, faucet.address().as_bytes()).map_err(e)?;
+                let tx = wallet::base_tx(
+                    &self.rules,
+                    std::slice::from_ref(&faucet),
+                    &utxos,
+                    &[payment],
+                    faucet.address(),
+                    self.clock.now(),
+                )
+                .map_err(TxError)?;
+                drop(r);
+                self.issue_x(tx.to_bytes().map_err(|e| TxError(e.to_string()))?)?
+            }
+            Chain::P => {
+                let utxos = pchain::utxos_of(&r, faucet.address().as_bytes(), None, usize::MAX)
+                    .map_err(e)?;
+                let (state, chain_time) = pchain::accept::fee_state(&r).map_err(e)?;
+                // Twice the price now: blocks in between may raise it; the surplus is burned.
+                let price = pchain::fee::price(
+                    state
+                        .advance(self.clock.now().saturating_sub(chain_time))
+                        .excess,
+                ) * 2;
+                let tx = wallet::p_base_tx(
+                    &self.p_rules,
+                    std::slice::from_ref(&faucet),
+                    &utxos,
+                    &[payment],
+                    faucet.address(),
+                    price,
+                )
+                .map_err(TxError)?;
+                drop(r);
+                self.issue_p(tx.to_bytes().map_err(|e| TxError(e.to_string()))?)?
+            }
+        };
+        // Build until it is in a block (a P-chain block may wait for gas capacity).
+        for _ in 0..100 {
+            self.build_now().map_err(e)?;
+            let r = self.store.read().map_err(e)?;
+            if ledger::tx(&r, chain, &id).map_err(e)?.is_some() {
+                return Ok(id);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Err(TxError(format!(
+            "funding tx {id} was not accepted within 5 s"
+        )))
+    }
+
+    /// Saves the whole state; the snapshot's ID.
+    pub fn snapshot(&self) -> Result<u64, StoreError> {
+        let _no_block_meanwhile = self.building.lock().expect("builder lock");
+        let w = self.store.write()?;
+        let id = w
+            .persistent_savepoint()
+            .map_err(|e| StoreError(format!("cannot take a snapshot: {e}")))?;
+        w.commit()?;
+        Ok(id)
+    }
+
+    /// Restores the state of snapshot `id`, deleting it and every later one, and empties the
+    /// mempools; false if there is no such snapshot.
+    pub fn revert(&self, id: u64) -> Result<bool, StoreError> {
+        let _no_block_meanwhile = self.building.lock().expect("builder lock");
+        let mut w = self.store.write()?;
+        let Ok(savepoint) = w.get_persistent_savepoint(id) else {
+            return Ok(false);
+        };
+        w.restore_savepoint(&savepoint)
+            .map_err(|e| StoreError(format!("cannot revert to snapshot {id}: {e}")))?;
+        drop(savepoint);
+        let later: Vec<u64> = w
+            .list_persistent_savepoints()?
+            .filter(|s| *s >= id)
+            .collect();
+        for s in later {
+            w.delete_persistent_savepoint(s)
+                .map_err(|e| StoreError(format!("cannot delete snapshot {s}: {e}")))?;
+        }
+        w.commit()?;
+        self.x_mempool.lock().expect("mempool lock").clear();
+        self.p_mempool.lock().expect("mempool lock").clear();
+        let r = self.store.read()?;
+        self.clock
+            .set_advanced(store::meta_u64(&r, "clock_advanced")?.unwrap_or(0));
+        Ok(true)
+    }
+}

@@ -1,0 +1,87 @@
+//! `devnet.*` at `/ext/devnet`: the devnet's own controls (spec `interfaces/devnet.yaml`).
+
+use super::{ChainView, internal};
+use crate::control::MAX_ADVANCE;
+use crate::devnet::Devnet;
+use crate::ledger::Chain;
+use avalanche_rpc::devnet::*;
+use avalanche_rpc::rpc::RpcError;
+use avalanche_rpc::wire::Timestamp;
+use std::sync::Arc;
+
+pub struct Control(pub Arc<Devnet>);
+
+impl DevnetServer for Control {
+    async fn advance_clock(&self, p: AdvanceClockParams) -> Result<AdvanceClockResult, RpcError> {
+        let seconds = p.seconds.get();
+        if seconds > MAX_ADVANCE {
+            return Err(RpcError::invalid_params(
+                "seconds",
+                format!("seconds must be at most {MAX_ADVANCE}, not {seconds}"),
+            ));
+        }
+        let now = self.0.advance_clock(seconds).map_err(internal)?;
+        Ok(AdvanceClockResult::new(Timestamp::from_unix(now as i64, 0)))
+    }
+
+    async fn build_blocks(&self, _: BuildBlocksParams) -> Result<BuildBlocksResult, RpcError> {
+        let d = self.0.clone();
+        let (x, p) = tokio::task::spawn_blocking(move || d.build_now())
+            .await
+            .map_err(|e| RpcError::internal(e.to_string()))?
+            .map_err(internal)?;
+        let mut r = BuildBlocksResult::new();
+        if let Some(x) = x {
+            r = r.with_x_block_id(x);
+        }
+        if let Some(p) = p {
+            r = r.with_p_block_id(p);
+        }
+        Ok(r)
+    }
+
+    async fn fund(&self, p: FundParams) -> Result<FundResult, RpcError> {
+        let amount = p.amount.get();
+        if amount == 0 {
+            return Err(RpcError::invalid_params(
+                "amount",
+                "amount must be at least 1",
+            ));
+        }
+        let (chain, to) = match p.address.chain() {
+            Some("P" | "platform") => (
+                Chain::P,
+                ChainView::p().address(&self.0, "address", &p.address)?,
+            ),
+            _ => (
+                Chain::X,
+                ChainView::x(&self.0).address(&self.0, "address", &p.address)?,
+            ),
+        };
+        let d = self.0.clone();
+        let id = tokio::task::spawn_blocking(move || d.fund(chain, to.into(), amount))
+            .await
+            .map_err(|e| RpcError::internal(e.to_string()))?
+            .map_err(|e| RpcError::server(e.0))?;
+        Ok(FundResult::new(id))
+    }
+
+    async fn snapshot(&self, _: SnapshotParams) -> Result<SnapshotResult, RpcError> {
+        let d = self.0.clone();
+        let id = tokio::task::spawn_blocking(move || d.snapshot())
+            .await
+            .map_err(|e| RpcError::internal(e.to_string()))?
+            .map_err(internal)?;
+        Ok(SnapshotResult::new(id))
+    }
+
+    async fn revert(&self, p: RevertParams) -> Result<RevertResult, RpcError> {
+        let d = self.0.clone();
+        let id = p.id.get();
+        let reverted = tokio::task::spawn_blocking(move || d.revert(id))
+            .await
+            .map_err(|e| RpcError::internal(e.to_string()))?
+            .map_err(internal)?;
+        Ok(RevertResult::new(reverted))
+    }
+}
