@@ -43,10 +43,10 @@ impl Devnet {
         };
         let e = |e: StoreError| TxError(e.to_string());
         let r = self.store.read().map_err(e)?;
-        let id = match chain {
+        let bytes = match chain {
             Chain::X => {
                 let utxos = xchain::all_utxos_of(&r, faucet.address().as_bytes()).map_err(e)?;
-                let tx = wallet::base_tx(
+                wallet::base_tx(
                     &self.rules,
                     std::slice::from_ref(&faucet),
                     &utxos,
@@ -54,34 +54,46 @@ impl Devnet {
                     faucet.address(),
                     self.clock.now(),
                 )
-                .map_err(TxError)?;
-                drop(r);
-                self.issue_x(tx.to_bytes().map_err(|e| TxError(e.to_string()))?)?
+                .map_err(TxError)?
+                .to_bytes()
             }
             Chain::P => {
                 let utxos = pchain::utxos_of(&r, faucet.address().as_bytes(), None, usize::MAX)
                     .map_err(e)?;
-                let (state, chain_time) = pchain::accept::fee_state(&r).map_err(e)?;
-                // Twice the price now: blocks in between may raise it; the surplus is burned.
-                let price = pchain::fee::price(
-                    state
-                        .advance(self.clock.now().saturating_sub(chain_time))
-                        .excess,
-                ) * 2;
                 let tx = wallet::p_base_tx(
                     &self.p_rules,
                     std::slice::from_ref(&faucet),
                     &utxos,
                     &[payment],
                     faucet.address(),
-                    price,
+                    self.p_price_margin().map_err(e)?,
                 )
                 .map_err(TxError)?;
-                drop(r);
-                self.issue_p(tx.to_bytes().map_err(|e| TxError(e.to_string()))?)?
+                tx.to_bytes()
             }
+        }
+        .map_err(|e| TxError(e.to_string()))?;
+        drop(r);
+        self.accept_now(chain, bytes)
+    }
+
+    /// Twice the P-chain's gas price now: blocks in between may raise it, and the surplus is
+    /// burned.
+    pub fn p_price_margin(&self) -> Result<u64, StoreError> {
+        let r = self.store.read()?;
+        let (state, chain_time) = pchain::accept::fee_state(&r)?;
+        let now = self.clock.now().saturating_sub(chain_time);
+        Ok(pchain::fee::price(state.advance(now).excess).saturating_mul(2))
+    }
+
+    /// Issues `bytes` on `chain` and builds blocks until the transaction is accepted (a
+    /// P-chain block may wait for gas capacity); its ID.
+    pub fn accept_now(&self, chain: Chain, bytes: Vec<u8>) -> Result<Id, TxError> {
+        let e = |e: StoreError| TxError(e.to_string());
+        let id = match chain {
+            Chain::X => self.issue_x(bytes)?,
+            Chain::P => self.issue_p(bytes)?,
         };
-        // Build until it is in a block (a P-chain block may wait for gas capacity).
         for _ in 0..100 {
             self.build_now().map_err(e)?;
             let r = self.store.read().map_err(e)?;
@@ -90,9 +102,7 @@ impl Devnet {
             }
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
-        Err(TxError(format!(
-            "funding tx {id} was not accepted within 5 s"
-        )))
+        Err(TxError(format!("tx {id} was not accepted within 5 s")))
     }
 
     /// Saves the whole state; the snapshot's ID.

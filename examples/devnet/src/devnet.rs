@@ -57,6 +57,8 @@ pub struct Devnet {
     pub nodes: Vec<Node>,
     /// Unix nanoseconds when this process started.
     pub started_ns: u64,
+    /// The store was created by this start (genesis was just written).
+    pub fresh: bool,
     pub(crate) x_mempool: Mutex<Mempool>,
     pub(crate) p_mempool: Mutex<Mempool>,
     pub p_rules: crate::pchain::verify::Rules,
@@ -83,6 +85,7 @@ impl Devnet {
         let genesis_time = store::meta_u64(&r, "genesis_time")?;
         let stored_network = store::meta_u64(&r, "network_id")?;
         drop(r);
+        let fresh = genesis_time.is_none();
         let genesis = match (genesis_time, stored_network) {
             (Some(time), Some(network)) => {
                 if network != u64::from(options.network_id) {
@@ -113,6 +116,7 @@ impl Devnet {
         let devnet = Devnet {
             nodes: network::nodes(options.staking_port),
             started_ns: clock.now_ns(),
+            fresh,
             store,
             genesis,
             rules,

@@ -5,6 +5,7 @@
 //! [`devnet`] (genesis, mempool, blocks: the one acceptance path) ← [`rpc`] (the generated
 //! traits, nothing else). `main.rs` reads flags and serves.
 
+pub mod activity;
 pub mod clock;
 pub mod control;
 pub mod devnet;

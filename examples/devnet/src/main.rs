@@ -49,6 +49,18 @@ struct Flags {
     /// are not served.
     #[arg(long)]
     public: bool,
+    /// On a fresh chain, start with a short history made by the activity generator (transfers
+    /// on X and P, an asset created, a token minted), so every method has something to show.
+    /// `--history=false` starts from bare genesis.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
+    history: bool,
+    /// Keep the activity generator running: a transfer between the test keys every
+    /// `--block-interval` on the X-chain, and every third one on the P-chain.
+    #[arg(long)]
+    activity: bool,
+    /// Seconds between the activity generator's transfers (with `--activity`).
+    #[arg(long, default_value_t = 2.0)]
+    block_interval: f64,
 }
 
 #[tokio::main]
@@ -68,22 +80,41 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
         index_allow_incomplete: flags.index_allow_incomplete,
         staking_port: flags.staking_port,
     })?);
-    let gate = Arc::new(Gate {
+    if devnet.fresh && flags.history {
+        let d = devnet.clone();
+        let h = tokio::task::spawn_blocking(move || avalanche_devnet::activity::seed(&d)).await??;
+        println!(
+            "History: {} X-chain and {} P-chain transactions made at start (asset DCL {})",
+            h.x_txs.len(),
+            h.p_txs.len(),
+            h.new_asset
+        );
+    }
+    if !(flags.block_interval > 0.0 && flags.block_interval.is_finite()) {
+        return Err(format!(
+            "--block-interval must be a positive number of seconds, not {}",
+            flags.block_interval
+        )
+        .into());
+    }
+    let gate = Gate {
         hosts: flags
             .http_allowed_hosts
             .iter()
             .map(|h| h.to_lowercase())
             .collect(),
         origins: flags.http_allowed_origins.clone(),
-    });
-    let app = rpc::router(devnet.clone(), flags.public).layer(axum::middleware::from_fn(
-        move |req, next| avalanche_devnet::http::gate(gate.clone(), req, next),
-    ));
+    };
+    let app = avalanche_devnet::app(devnet.clone(), flags.public, gate);
     let listener =
         tokio::net::TcpListener::bind((flags.http_host.as_str(), flags.http_port)).await?;
     let addr = listener.local_addr()?;
     print_banner(&devnet, &addr.to_string(), &flags);
     tokio::spawn(avalanche_devnet::devnet::build_blocks(devnet.clone()));
+    if flags.activity {
+        let every = std::time::Duration::from_secs_f64(flags.block_interval);
+        tokio::spawn(avalanche_devnet::activity::run(devnet.clone(), every));
+    }
     avalanche_rpc::rpc::serve(listener, app, avalanche_rpc::rpc::ServeConfig::default()).await?;
     Ok(())
 }

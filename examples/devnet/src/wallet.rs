@@ -29,11 +29,109 @@ pub fn base_tx(
     change: ShortId,
     time: u64,
 ) -> Result<avm::Tx, String> {
+    let (base, signers) = funded_base(rules, keys, utxos, payments, rules.tx_fee, change, time)?;
+    sign(avm::BaseTx::new(base).into(), &signers)
+}
+
+/// A signed CreateAssetTx: a fixed-cap asset for `holders` and a minting right for each of
+/// `minters`, the fee paid from `utxos`.
+#[allow(clippy::too_many_arguments)]
+pub fn create_asset_tx(
+    rules: &Rules,
+    keys: &[PrivateKey],
+    utxos: &[Utxo],
+    (name, symbol, denomination): (&str, &str, u8),
+    holders: &[(u64, ShortId)],
+    minters: &[ShortId],
+    change: ShortId,
+    time: u64,
+) -> Result<avm::Tx, String> {
+    let (base, signers) = funded_base(
+        rules,
+        keys,
+        utxos,
+        &[],
+        rules.create_asset_tx_fee,
+        change,
+        time,
+    )?;
+    let mut outputs: Vec<avm::StateOutput> = holders
+        .iter()
+        .map(|(amount, a)| secp256k1fx::TransferOutput::new(*amount, owners(*a)).into())
+        .collect();
+    outputs.extend(
+        minters
+            .iter()
+            .map(|m| avm::StateOutput::from(secp256k1fx::MintOutput::new(owners(*m)))),
+    );
+    outputs.sort_by_cached_key(encoded);
+    let unsigned = avm::CreateAssetTx::new(
+        base,
+        name.into(),
+        symbol.into(),
+        denomination,
+        vec![avm::InitialState::new(0, outputs)],
+    );
+    sign(unsigned.into(), &signers)
+}
+
+/// A signed OperationTx minting `amount` of the asset of `mint` (a MintOutput `minter` owns
+/// alone) to `to`, passing the right on to `minter`; the fee paid from `utxos`.
+#[allow(clippy::too_many_arguments)]
+pub fn mint_tx(
+    rules: &Rules,
+    minter: &PrivateKey,
+    mint: &Utxo,
+    amount: u64,
+    to: ShortId,
+    utxos: &[Utxo],
+    change: ShortId,
+    time: u64,
+) -> Result<avm::Tx, String> {
+    let avm::UtxoOutput::Secp256k1fxMintOutput(right) = &mint.utxo.output else {
+        return Err("the UTXO to mint with is not a MintOutput".into());
+    };
+    let index = right
+        .owners
+        .addresses
+        .iter()
+        .position(|a| *a == minter.address())
+        .ok_or("the minter does not own the minting right")? as u32;
+    let keys = std::slice::from_ref(minter);
+    let (base, mut signers) = funded_base(rules, keys, utxos, &[], rules.tx_fee, change, time)?;
+    let op = secp256k1fx::MintOperation::new(
+        secp256k1fx::Input::new(vec![index]),
+        right.clone(),
+        secp256k1fx::TransferOutput::new(amount, owners(to)),
+    );
+    let operation = avm::Operation::new(
+        mint.utxo.asset_id,
+        vec![mint.utxo.utxo_id.clone()],
+        op.into(),
+    );
+    signers.push(minter);
+    sign(
+        avm::OperationTx::new(base, vec![operation]).into(),
+        &signers,
+    )
+}
+
+/// The base of a transaction paying `payments` and `fee` (AVAX) from `utxos`: inputs sorted
+/// by UTXO ID with their signers, outputs (payments and change) sorted by encoding.
+fn funded_base<'k>(
+    rules: &Rules,
+    keys: &'k [PrivateKey],
+    utxos: &[Utxo],
+    payments: &[Payment],
+    fee: u64,
+    change: ShortId,
+    time: u64,
+) -> Result<(avm::Base, Vec<&'k PrivateKey>), String> {
     let mut need: BTreeMap<Id, u64> = BTreeMap::new();
     for p in payments {
         *need.entry(p.asset).or_default() += p.amount;
     }
-    *need.entry(rules.avax).or_default() += rules.tx_fee;
+    *need.entry(rules.avax).or_default() += fee;
     let mut inputs = Vec::new();
     let mut signers = Vec::new();
     let mut outputs: Vec<avm::TransferableOutput> = payments
@@ -79,7 +177,11 @@ pub fn base_tx(
         inputs,
         Vec::new(),
     );
-    sign(avm::BaseTx::new(base).into(), &signers)
+    Ok((base, signers))
+}
+
+fn owners(a: ShortId) -> secp256k1fx::OutputOwners {
+    secp256k1fx::OutputOwners::new(0, 1, vec![a])
 }
 
 /// Signs an unsigned transaction: credential i by `signers[i]`.

@@ -1,0 +1,209 @@
+//! The built-in activity generator: a short history made at first start (so every method has
+//! something to show from the first call), and with `--activity` a transfer every
+//! `--block-interval` on the X-chain (and every third one on the P-chain). Every transaction
+//! is an ordinary signed one, going through issueTx and the one acceptance path.
+
+use crate::devnet::Devnet;
+use crate::genesis::{AVAX, test_keys};
+use crate::ledger::Chain;
+use crate::wallet::{self, Payment};
+use crate::{pchain, xchain};
+use avalanche_rpc::keys::PrivateKey;
+use avalanche_rpc::wire::Id;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What the history holds, for the banner.
+pub struct History {
+    pub x_txs: Vec<Id>,
+    pub p_txs: Vec<Id>,
+    pub new_asset: Id,
+}
+
+fn x_utxos(d: &Devnet, k: &PrivateKey) -> Result<Vec<xchain::Utxo>, String> {
+    let r = d.store.read().map_err(|e| e.to_string())?;
+    xchain::all_utxos_of(&r, k.address().as_bytes()).map_err(|e| e.to_string())
+}
+
+fn p_utxos(d: &Devnet, k: &PrivateKey) -> Result<Vec<pchain::Utxo>, String> {
+    let r = d.store.read().map_err(|e| e.to_string())?;
+    pchain::utxos_of(&r, k.address().as_bytes(), None, usize::MAX).map_err(|e| e.to_string())
+}
+
+fn accept(d: &Devnet, chain: Chain, bytes: Result<Vec<u8>, String>) -> Result<Id, String> {
+    d.accept_now(chain, bytes?).map_err(|e| e.0)
+}
+
+/// The first-start history: ewoq pays every other key on X; key 1 creates an asset; ewoq
+/// mints MNT to key 3; key 2 sends DVT to key 3; key 3 pays key 4 on P.
+pub fn seed(d: &Devnet) -> Result<History, String> {
+    let keys = test_keys();
+    let now = d.clock.now();
+    let avax = d.genesis.avax_asset_id;
+    let asset = |alias: &str| {
+        d.genesis
+            .assets
+            .iter()
+            .find(|a| a.alias == alias)
+            .map(|a| a.id)
+            .ok_or(format!("no genesis asset {alias}"))
+    };
+    let mut x_txs = Vec::new();
+    let payments: Vec<Payment> = keys[1..]
+        .iter()
+        .map(|k| Payment {
+            asset: avax,
+            amount: 1_000 * AVAX,
+            to: k.address(),
+        })
+        .collect();
+    let tx = wallet::base_tx(
+        &d.rules,
+        &keys[..1],
+        &x_utxos(d, &keys[0])?,
+        &payments,
+        keys[0].address(),
+        now,
+    )?;
+    x_txs.push(accept(
+        d,
+        Chain::X,
+        tx.to_bytes().map_err(|e| e.to_string()),
+    )?);
+
+    let tx = wallet::create_asset_tx(
+        &d.rules,
+        &keys[1..2],
+        &x_utxos(d, &keys[1])?,
+        ("Devnet Collectible", "DCL", 0),
+        &[(100, keys[1].address()), (50, keys[2].address())],
+        &[keys[1].address()],
+        keys[1].address(),
+        now,
+    )?;
+    let new_asset = accept(d, Chain::X, tx.to_bytes().map_err(|e| e.to_string()))?;
+    x_txs.push(new_asset);
+
+    let mnt = asset("MNT")?;
+    let ewoq = x_utxos(d, &keys[0])?;
+    let right = ewoq
+        .iter()
+        .find(|u| u.utxo.asset_id == mnt && u.amount().is_none())
+        .ok_or("ewoq holds no MNT minting right")?;
+    let tx = wallet::mint_tx(
+        &d.rules,
+        &keys[0],
+        right,
+        100_000,
+        keys[3].address(),
+        &ewoq,
+        keys[0].address(),
+        now,
+    )?;
+    x_txs.push(accept(
+        d,
+        Chain::X,
+        tx.to_bytes().map_err(|e| e.to_string()),
+    )?);
+
+    let dvt = asset("DVT")?;
+    let tx = wallet::base_tx(
+        &d.rules,
+        &keys[2..3],
+        &x_utxos(d, &keys[2])?,
+        &[Payment {
+            asset: dvt,
+            amount: 1_000_000,
+            to: keys[3].address(),
+        }],
+        keys[2].address(),
+        now,
+    )?;
+    x_txs.push(accept(
+        d,
+        Chain::X,
+        tx.to_bytes().map_err(|e| e.to_string()),
+    )?);
+
+    let price = d.p_price_margin().map_err(|e| e.to_string())?;
+    let tx = wallet::p_base_tx(
+        &d.p_rules,
+        &keys[3..4],
+        &p_utxos(d, &keys[3])?,
+        &[Payment {
+            asset: avax,
+            amount: 10 * AVAX,
+            to: keys[4].address(),
+        }],
+        keys[3].address(),
+        price,
+    )?;
+    let p_txs = vec![accept(
+        d,
+        Chain::P,
+        tx.to_bytes().map_err(|e| e.to_string()),
+    )?];
+    Ok(History {
+        x_txs,
+        p_txs,
+        new_asset,
+    })
+}
+
+/// One transfer every `interval` between test keys picked from the clock, on X; every third
+/// also on P. Failures (a key momentarily without spendable outputs) are reported and
+/// skipped.
+pub async fn run(d: Arc<Devnet>, interval: Duration) {
+    let keys = test_keys();
+    let mut round = 0u64;
+    loop {
+        tokio::time::sleep(interval).await;
+        round += 1;
+        let seed = d.clock.now_ns() ^ round.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let from = &keys[(seed % keys.len() as u64) as usize];
+        let to = &keys[((seed >> 8) % keys.len() as u64) as usize];
+        let amount = AVAX / 100 * (1 + (seed >> 16) % 100);
+        let payment = Payment {
+            asset: d.genesis.avax_asset_id,
+            amount,
+            to: to.address(),
+        };
+        let (dx, from_x, pay_x) = (d.clone(), from.clone(), payment.clone());
+        let x = tokio::task::spawn_blocking(move || -> Result<Id, String> {
+            let utxos = x_utxos(&dx, &from_x)?;
+            let tx = wallet::base_tx(
+                &dx.rules,
+                std::slice::from_ref(&from_x),
+                &utxos,
+                &[pay_x],
+                from_x.address(),
+                dx.clock.now(),
+            )?;
+            dx.issue_x(tx.to_bytes().map_err(|e| e.to_string())?)
+                .map_err(|e| e.0)
+        });
+        if let Ok(Err(e)) = x.await {
+            eprintln!("avalanche-devnet: activity: an X-chain transfer was skipped: {e}");
+        }
+        if round.is_multiple_of(3) {
+            let (dp, from_p) = (d.clone(), from.clone());
+            let p = tokio::task::spawn_blocking(move || -> Result<Id, String> {
+                let utxos = p_utxos(&dp, &from_p)?;
+                let price = dp.p_price_margin().map_err(|e| e.to_string())?;
+                let tx = wallet::p_base_tx(
+                    &dp.p_rules,
+                    std::slice::from_ref(&from_p),
+                    &utxos,
+                    &[payment],
+                    from_p.address(),
+                    price,
+                )?;
+                dp.issue_p(tx.to_bytes().map_err(|e| e.to_string())?)
+                    .map_err(|e| e.0)
+            });
+            if let Ok(Err(e)) = p.await {
+                eprintln!("avalanche-devnet: activity: a P-chain transfer was skipped: {e}");
+            }
+        }
+    }
+}
