@@ -85,7 +85,7 @@ async fn fund_pays_from_the_faucet_on_either_chain() {
     let b = d
         .node
         .platform()
-        .get_balance(GetBalanceParams::new(vec![p]))
+        .get_balance(GetBalanceParams::new().with_addresses(vec![p]))
         .await
         .unwrap();
     assert_eq!(b.unlocked.get(), 5 * AVAX);

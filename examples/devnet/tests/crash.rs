@@ -28,7 +28,7 @@ impl Drop for Process {
 /// Starts the binary on an ephemeral port; its URL, read from the banner.
 fn start(dir: &std::path::Path) -> (Process, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_avalanche-devnet"))
-        .args(["--http-port", "0", "--db-dir"])
+        .args(["--http-port", "0", "--history=false", "--db-dir"])
         .arg(dir)
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())

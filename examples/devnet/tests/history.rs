@@ -59,7 +59,7 @@ async fn the_start_history_is_consistent() {
     let b = d
         .node
         .platform()
-        .get_balance(PBalance::new(vec![pa]))
+        .get_balance(PBalance::new().with_addresses(vec![pa]))
         .await
         .unwrap();
     assert_eq!(b.unlocked.get(), 1_000_010 * AVAX);

@@ -145,7 +145,7 @@ async fn balances_utxos_blocks_and_chains_agree() {
     // Key 1: a million unlocked and 500,000 AVAX stakeable-locked for a year.
     let a = p_address(keys[1].address());
     let b = p
-        .get_balance(GetBalanceParams::new(vec![a.clone()]))
+        .get_balance(GetBalanceParams::new().with_addresses(vec![a.clone()]))
         .await
         .unwrap();
     assert_eq!(b.unlocked.get(), 1_000_000 * AVAX);
@@ -361,7 +361,7 @@ async fn a_p_chain_transfer_pays_the_dynamic_fee_and_moves_the_fee_state() {
     let balance = |a: Address| {
         let p = p.clone();
         async move {
-            p.get_balance(GetBalanceParams::new(vec![a]))
+            p.get_balance(GetBalanceParams::new().with_addresses(vec![a]))
                 .await
                 .unwrap()
                 .unlocked

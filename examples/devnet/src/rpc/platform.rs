@@ -118,8 +118,14 @@ impl PlatformServer for PChain {
         let avax = self.0.genesis.avax_asset_id;
         let r = self.0.store.read().map_err(internal)?;
         let mut owners = BTreeSet::new();
-        for a in &p.addresses {
+        for a in p.addresses.iter().flatten() {
             owners.insert(view.address(&self.0, "addresses", a)?);
+        }
+        // The single `address` of nodes before v1.9.16, which AvalancheJS v3 still sends: the
+        // node now ignores it and answers zeros; here it counts.
+        #[allow(deprecated)]
+        if let Some(a) = &p.address {
+            owners.insert(view.address(&self.0, "address", a)?);
         }
         let mut seen = BTreeSet::new();
         let (mut total, mut unlocked, mut stakeable, mut not_stakeable) = (
