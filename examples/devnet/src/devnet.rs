@@ -68,6 +68,12 @@ pub struct Devnet {
     pub wake: tokio::sync::Notify,
 }
 
+/// The shared memory the X-chain imports from: what the P-chain exported to it.
+const FROM_P: ledger::Space = ledger::Space::Atomic {
+    to: Chain::X,
+    from: Chain::P,
+};
+
 /// The fees of a local network (`vms/avm/config`, `genesis/params.go`).
 pub const TX_FEE: u64 = 1_000_000;
 pub const CREATE_ASSET_TX_FEE: u64 = 1_000_000;
@@ -112,6 +118,7 @@ impl Devnet {
         let p_rules = crate::pchain::verify::Rules {
             network_id: options.network_id,
             avax: genesis.avax_asset_id,
+            x_chain: genesis.x_chain_id,
         };
         let devnet = Devnet {
             nodes: network::nodes(options.staking_port),
@@ -207,14 +214,29 @@ impl Devnet {
             return Err(TxError(format!("transaction {id} is already accepted")));
         }
         let time = self.clock.now();
-        let result = verify::verify(&self.rules, &tx, id, time, &mut |u| {
-            if let Some(other) = pool.spender(u) {
-                return Err(TxError(format!(
-                    "tx conflicts with other tx: {other} already spends UTXO {u}"
-                )));
-            }
-            xchain::utxo(&r, u).map_err(|e| TxError(e.to_string()))
-        });
+        let pool_ref = &pool;
+        let conflict = |u: &Id| match pool_ref.spender(u) {
+            Some(other) => Err(TxError(format!(
+                "tx conflicts with other tx: {other} already spends UTXO {u}"
+            ))),
+            None => Ok(()),
+        };
+        let result = verify::verify(
+            &self.rules,
+            &tx,
+            id,
+            time,
+            &mut |u| {
+                conflict(u)?;
+                xchain::utxo(&r, u).map_err(|e| TxError(e.to_string()))
+            },
+            &mut |u| {
+                conflict(u)?;
+                ledger::utxo(&r, FROM_P, u)
+                    .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
+                    .map_err(|e| TxError(e.to_string()))
+            },
+        );
         let effects = match result {
             Ok(fx) => fx,
             Err(e) => {
@@ -222,11 +244,9 @@ impl Devnet {
                 return Err(e);
             }
         };
-        pool.add(Pending {
-            id,
-            bytes,
-            spends: effects.consumed,
-        });
+        let mut spends = effects.consumed;
+        spends.extend(effects.imported);
+        pool.add(Pending { id, bytes, spends });
         drop(pool);
         self.wake.notify_one();
         Ok(id)
@@ -270,11 +290,19 @@ impl Devnet {
             };
             let result = {
                 let utxos = w.open_table(store::UTXOS)?;
-                verify::verify(&self.rules, &tx, p.id, time, &mut |u| {
-                    ledger::utxo_in(&utxos, Chain::X, u)
+                let read = |space: ledger::Space, u: &Id| {
+                    ledger::utxo_in(&utxos, space, u)
                         .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
                         .map_err(|e| verify::TxError(e.to_string()))
-                })
+                };
+                verify::verify(
+                    &self.rules,
+                    &tx,
+                    p.id,
+                    time,
+                    &mut |u| read(Chain::X.into(), u),
+                    &mut |u| read(FROM_P, u),
+                )
             };
             match result {
                 Ok(effects) => {

@@ -37,8 +37,31 @@ pub struct StoredTx {
     pub bytes: Vec<u8>,
 }
 
-fn k(chain: Chain, parts: &[&[u8]]) -> Vec<u8> {
-    let mut out = vec![chain.tag()];
+/// Where unspent outputs live: a chain's own set, or the shared memory through which one
+/// chain's exports reach another (the node's `chains/atomic`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Space {
+    Chain(Chain),
+    Atomic { to: Chain, from: Chain },
+}
+
+impl Space {
+    fn tag(self) -> u8 {
+        match self {
+            Space::Chain(c) => c.tag(),
+            Space::Atomic { to, from } => 0x80 | (to.tag() << 2) | from.tag(),
+        }
+    }
+}
+
+impl From<Chain> for Space {
+    fn from(c: Chain) -> Space {
+        Space::Chain(c)
+    }
+}
+
+fn k(chain: impl Into<Space>, parts: &[&[u8]]) -> Vec<u8> {
+    let mut out = vec![chain.into().tag()];
     for p in parts {
         out.extend_from_slice(p);
     }
@@ -118,20 +141,20 @@ pub fn tx(
 /// An unspent output's bytes.
 pub fn utxo(
     r: &redb::ReadTransaction,
-    chain: Chain,
+    space: impl Into<Space>,
     id: &Id,
 ) -> Result<Option<Vec<u8>>, StoreError> {
-    get(r, store::UTXOS, &k(chain, &[id.as_bytes()]))
+    get(r, store::UTXOS, &k(space, &[id.as_bytes()]))
 }
 
 /// An unspent output's bytes, read within a write transaction.
 pub fn utxo_in(
     utxos: &Table<&'static [u8], &'static [u8]>,
-    chain: Chain,
+    space: impl Into<Space>,
     id: &Id,
 ) -> Result<Option<Vec<u8>>, StoreError> {
     Ok(utxos
-        .get(k(chain, &[id.as_bytes()]).as_slice())?
+        .get(k(space, &[id.as_bytes()]).as_slice())?
         .map(|v| v.value().to_vec()))
 }
 
@@ -139,22 +162,23 @@ pub fn utxo_in(
 /// `after` (exclusive) when given, in UTXO ID order.
 pub fn utxos_of(
     r: &redb::ReadTransaction,
-    chain: Chain,
+    space: impl Into<Space>,
     address: &[u8; 20],
     after: Option<&Id>,
     limit: usize,
 ) -> Result<Vec<(Id, Vec<u8>)>, StoreError> {
+    let space = space.into();
     let ids = r.open_table(store::ADDR_UTXOS)?;
     let utxos = r.open_table(store::UTXOS)?;
     let start = match after {
         Some(id) => {
-            let mut s = k(chain, &[address, id.as_bytes()]);
+            let mut s = k(space, &[address, id.as_bytes()]);
             s.push(0); // just past `after`
             s
         }
-        None => k(chain, &[address]),
+        None => k(space, &[address]),
     };
-    let end = k(chain, &[address, &[0xff; 33]]);
+    let end = k(space, &[address, &[0xff; 33]]);
     let mut out = Vec::new();
     for entry in ids.range(start.as_slice()..end.as_slice())? {
         if out.len() >= limit {
@@ -163,7 +187,7 @@ pub fn utxos_of(
         let (key, _) = entry?;
         let id = Id::new(key.value()[21..].try_into().expect("32 bytes"));
         let bytes = utxos
-            .get(k(chain, &[id.as_bytes()]).as_slice())?
+            .get(k(space, &[id.as_bytes()]).as_slice())?
             .ok_or_else(|| {
                 StoreError("the address index names a UTXO that is not stored".into())
             })?;
@@ -175,16 +199,17 @@ pub fn utxos_of(
 /// Writes an unspent output owned by `owners`.
 pub fn put_utxo(
     w: &redb::WriteTransaction,
-    chain: Chain,
+    space: impl Into<Space>,
     id: &Id,
     bytes: &[u8],
     owners: &[[u8; 20]],
 ) -> Result<(), StoreError> {
+    let space = space.into();
     w.open_table(store::UTXOS)?
-        .insert(k(chain, &[id.as_bytes()]).as_slice(), bytes)?;
+        .insert(k(space, &[id.as_bytes()]).as_slice(), bytes)?;
     let mut idx = w.open_table(store::ADDR_UTXOS)?;
     for a in owners {
-        idx.insert(k(chain, &[a, id.as_bytes()]).as_slice(), ())?;
+        idx.insert(k(space, &[a, id.as_bytes()]).as_slice(), ())?;
     }
     Ok(())
 }
@@ -192,20 +217,21 @@ pub fn put_utxo(
 /// Removes a spent output, which `owners` owned.
 pub fn spend_utxo(
     w: &redb::WriteTransaction,
-    chain: Chain,
+    space: impl Into<Space>,
     id: &Id,
     owners: &[[u8; 20]],
 ) -> Result<(), StoreError> {
+    let space = space.into();
     let removed = w
         .open_table(store::UTXOS)?
-        .remove(k(chain, &[id.as_bytes()]).as_slice())?
+        .remove(k(space, &[id.as_bytes()]).as_slice())?
         .is_some();
     if !removed {
         return Err(StoreError(format!("UTXO {id} is spent but was not stored")));
     }
     let mut idx = w.open_table(store::ADDR_UTXOS)?;
     for a in owners {
-        idx.remove(k(chain, &[a, id.as_bytes()]).as_slice())?;
+        idx.remove(k(space, &[a, id.as_bytes()]).as_slice())?;
     }
     Ok(())
 }

@@ -224,6 +224,19 @@ fn transfer_output(asset: Id, amount: u64, to: ShortId) -> avm::TransferableOutp
     )
 }
 
+/// What a P-chain transaction built here does beyond paying.
+#[derive(Debug, Clone)]
+pub enum PKind<'u> {
+    Base,
+    /// Export `amount` nAVAX to `to` on the X-chain.
+    Export {
+        amount: u64,
+        to: ShortId,
+    },
+    /// Import these shared-memory UTXOs from the X-chain.
+    Import(&'u [crate::pchain::Utxo]),
+}
+
 /// A signed P-chain BaseTx paying `payments` (AVAX) from unlocked `utxos` of `keys`, the
 /// change to `change`, the fee at `price` nAVAX per gas (the fee state's price; pay a margin
 /// when blocks may come between, the surplus is burned).
@@ -235,42 +248,80 @@ pub fn p_base_tx(
     change: ShortId,
     price: u64,
 ) -> Result<platform::Tx, String> {
+    p_tx(rules, keys, utxos, payments, PKind::Base, change, price)
+}
+
+/// A signed P-chain BaseTx, ExportTx (to the X-chain) or ImportTx (from it), its fee at
+/// `price` per gas.
+pub fn p_tx(
+    rules: &crate::pchain::verify::Rules,
+    keys: &[PrivateKey],
+    utxos: &[crate::pchain::Utxo],
+    payments: &[Payment],
+    kind: PKind<'_>,
+    change: ShortId,
+    price: u64,
+) -> Result<platform::Tx, String> {
     use crate::pchain::fee;
     let owners = |a: ShortId| secp256k1fx::OutputOwners::new(0, 1, vec![a]);
-    let pay: u64 = payments.iter().map(|p| p.amount).sum();
+    let spend = |u: &crate::pchain::Utxo| -> Option<(platform::TransferableInput, &PrivateKey)> {
+        let (out, None) = u.transfer()? else {
+            return None;
+        };
+        if out.owners.threshold != 1 || out.owners.locktime > 0 {
+            return None;
+        }
+        let (index, key) = out.owners.addresses.iter().enumerate().find_map(|(i, a)| {
+            keys.iter()
+                .find(|k| k.address() == *a)
+                .map(|k| (i as u32, k))
+        })?;
+        let input =
+            secp256k1fx::TransferInput::new(out.amount, secp256k1fx::Input::new(vec![index]));
+        Some((
+            platform::TransferableInput::new(u.utxo.utxo_id.clone(), u.utxo.asset_id, input.into()),
+            key,
+        ))
+    };
+    let mut imported = Vec::new();
+    let mut imported_amount = 0u64;
+    if let PKind::Import(atomic) = &kind {
+        for u in atomic.iter() {
+            if let Some(i) = spend(u) {
+                imported_amount += u.transfer().map_or(0, |(o, _)| o.amount);
+                imported.push(i);
+            }
+        }
+        imported.sort_by_key(|(i, _)| encoded(&i.utxo_id));
+    }
+    let exported: Vec<platform::TransferableOutput> = match &kind {
+        PKind::Export { amount, to } => vec![platform::TransferableOutput::new(
+            rules.avax,
+            secp256k1fx::TransferOutput::new(*amount, owners(*to)).into(),
+        )],
+        _ => Vec::new(),
+    };
+    let out_total: u64 = payments.iter().map(|p| p.amount).sum::<u64>()
+        + exported
+            .iter()
+            .map(|_| match &kind {
+                PKind::Export { amount, .. } => *amount,
+                _ => 0,
+            })
+            .sum::<u64>();
     let mut tx_fee = 0u64;
     loop {
-        let need = pay + tx_fee;
+        let need = (out_total + tx_fee).saturating_sub(imported_amount);
         let mut have = 0u64;
         let mut inputs = Vec::new();
         for u in utxos {
             if have >= need {
                 break;
             }
-            let Some((out, None)) = u.transfer() else {
-                continue;
-            };
-            let Some((index, key)) = out.owners.addresses.iter().enumerate().find_map(|(i, a)| {
-                keys.iter()
-                    .find(|k| k.address() == *a)
-                    .map(|k| (i as u32, k))
-            }) else {
-                continue;
-            };
-            if out.owners.threshold != 1 || out.owners.locktime > 0 {
-                continue;
+            if let Some(i) = spend(u) {
+                have += u.transfer().map_or(0, |(o, _)| o.amount);
+                inputs.push(i);
             }
-            have += out.amount;
-            let input =
-                secp256k1fx::TransferInput::new(out.amount, secp256k1fx::Input::new(vec![index]));
-            inputs.push((
-                platform::TransferableInput::new(
-                    u.utxo.utxo_id.clone(),
-                    u.utxo.asset_id,
-                    input.into(),
-                ),
-                key,
-            ));
         }
         if have < need {
             return Err(format!(
@@ -286,19 +337,40 @@ pub fn p_base_tx(
                 )
             })
             .collect();
-        if have > need {
+        let left = have + imported_amount - out_total - tx_fee;
+        if left > 0 {
             outputs.push(platform::TransferableOutput::new(
                 rules.avax,
-                secp256k1fx::TransferOutput::new(have - need, owners(change)).into(),
+                secp256k1fx::TransferOutput::new(left, owners(change)).into(),
             ));
         }
         inputs.sort_by_key(|(i, _)| encoded(&i.utxo_id));
         outputs.sort_by_cached_key(encoded);
-        let (inputs, signers): (Vec<_>, Vec<_>) = inputs.into_iter().unzip();
+        let (inputs, mut signers): (Vec<_>, Vec<_>) = inputs.into_iter().unzip();
+        let (imported_inputs, import_signers): (Vec<_>, Vec<_>) = imported.iter().cloned().unzip();
+        signers.extend(import_signers);
         let base = platform::Base::new(rules.network_id, Id::ZERO, outputs, inputs, Vec::new());
-        let needed = fee::gas(&fee::base(&base)).ok_or("gas overflows")? * price;
+        let complexity = fee::sum(&[
+            fee::base(&base),
+            if matches!(kind, PKind::Base) {
+                [0; 4]
+            } else {
+                [36, 0, 0, 0]
+            },
+            fee::inputs(&imported_inputs),
+            fee::outputs(&exported),
+        ]);
+        let needed = fee::gas(&complexity).ok_or("gas overflows")? * price;
         if needed <= tx_fee {
-            let unsigned: platform::UnsignedTx = platform::BaseTx::new(base).into();
+            let unsigned: platform::UnsignedTx = match &kind {
+                PKind::Base => platform::BaseTx::new(base).into(),
+                PKind::Export { .. } => {
+                    platform::ExportTx::new(base, rules.x_chain, exported.clone()).into()
+                }
+                PKind::Import(_) => {
+                    platform::ImportTx::new(base, rules.x_chain, imported_inputs).into()
+                }
+            };
             let bytes = unsigned.to_bytes().map_err(|e| e.to_string())?;
             let hash = *Id::from_sha256(&bytes).as_bytes();
             let credentials = signers
@@ -309,4 +381,70 @@ pub fn p_base_tx(
         }
         tx_fee = needed;
     }
+}
+
+/// A signed X-chain ExportTx: `amount` nAVAX to `to` on the P-chain, the fee and the amount
+/// paid from `utxos`.
+pub fn x_export_tx(
+    rules: &Rules,
+    keys: &[PrivateKey],
+    utxos: &[Utxo],
+    amount: u64,
+    to: ShortId,
+    change: ShortId,
+    time: u64,
+) -> Result<avm::Tx, String> {
+    let (base, signers) =
+        funded_base(rules, keys, utxos, &[], rules.tx_fee + amount, change, time)?;
+    let exported = vec![transfer_output(rules.avax, amount, to)];
+    sign(
+        avm::ExportTx::new(base, Id::ZERO, exported).into(),
+        &signers,
+    )
+}
+
+/// A signed X-chain ImportTx of the shared-memory UTXOs `atomic` (from the P-chain) that
+/// `keys` can spend, everything but the fee paid to `to`.
+pub fn x_import_tx(
+    rules: &Rules,
+    keys: &[PrivateKey],
+    atomic: &[Utxo],
+    to: ShortId,
+    time: u64,
+) -> Result<avm::Tx, String> {
+    let mut imported = Vec::new();
+    let mut total = 0u64;
+    for u in atomic {
+        if u.utxo.asset_id != rules.avax {
+            continue;
+        }
+        if let Some((value, index, key)) = spendable(u, keys, time) {
+            total += value;
+            imported.push((
+                avm::TransferableInput::new(
+                    u.utxo.utxo_id.clone(),
+                    u.utxo.asset_id,
+                    secp256k1fx::TransferInput::new(value, secp256k1fx::Input::new(vec![index]))
+                        .into(),
+                ),
+                key,
+            ));
+        }
+    }
+    if total <= rules.tx_fee {
+        return Err(format!(
+            "the importable UTXOs hold {total} nAVAX, not more than the fee"
+        ));
+    }
+    imported.sort_by_key(|(i, _)| encoded(&i.utxo_id));
+    let (inputs, signers): (Vec<_>, Vec<_>) = imported.into_iter().unzip();
+    let outputs = vec![transfer_output(rules.avax, total - rules.tx_fee, to)];
+    let base = avm::Base::new(
+        rules.network_id,
+        rules.chain_id,
+        outputs,
+        Vec::new(),
+        Vec::new(),
+    );
+    sign(avm::ImportTx::new(base, Id::ZERO, inputs).into(), &signers)
 }

@@ -16,6 +16,12 @@ use avalanche_rpc::codec::platform;
 use avalanche_rpc::wire::Id;
 use redb::{ReadableTable, WriteTransaction};
 
+/// The shared memory the P-chain imports from: what the X-chain exported to it.
+const FROM_X: ledger::Space = ledger::Space::Atomic {
+    to: Chain::P,
+    from: Chain::X,
+};
+
 impl Devnet {
     /// Verifies a signed P-chain transaction and adds it to the mempool; its ID.
     pub fn issue_p(&self, bytes: Vec<u8>) -> Result<Id, TxError> {
@@ -41,22 +47,25 @@ impl Devnet {
         let now = self.clock.now();
         let (state, chain_time) = fee_state(&r).map_err(|e| TxError(e.to_string()))?;
         let state = state.advance(now.saturating_sub(chain_time));
+        let pool_ref = &pool;
+        let read = |space: ledger::Space, u: &Id| {
+            if let Some(other) = pool_ref.spender(u) {
+                return Err(TxError(format!(
+                    "tx conflicts with other tx: {other} already spends UTXO {u}"
+                )));
+            }
+            ledger::utxo(&r, space, u)
+                .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
+                .map_err(|e| TxError(e.to_string()))
+        };
         let result = verify::verify(
             &self.p_rules,
             &tx,
             id,
             now.max(chain_time),
             fee::price(state.excess),
-            &mut |u| {
-                if let Some(other) = pool.spender(u) {
-                    return Err(TxError(format!(
-                        "tx conflicts with other tx: {other} already spends UTXO {u}"
-                    )));
-                }
-                ledger::utxo(&r, Chain::P, u)
-                    .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
-                    .map_err(|e| TxError(e.to_string()))
-            },
+            &mut |u| read(Chain::P.into(), u),
+            &mut |u| read(FROM_X, u),
         );
         let effects = match result {
             Ok(fx) => fx,
@@ -72,11 +81,13 @@ impl Devnet {
                 fee::MAX_CAPACITY
             )));
         }
-        pool.add(Pending {
-            id,
-            bytes,
-            spends: effects.consumed.iter().map(|c| c.0).collect(),
-        });
+        let spends = effects
+            .consumed
+            .iter()
+            .chain(&effects.imported)
+            .map(|c| c.0)
+            .collect();
+        pool.add(Pending { id, bytes, spends });
         drop(pool);
         self.wake.notify_one();
         Ok(id)
@@ -123,11 +134,20 @@ impl Devnet {
             };
             let result = {
                 let utxos = w.open_table(store::UTXOS)?;
-                verify::verify(&self.p_rules, &tx, p.id, time, price, &mut |u| {
-                    ledger::utxo_in(&utxos, Chain::P, u)
+                let read = |space: ledger::Space, u: &Id| {
+                    ledger::utxo_in(&utxos, space, u)
                         .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
                         .map_err(|e| TxError(e.to_string()))
-                })
+                };
+                verify::verify(
+                    &self.p_rules,
+                    &tx,
+                    p.id,
+                    time,
+                    price,
+                    &mut |u| read(Chain::P.into(), u),
+                    &mut |u| read(FROM_X, u),
+                )
             };
             let effects = match result {
                 Ok(fx) => fx,
@@ -192,6 +212,16 @@ fn apply(w: &WriteTransaction, p: &Pending, height: u64, fx: &Effects) -> Result
     }
     for u in &fx.produced {
         ledger::put_utxo(w, Chain::P, &u.id, &u.bytes, &u.owners())?;
+    }
+    for (id, owners) in &fx.imported {
+        ledger::spend_utxo(w, FROM_X, id, owners)?;
+    }
+    for u in &fx.exported {
+        let to_x = ledger::Space::Atomic {
+            to: Chain::X,
+            from: Chain::P,
+        };
+        ledger::put_utxo(w, to_x, &u.id, &u.bytes, &u.owners())?;
     }
     Ok(())
 }

@@ -104,24 +104,49 @@ fn signatures(i: &platform::TransferableIn) -> (u64, u64) {
     }
 }
 
-/// The complexity of a transaction's base: the fixed part, its outputs, inputs (with their
-/// credentials) and memo.
-pub fn base(b: &platform::Base) -> Complexity {
-    let mut c = [58, 0, 0, 0];
-    for o in &b.outputs {
+/// The complexity of outputs (`outputs`, `stake`, `exportedOutputs`).
+pub fn outputs(outs: &[platform::TransferableOutput]) -> Complexity {
+    let mut c = [0; 4];
+    for o in outs {
         let (n, lock) = addresses(&o.output);
         c[0] += 60 + 20 * n + lock;
         c[2] += 1;
     }
-    for i in &b.inputs {
+    c
+}
+
+/// The complexity of inputs (`inputs`, `importedInputs`) with their credentials.
+pub fn inputs(ins: &[platform::TransferableInput]) -> Complexity {
+    let mut c = [0; 4];
+    for i in ins {
         let (n, lock) = signatures(&i.input);
         c[0] += 92 + 69 * n + lock;
         c[1] += 1;
         c[2] += 1;
         c[3] += 200 * n;
     }
-    c[0] += b.memo.len() as u64;
     c
+}
+
+/// The sum of complexities.
+pub fn sum(parts: &[Complexity]) -> Complexity {
+    let mut c = [0; 4];
+    for p in parts {
+        for (a, b) in c.iter_mut().zip(p) {
+            *a += b;
+        }
+    }
+    c
+}
+
+/// The complexity of a transaction's base: the fixed part, its outputs, inputs (with their
+/// credentials) and memo.
+pub fn base(b: &platform::Base) -> Complexity {
+    sum(&[
+        [58 + b.memo.len() as u64, 0, 0, 0],
+        outputs(&b.outputs),
+        inputs(&b.inputs),
+    ])
 }
 
 #[cfg(test)]

@@ -13,6 +13,7 @@ use std::collections::{BTreeMap, BTreeSet};
 pub struct Rules {
     pub network_id: u32,
     pub avax: Id,
+    pub x_chain: Id,
 }
 
 /// What an accepted transaction changes, and the gas it uses.
@@ -20,6 +21,10 @@ pub struct Rules {
 pub struct Effects {
     pub consumed: Vec<(Id, Vec<[u8; 20]>)>,
     pub produced: Vec<Utxo>,
+    /// Shared-memory UTXOs it imports (from the X-chain), with their owners.
+    pub imported: Vec<(Id, Vec<[u8; 20]>)>,
+    /// UTXOs it exports into shared memory (to the X-chain).
+    pub exported: Vec<Utxo>,
     pub gas: u64,
 }
 
@@ -32,6 +37,7 @@ pub fn verify(
     time: u64,
     price: u64,
     lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
+    atomic: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
 ) -> Result<Effects, TxError> {
     tx.verify()
         .map_err(|e| TxError(format!("the transaction breaks a rule of the codec: {e}")))?;
@@ -40,11 +46,31 @@ pub fn verify(
         .to_bytes()
         .map_err(|e| TxError(format!("the transaction does not encode: {e}")))?;
     let hash = *Id::from_sha256(&unsigned).as_bytes();
-    let (base, intrinsic): (&platform::Base, fee::Complexity) = match &tx.unsigned {
-        platform::UnsignedTx::BaseTx(t) => (&t.base, [0; 4]),
+    let no_inputs: &[platform::TransferableInput] = &[];
+    let no_outputs: &[platform::TransferableOutput] = &[];
+    let (base, intrinsic, imported, exported) = match &tx.unsigned {
+        platform::UnsignedTx::BaseTx(t) => (&t.base, [0; 4], no_inputs, no_outputs),
+        platform::UnsignedTx::ImportTx(t) => {
+            x_chain(rules, &t.source_chain, "unsignedTx.sourceChain")?;
+            (
+                &t.base,
+                [36, 0, 0, 0],
+                t.imported_inputs.as_slice(),
+                no_outputs,
+            )
+        }
+        platform::UnsignedTx::ExportTx(t) => {
+            x_chain(rules, &t.destination_chain, "unsignedTx.destinationChain")?;
+            (
+                &t.base,
+                [36, 0, 0, 0],
+                no_inputs,
+                t.exported_outputs.as_slice(),
+            )
+        }
         other => {
             return fail(format!(
-                "the devnet does not accept {} on the P-chain yet (it accepts BaseTx)",
+                "the devnet does not accept {} on the P-chain yet (it accepts BaseTx, ImportTx and ExportTx)",
                 type_name(other)
             ));
         }
@@ -65,17 +91,19 @@ pub fn verify(
     if !base.memo.is_empty() {
         return fail("`unsignedTx.memo` must be empty on the P-chain since Durango");
     }
-    if tx.credentials.len() != base.inputs.len() {
+    if tx.credentials.len() != base.inputs.len() + imported.len() {
         return fail(format!(
-            "the transaction has {} credentials but {} inputs; it needs one for each",
+            "the transaction has {} credentials but {} inputs and imported inputs; it needs one for each",
             tx.credentials.len(),
-            base.inputs.len()
+            base.inputs.len() + imported.len()
         ));
     }
-    let mut complexity = fee::base(base);
-    for (c, i) in complexity.iter_mut().zip(intrinsic) {
-        *c += i;
-    }
+    let complexity = fee::sum(&[
+        fee::base(base),
+        intrinsic,
+        fee::inputs(imported),
+        fee::outputs(exported),
+    ]);
     let gas =
         fee::gas(&complexity).ok_or_else(|| TxError("the transaction's gas overflows".into()))?;
     let tx_fee = gas
@@ -90,13 +118,28 @@ pub fn verify(
     let mut produced: BTreeMap<Id, u128> = BTreeMap::new();
     *produced.entry(rules.avax).or_default() += u128::from(tx_fee);
     let mut spent = BTreeSet::new();
-    for (i, input) in base.inputs.iter().enumerate() {
-        let place = format!("unsignedTx.inputs[{i}]");
+    let spends = base
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(i, input)| (format!("unsignedTx.inputs[{i}]"), input, false))
+        .chain(
+            imported
+                .iter()
+                .enumerate()
+                .map(|(i, input)| (format!("unsignedTx.importedInputs[{i}]"), input, true)),
+        );
+    for (k, (place, input, from_memory)) in spends.enumerate() {
         let id = input.utxo_id.id();
         if !spent.insert(id) {
             return fail(format!("`{place}` spends UTXO {id} a second time"));
         }
-        let utxo = lookup(&id)?.ok_or_else(|| not_found(&place, &input.utxo_id, &id))?;
+        let found = if from_memory {
+            atomic(&id)?
+        } else {
+            lookup(&id)?
+        };
+        let utxo = found.ok_or_else(|| not_found(&place, &input.utxo_id, &id))?;
         if utxo.utxo.asset_id != input.asset_id {
             return fail(format!(
                 "`{place}.assetID` is {}, but the UTXO holds {}",
@@ -119,9 +162,9 @@ pub fn verify(
                 ti.amount, out.amount
             ));
         }
-        let platform::Credential::Credential(cred) = &tx.credentials[i] else {
+        let platform::Credential::Credential(cred) = &tx.credentials[k] else {
             return fail(format!(
-                "`credentials[{i}]` is not a secp256k1fx credential"
+                "`credentials[{k}]` is not a secp256k1fx credential"
             ));
         };
         check_signatures(
@@ -133,7 +176,11 @@ pub fn verify(
             &place,
         )?;
         *consumed.entry(input.asset_id).or_default() += u128::from(ti.amount);
-        fx.consumed.push((id, utxo.owners()));
+        if from_memory {
+            fx.imported.push((id, utxo.owners()));
+        } else {
+            fx.consumed.push((id, utxo.owners()));
+        }
     }
     for (i, o) in base.outputs.iter().enumerate() {
         let output = match &o.output {
@@ -156,6 +203,19 @@ pub fn verify(
             output,
         )));
     }
+    for (j, o) in exported.iter().enumerate() {
+        let platform::TransferableOut::TransferOutput(t) = &o.output else {
+            return fail(format!(
+                "`unsignedTx.exportedOutputs[{j}]` is not a TransferOutput"
+            ));
+        };
+        *produced.entry(o.asset_id).or_default() += u128::from(t.amount);
+        fx.exported.push(Utxo::new(platform::Utxo::new(
+            avax::UtxoId::new(tx_id, (base.outputs.len() + j) as u32),
+            o.asset_id,
+            platform::UtxoOutput::TransferOutput(t.clone()),
+        )));
+    }
     for (asset, out) in &produced {
         let have = consumed.get(asset).copied().unwrap_or(0);
         if have < *out {
@@ -170,6 +230,17 @@ pub fn verify(
         }
     }
     Ok(fx)
+}
+
+/// The P-chain moves funds to and from the X-chain only (no EVM runs for the C-chain).
+fn x_chain(rules: &Rules, chain: &Id, place: &str) -> Result<(), TxError> {
+    if *chain != rules.x_chain {
+        return fail(format!(
+            "`{place}` is {chain}; this devnet moves funds between the P-chain and the X-chain ({}) only",
+            rules.x_chain
+        ));
+    }
+    Ok(())
 }
 
 fn not_found(place: &str, r: &avax::UtxoId, id: &Id) -> TxError {

@@ -134,6 +134,8 @@ pub fn utxo_page(
         0 => MAX_PAGE,
         n => n.min(MAX_PAGE),
     };
+    // Another chain: the atomic UTXOs it exported to this one, in shared memory.
+    let mut space = ledger::Space::Chain(view.chain);
     if let Some(source) = source_chain.filter(|s| !s.is_empty()) {
         let id = crate::devnet::chain_id(devnet, source).ok_or_else(|| {
             RpcError::invalid_params(
@@ -141,9 +143,26 @@ pub fn utxo_page(
                 format!("problem parsing source chainID \"{source}\": there is no ID with alias: {source}"),
             )
         })?;
-        if !view.aliases.contains(&id.to_string()) {
-            let zero = format_address(devnet, view.alias, [0; 20]);
-            return Ok((Vec::new(), UtxoIndex::new(zero, Id::ZERO.to_string())));
+        let from = if id == devnet.genesis.x_chain_id {
+            Some(Chain::X)
+        } else if id == Id::ZERO {
+            Some(Chain::P)
+        } else {
+            None
+        };
+        match from {
+            Some(from) if from != view.chain => {
+                space = ledger::Space::Atomic {
+                    to: view.chain,
+                    from,
+                };
+            }
+            Some(_) => {}
+            // The C-chain runs no EVM here, so it exports nothing.
+            None => {
+                let zero = format_address(devnet, view.alias, [0; 20]);
+                return Ok((Vec::new(), UtxoIndex::new(zero, Id::ZERO.to_string())));
+            }
         }
     }
     let mut owners: Vec<[u8; 20]> = Vec::new();
@@ -188,8 +207,8 @@ pub fn utxo_page(
             _ => None,
         };
         end.0 = *a;
-        for (id, bytes) in ledger::utxos_of(&r, view.chain, a, after.as_ref(), limit - out.len())
-            .map_err(internal)?
+        for (id, bytes) in
+            ledger::utxos_of(&r, space, a, after.as_ref(), limit - out.len()).map_err(internal)?
         {
             end.1 = id;
             if seen.insert(id) {

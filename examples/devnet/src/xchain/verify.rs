@@ -36,6 +36,10 @@ pub struct Effects {
     pub touched: BTreeSet<([u8; 20], Id)>,
     /// The asset it creates, if any: (ID = the tx ID, name, symbol, denomination).
     pub new_asset: Option<Id>,
+    /// The shared-memory UTXOs it imports (from the P-chain).
+    pub imported: Vec<Id>,
+    /// The UTXOs it exports into shared memory (to the P-chain).
+    pub exported: Vec<Utxo>,
 }
 
 /// Verifies `tx` (whose ID is `tx_id`) at block time `time` against UTXOs found by `lookup`
@@ -46,6 +50,7 @@ pub fn verify(
     tx_id: Id,
     time: u64,
     lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
+    atomic: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
 ) -> Result<Effects, TxError> {
     tx.verify()
         .map_err(|e| TxError(format!("the transaction breaks a rule of the codec: {e}")))?;
@@ -58,10 +63,13 @@ pub fn verify(
         avm::UnsignedTx::BaseTx(t) => (&t.base, rules.tx_fee),
         avm::UnsignedTx::CreateAssetTx(t) => (&t.base, rules.create_asset_tx_fee),
         avm::UnsignedTx::OperationTx(t) => (&t.base, rules.tx_fee),
-        avm::UnsignedTx::ImportTx(_) | avm::UnsignedTx::ExportTx(_) => {
-            return fail(
-                "ImportTx and ExportTx move funds through shared memory with the P-chain, which this devnet does not run yet",
-            );
+        avm::UnsignedTx::ImportTx(t) => {
+            other_chain(rules, &t.source_chain, "unsignedTx.sourceChain")?;
+            (&t.base, rules.tx_fee)
+        }
+        avm::UnsignedTx::ExportTx(t) => {
+            other_chain(rules, &t.destination_chain, "unsignedTx.destinationChain")?;
+            (&t.base, rules.tx_fee)
         }
         _ => return fail("a transaction type this devnet does not know"),
     };
@@ -81,10 +89,14 @@ pub fn verify(
         avm::UnsignedTx::OperationTx(t) => &t.operations,
         _ => &[],
     };
-    let expected_creds = base.inputs.len() + operations.len();
+    let imported: &[avm::TransferableInput] = match &tx.unsigned {
+        avm::UnsignedTx::ImportTx(t) => &t.imported_inputs,
+        _ => &[],
+    };
+    let expected_creds = base.inputs.len() + imported.len() + operations.len();
     if tx.credentials.len() != expected_creds {
         return fail(format!(
-            "the transaction has {} credentials but {} inputs and operations; it needs one for each",
+            "the transaction has {} credentials but {} inputs, imported inputs and operations; it needs one for each",
             tx.credentials.len(),
             expected_creds
         ));
@@ -96,10 +108,24 @@ pub fn verify(
     let mut spent_ids = BTreeSet::new();
     *produced.entry(rules.avax).or_default() += u128::from(fee);
 
-    for (i, input) in base.inputs.iter().enumerate() {
-        let place = format!("unsignedTx.inputs[{i}]");
+    let spends = base
+        .inputs
+        .iter()
+        .enumerate()
+        .map(|(i, input)| (format!("unsignedTx.inputs[{i}]"), input, false))
+        .chain(
+            imported
+                .iter()
+                .enumerate()
+                .map(|(i, input)| (format!("unsignedTx.importedInputs[{i}]"), input, true)),
+        );
+    for (k, (place, input, from_memory)) in spends.enumerate() {
         let utxo_id = input.utxo_id.id();
-        let utxo = spend(lookup, &utxo_id, &input.utxo_id, &place, &mut spent_ids)?;
+        let utxo = if from_memory {
+            spend(atomic, &utxo_id, &input.utxo_id, &place, &mut spent_ids)?
+        } else {
+            spend(lookup, &utxo_id, &input.utxo_id, &place, &mut spent_ids)?
+        };
         if utxo.asset_id != input.asset_id {
             return fail(format!(
                 "`{place}.assetID` is {}, but the UTXO holds {}",
@@ -122,7 +148,7 @@ pub fn verify(
                 ti.amount, out.amount
             ));
         }
-        let cred = secp_credential(&tx.credentials[i], &format!("credentials[{i}]"))?;
+        let cred = secp_credential(&tx.credentials[k], &format!("credentials[{k}]"))?;
         check_signatures(
             &out.owners,
             &ti.input.signature_indices,
@@ -133,7 +159,11 @@ pub fn verify(
         )?;
         *consumed.entry(input.asset_id).or_default() += u128::from(ti.amount);
         touch(&mut fx, &out.owners, input.asset_id);
-        fx.consumed.push(utxo_id);
+        if from_memory {
+            fx.imported.push(utxo_id);
+        } else {
+            fx.consumed.push(utxo_id);
+        }
     }
 
     // Outputs: index i for outputs[i], then the tx type's own outputs.
@@ -201,7 +231,7 @@ pub fn verify(
                 let avm::UtxoOutput::Secp256k1fxMintOutput(right) = &utxo.output else {
                     return fail(format!("`{place}` spends a UTXO that is not a MintOutput"));
                 };
-                let k = base.inputs.len() + j;
+                let k = base.inputs.len() + imported.len() + j;
                 let cred = secp_credential(&tx.credentials[k], &format!("credentials[{k}]"))?;
                 check_signatures(
                     &right.owners,
@@ -229,6 +259,26 @@ pub fn verify(
                 );
             }
         }
+        avm::UnsignedTx::ExportTx(t) => {
+            for (j, o) in t.exported_outputs.iter().enumerate() {
+                let avm::TransferableOut::TransferOutput(out) = &o.output else {
+                    return fail(format!(
+                        "`unsignedTx.exportedOutputs[{j}].output` is not a secp256k1fx TransferOutput"
+                    ));
+                };
+                *produced.entry(o.asset_id).or_default() += u128::from(out.amount);
+                for a in &out.owners.addresses {
+                    fx.touched.insert((*a.as_bytes(), o.asset_id));
+                }
+                let utxo = avm::Utxo::new(
+                    avax::UtxoId::new(tx_id, index),
+                    o.asset_id,
+                    avm::UtxoOutput::Secp256k1fxTransferOutput(out.clone()),
+                );
+                index += 1;
+                fx.exported.push(Utxo::new(utxo));
+            }
+        }
         _ => {}
     }
 
@@ -247,6 +297,18 @@ pub fn verify(
         }
     }
     Ok(fx)
+}
+
+/// The devnet moves funds between the X- and P-chains only (no EVM runs for the C-chain).
+fn other_chain(rules: &Rules, chain: &Id, place: &str) -> Result<(), TxError> {
+    if *chain != Id::ZERO {
+        return fail(format!(
+            "`{place}` is {chain}; this devnet moves funds between the X-chain and the P-chain ({}) only",
+            Id::ZERO
+        ));
+    }
+    let _ = rules;
+    Ok(())
 }
 
 fn spend(

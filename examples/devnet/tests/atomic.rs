@@ -1,0 +1,185 @@
+//! AVAX moves between the X- and P-chains through shared memory: an export makes an atomic
+//! UTXO that `getUTXOs` with `sourceChain` lists on the other chain, and an import spends it.
+
+#![allow(deprecated)]
+
+mod common;
+
+use avalanche_devnet::genesis::{AVAX, test_keys};
+use avalanche_devnet::ledger::Chain;
+use avalanche_devnet::pchain::{self, fee};
+use avalanche_devnet::wallet::{self, PKind};
+use avalanche_devnet::xchain::Utxo;
+use avalanche_rpc::avm::{self as x_api, AvmClient};
+use avalanche_rpc::platform::{self as p_api, PlatformClient};
+use avalanche_rpc::wire::Address;
+use common::Devnet;
+
+#[tokio::test]
+async fn avax_goes_from_x_to_p_and_back() {
+    let d = Devnet::start(common::options()).await;
+    let keys = test_keys();
+    let key = &keys[2];
+    let x_addr = Address::new(Some("X"), "local", *key.address().as_bytes()).unwrap();
+    let p_addr = Address::new(Some("P"), "local", *key.address().as_bytes()).unwrap();
+    let x = d.node.avm("X");
+    let p = d.node.platform();
+    let p_balance = |p: p_api::PlatformEndpoint<_>| {
+        let a = p_addr.clone();
+        async move {
+            p.get_balance(p_api::GetBalanceParams::new().with_addresses(vec![a]))
+                .await
+                .unwrap()
+                .unlocked
+                .get()
+        }
+    };
+    let (x0, p0) = (d.balance(&x_addr, "AVAX").await, p_balance(p.clone()).await);
+
+    // X → P: export 100 AVAX.
+    let tx = wallet::x_export_tx(
+        &d.devnet.rules,
+        std::slice::from_ref(key),
+        &d.utxos(&x_addr).await,
+        100 * AVAX,
+        key.address(),
+        key.address(),
+        d.devnet.clock.now(),
+    )
+    .unwrap();
+    let dv = d.devnet.clone();
+    let bytes = tx.to_bytes().unwrap();
+    tokio::task::spawn_blocking(move || dv.accept_now(Chain::X, bytes))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        d.balance(&x_addr, "AVAX").await,
+        x0 - 100 * AVAX - d.devnet.rules.tx_fee
+    );
+    // The P-chain sees it in shared memory, not among its own UTXOs.
+    let atomic = p
+        .get_utxos(p_api::GetUtxosParams::new(vec![p_addr.clone()]).with_source_chain("X"))
+        .await
+        .unwrap();
+    assert_eq!(atomic.num_fetched.get(), 1);
+    let atomic: Vec<pchain::Utxo> = atomic
+        .utxos
+        .iter()
+        .map(|u| pchain::Utxo::decode(u.strip_checksum().unwrap()).unwrap())
+        .collect();
+    assert_eq!(p_balance(p.clone()).await, p0);
+
+    // P imports it, paying the gas fee from the import.
+    let price = d.devnet.p_price_margin().unwrap();
+    let import = wallet::p_tx(
+        &d.devnet.p_rules,
+        std::slice::from_ref(key),
+        &[],
+        &[],
+        PKind::Import(&atomic),
+        key.address(),
+        price,
+    )
+    .unwrap();
+    let (platform_import, import_bytes) = (import.clone(), import.to_bytes().unwrap());
+    let dv = d.devnet.clone();
+    tokio::task::spawn_blocking(move || dv.accept_now(Chain::P, import_bytes))
+        .await
+        .unwrap()
+        .unwrap();
+    let avalanche_rpc::codec::platform::UnsignedTx::ImportTx(it) = &platform_import.unsigned else {
+        panic!()
+    };
+    let burned = 100 * AVAX
+        - it.base
+            .outputs
+            .iter()
+            .map(|o| match &o.output {
+                avalanche_rpc::codec::platform::TransferableOut::TransferOutput(t) => t.amount,
+                _ => 0,
+            })
+            .sum::<u64>();
+    let gas = fee::gas(&fee::sum(&[
+        fee::base(&it.base),
+        [36, 0, 0, 0],
+        fee::inputs(&it.imported_inputs),
+    ]))
+    .unwrap();
+    assert!(burned >= gas, "the fee covers the gas: {burned} vs {gas}");
+    assert_eq!(p_balance(p.clone()).await, p0 + 100 * AVAX - burned);
+    let again = p
+        .get_utxos(p_api::GetUtxosParams::new(vec![p_addr.clone()]).with_source_chain("X"))
+        .await
+        .unwrap();
+    assert_eq!(again.num_fetched.get(), 0, "the atomic UTXO is spent");
+
+    // P → X: export 40 AVAX, then import it on X.
+    let price = d.devnet.p_price_margin().unwrap();
+    let p_utxos: Vec<pchain::Utxo> = p
+        .get_utxos(p_api::GetUtxosParams::new(vec![p_addr.clone()]))
+        .await
+        .unwrap()
+        .utxos
+        .iter()
+        .map(|u| pchain::Utxo::decode(u.strip_checksum().unwrap()).unwrap())
+        .collect();
+    let export = wallet::p_tx(
+        &d.devnet.p_rules,
+        std::slice::from_ref(key),
+        &p_utxos,
+        &[],
+        PKind::Export {
+            amount: 40 * AVAX,
+            to: key.address(),
+        },
+        key.address(),
+        price,
+    )
+    .unwrap();
+    let dv = d.devnet.clone();
+    let bytes = export.to_bytes().unwrap();
+    tokio::task::spawn_blocking(move || dv.accept_now(Chain::P, bytes))
+        .await
+        .unwrap()
+        .unwrap();
+    let atomic: Vec<Utxo> = x
+        .get_utxos(x_api::GetUtxosParams::new(vec![x_addr.clone()]).with_source_chain("P"))
+        .await
+        .unwrap()
+        .utxos
+        .iter()
+        .map(|u| Utxo::decode(u.strip_checksum().unwrap()).unwrap())
+        .collect();
+    assert_eq!(atomic.len(), 1);
+    let before = d.balance(&x_addr, "AVAX").await;
+    let import = wallet::x_import_tx(
+        &d.devnet.rules,
+        std::slice::from_ref(key),
+        &atomic,
+        key.address(),
+        d.devnet.clock.now(),
+    )
+    .unwrap();
+    let dv = d.devnet.clone();
+    let bytes = import.to_bytes().unwrap();
+    tokio::task::spawn_blocking(move || dv.accept_now(Chain::X, bytes))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        d.balance(&x_addr, "AVAX").await,
+        before + 40 * AVAX - d.devnet.rules.tx_fee
+    );
+    // Importing the same UTXO twice is refused.
+    let e = x
+        .issue_tx(x_api::IssueTxParams::new(
+            avalanche_rpc::wire::HexBytes::with_checksum(&import.to_bytes().unwrap()),
+        ))
+        .await
+        .unwrap_err();
+    assert!(
+        e.to_string().contains("already accepted") || e.to_string().contains("importedInputs[0]"),
+        "{e}"
+    );
+}
