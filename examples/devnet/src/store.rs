@@ -32,7 +32,7 @@ pub const X_ADDR_TX_COUNT: TableDefinition<&[u8], u64> = TableDefinition::new("x
 /// Asset aliases (`AVAX`) → asset ID.
 pub const X_ALIASES: TableDefinition<&str, &[u8]> = TableDefinition::new("x_aliases");
 /// The P-chain's current validators: Subnet ID ‖ node ID → staking tx ID (32 bytes) ‖
-/// potential reward (8).
+/// potential reward (8) ‖ start time (8).
 pub const P_STAKERS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("p_stakers");
 /// Changes of the P-chain's validator sets: height ‖ Subnet ID ‖ node ID → weight change
 /// (i64, 8 bytes) ‖ the BLS public key (48 bytes) if it has one.

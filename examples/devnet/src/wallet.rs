@@ -235,6 +235,16 @@ pub enum PKind<'u> {
     },
     /// Import these shared-memory UTXOs from the X-chain.
     Import(&'u [crate::pchain::Utxo]),
+    /// Validate the Primary Network with `node` until `end`, staking `weight` nAVAX (returned
+    /// to the change address), rewards to `rewards`.
+    AddValidator {
+        node: avalanche_rpc::wire::NodeId,
+        bls: &'u avalanche_rpc::bls::SecretKey,
+        weight: u64,
+        end: u64,
+        shares: u32,
+        rewards: ShortId,
+    },
 }
 
 /// A signed P-chain BaseTx paying `payments` (AVAX) from unlocked `utxos` of `keys`, the
@@ -301,14 +311,19 @@ pub fn p_tx(
         )],
         _ => Vec::new(),
     };
+    let stake: Vec<platform::TransferableOutput> = match &kind {
+        PKind::AddValidator { weight, .. } => vec![platform::TransferableOutput::new(
+            rules.avax,
+            secp256k1fx::TransferOutput::new(*weight, owners(change)).into(),
+        )],
+        _ => Vec::new(),
+    };
     let out_total: u64 = payments.iter().map(|p| p.amount).sum::<u64>()
-        + exported
-            .iter()
-            .map(|_| match &kind {
-                PKind::Export { amount, .. } => *amount,
-                _ => 0,
-            })
-            .sum::<u64>();
+        + match &kind {
+            PKind::Export { amount, .. } => *amount,
+            PKind::AddValidator { weight, .. } => *weight,
+            _ => 0,
+        };
     let mut tx_fee = 0u64;
     loop {
         let need = (out_total + tx_fee).saturating_sub(imported_amount);
@@ -350,19 +365,54 @@ pub fn p_tx(
         let (imported_inputs, import_signers): (Vec<_>, Vec<_>) = imported.iter().cloned().unzip();
         signers.extend(import_signers);
         let base = platform::Base::new(rules.network_id, Id::ZERO, outputs, inputs, Vec::new());
+        let validator = match &kind {
+            PKind::AddValidator {
+                node,
+                bls,
+                weight,
+                end,
+                shares,
+                rewards,
+            } => {
+                let owner = || platform::Owner::from(platform::OutputOwners::new(owners(*rewards)));
+                Some(platform::AddPermissionlessValidatorTx::new(
+                    base.clone(),
+                    platform::Validator::new(*node, 0, *end, *weight),
+                    Id::ZERO,
+                    platform::ProofOfPossession::new(bls.public_key(), bls.proof_of_possession())
+                        .into(),
+                    stake.clone(),
+                    owner(),
+                    owner(),
+                    *shares,
+                ))
+            }
+            _ => None,
+        };
+        let intrinsic = match &kind {
+            PKind::Base => [0; 4],
+            PKind::Export { .. } | PKind::Import(_) => [36, 0, 0, 0],
+            PKind::AddValidator { .. } => [96, 1, 3, 0],
+        };
+        let staking = validator.as_ref().map_or([0; 4], |v| {
+            fee::sum(&[
+                fee::outputs(&v.stake),
+                fee::signer(&v.signer),
+                fee::owner(&v.validator_rewards_owner),
+                fee::owner(&v.delegator_rewards_owner),
+            ])
+        });
         let complexity = fee::sum(&[
             fee::base(&base),
-            if matches!(kind, PKind::Base) {
-                [0; 4]
-            } else {
-                [36, 0, 0, 0]
-            },
+            intrinsic,
             fee::inputs(&imported_inputs),
             fee::outputs(&exported),
+            staking,
         ]);
         let needed = fee::gas(&complexity).ok_or("gas overflows")? * price;
         if needed <= tx_fee {
             let unsigned: platform::UnsignedTx = match &kind {
+                PKind::AddValidator { .. } => validator.expect("built above").into(),
                 PKind::Base => platform::BaseTx::new(base).into(),
                 PKind::Export { .. } => {
                     platform::ExportTx::new(base, rules.x_chain, exported.clone()).into()

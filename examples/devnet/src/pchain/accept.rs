@@ -74,6 +74,13 @@ impl Devnet {
                 return Err(TxError(format!("couldn't issue tx: {}", e.0)));
             }
         };
+        if let Some(v) = &effects.staker
+            && super::is_staker(&r, &Id::ZERO, &v.node).map_err(|e| TxError(e.to_string()))?
+        {
+            let reason = format!("{} is already a validator of the Primary Network", v.node);
+            pool.drop_reason(id, reason.clone());
+            return Err(TxError(format!("couldn't issue tx: {reason}")));
+        }
         if effects.gas > fee::MAX_CAPACITY {
             return Err(TxError(format!(
                 "couldn't issue tx: it needs {} gas, more than a block's capacity of {}",
@@ -156,6 +163,15 @@ impl Devnet {
                     continue;
                 }
             };
+            if let Some(v) = &effects.staker
+                && super::is_staker_in(&w, &Id::ZERO, &v.node)?
+            {
+                dropped.push((
+                    p.id,
+                    format!("{} is already a validator of the Primary Network", v.node),
+                ));
+                continue;
+            }
             // Past the block's capacity: it waits for the next block.
             let Some(next) = state.consume(effects.gas) else {
                 continue;
@@ -215,6 +231,22 @@ fn apply(w: &WriteTransaction, p: &Pending, height: u64, fx: &Effects) -> Result
     }
     for (id, owners) in &fx.imported {
         ledger::spend_utxo(w, FROM_X, id, owners)?;
+    }
+    if let Some(v) = &fx.staker {
+        // The reward it may earn, from the supply now; the supply counts it at once.
+        let supply = meta_u64_in(w, "p_supply")?.unwrap_or(0);
+        let reward = crate::genesis::staking::reward(v.end - v.start, v.weight, supply);
+        super::add_staker(
+            w,
+            &Id::ZERO,
+            &v.node,
+            &p.id,
+            reward,
+            (height, v.start),
+            v.weight,
+            Some(v.public_key),
+        )?;
+        store::set_meta(w, "p_supply", &supply.saturating_add(reward).to_be_bytes())?;
     }
     for u in &fx.exported {
         let to_x = ledger::Space::Atomic {

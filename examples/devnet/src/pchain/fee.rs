@@ -128,6 +128,22 @@ pub fn inputs(ins: &[platform::TransferableInput]) -> Complexity {
     c
 }
 
+/// The complexity of a signer: a proof of possession or none.
+pub fn signer(s: &platform::Signer) -> Complexity {
+    match s {
+        platform::Signer::ProofOfPossession(_) => [144, 0, 0, 1_050],
+        _ => [0; 4],
+    }
+}
+
+/// The complexity of an owner, without its type ID.
+pub fn owner(o: &platform::Owner) -> Complexity {
+    match o {
+        platform::Owner::OutputOwners(o) => [16 + 20 * o.owners.addresses.len() as u64, 0, 0, 0],
+        _ => [0; 4],
+    }
+}
+
 /// The sum of complexities.
 pub fn sum(parts: &[Complexity]) -> Complexity {
     let mut c = [0; 4];

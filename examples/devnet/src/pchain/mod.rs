@@ -69,6 +69,9 @@ pub struct Staker {
     pub tx_id: Id,
     pub tx: platform::Tx,
     pub potential_reward: u64,
+    /// When it started validating: the chain time it was accepted at (since Durango the
+    /// tx's own start time is ignored).
+    pub start: u64,
 }
 
 impl Staker {
@@ -107,6 +110,7 @@ pub fn stakers(r: &ReadTransaction, subnet: &Id) -> Result<Vec<Staker>, StoreErr
         let v = v.value();
         let tx_id = Id::new(v[..32].try_into().expect("32 bytes"));
         let reward = u64::from_be_bytes(v[32..40].try_into().expect("8 bytes"));
+        let start = u64::from_be_bytes(v[40..48].try_into().expect("8 bytes"));
         let stored = ledger::tx(r, Chain::P, &tx_id)?
             .ok_or_else(|| StoreError(format!("staker tx {tx_id} is not stored")))?;
         let tx = platform::Tx::from_bytes(&stored.bytes)
@@ -117,6 +121,7 @@ pub fn stakers(r: &ReadTransaction, subnet: &Id) -> Result<Vec<Staker>, StoreErr
             tx_id,
             tx,
             potential_reward: reward,
+            start,
         });
     }
     Ok(out)
@@ -208,6 +213,19 @@ pub fn create_chain(
 }
 
 /// Unspent P-chain outputs owned by `address`, after `after`, at most `limit`.
+/// Whether `node` is a current validator of `subnet`.
+pub fn is_staker(r: &ReadTransaction, subnet: &Id, node: &NodeId) -> Result<bool, StoreError> {
+    let t = r.open_table(store::P_STAKERS)?;
+    Ok(t.get(staker_key(subnet, node).as_slice())?.is_some())
+}
+
+/// The same, within a write transaction.
+pub fn is_staker_in(w: &WriteTransaction, subnet: &Id, node: &NodeId) -> Result<bool, StoreError> {
+    use redb::ReadableTable;
+    let t = w.open_table(store::P_STAKERS)?;
+    Ok(t.get(staker_key(subnet, node).as_slice())?.is_some())
+}
+
 pub fn utxos_of(
     r: &ReadTransaction,
     address: &[u8; 20],
@@ -264,7 +282,7 @@ pub fn write_genesis(w: &WriteTransaction, g: &Genesis) -> Result<(), StoreError
             &v.validator.node_id,
             &id,
             reward,
-            0,
+            (0, v.validator.start),
             v.validator.weight,
             pk,
         )?;
@@ -294,13 +312,13 @@ pub fn add_staker(
     node: &NodeId,
     tx: &Id,
     reward: u64,
-    height: u64,
+    (height, start): (u64, u64),
     weight: u64,
     pk: Option<[u8; 48]>,
 ) -> Result<(), StoreError> {
     w.open_table(store::P_STAKERS)?.insert(
         staker_key(subnet, node).as_slice(),
-        store::key(&[tx.as_bytes(), &reward.to_be_bytes()]).as_slice(),
+        store::key(&[tx.as_bytes(), &reward.to_be_bytes(), &start.to_be_bytes()]).as_slice(),
     )?;
     let delta = i64::try_from(weight).map_err(|_| StoreError("a weight above 2^63".into()))?;
     let mut v = delta.to_be_bytes().to_vec();

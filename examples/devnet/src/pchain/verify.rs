@@ -3,9 +3,10 @@
 //! by one as the devnet learns them; the others are refused by name.
 
 use super::{Utxo, fee};
+use crate::genesis::staking;
 use crate::secp::{TxError, check_signatures, fail};
 use avalanche_rpc::codec::{Verify, avax, platform};
-use avalanche_rpc::wire::Id;
+use avalanche_rpc::wire::{Id, NodeId};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The chain's parameters a transaction is checked against.
@@ -25,7 +26,20 @@ pub struct Effects {
     pub imported: Vec<(Id, Vec<[u8; 20]>)>,
     /// UTXOs it exports into shared memory (to the X-chain).
     pub exported: Vec<Utxo>,
+    /// The validator it adds.
+    pub staker: Option<NewStaker>,
     pub gas: u64,
+}
+
+/// A validator of the Primary Network a transaction adds.
+#[derive(Debug, Clone)]
+pub struct NewStaker {
+    pub node: NodeId,
+    pub weight: u64,
+    pub public_key: [u8; 48],
+    /// The chain time it was accepted at; it validates from then until `end`.
+    pub start: u64,
+    pub end: u64,
 }
 
 /// Verifies `tx` (ID `tx_id`) at chain time `time`, paying `price` per gas, against UTXOs
@@ -68,9 +82,12 @@ pub fn verify(
                 t.exported_outputs.as_slice(),
             )
         }
+        platform::UnsignedTx::AddPermissionlessValidatorTx(t) => {
+            (&t.base, [96, 1, 3, 0], no_inputs, no_outputs)
+        }
         other => {
             return fail(format!(
-                "the devnet does not accept {} on the P-chain yet (it accepts BaseTx, ImportTx and ExportTx)",
+                "the devnet does not accept {} on the P-chain yet (it accepts BaseTx, ImportTx, ExportTx and AddPermissionlessValidatorTx)",
                 type_name(other)
             ));
         }
@@ -98,11 +115,24 @@ pub fn verify(
             base.inputs.len() + imported.len()
         ));
     }
+    let validator = match &tx.unsigned {
+        platform::UnsignedTx::AddPermissionlessValidatorTx(t) => Some(t.as_ref()),
+        _ => None,
+    };
+    let staking_parts = validator.map_or([0; 4], |v| {
+        fee::sum(&[
+            fee::outputs(&v.stake),
+            fee::signer(&v.signer),
+            fee::owner(&v.validator_rewards_owner),
+            fee::owner(&v.delegator_rewards_owner),
+        ])
+    });
     let complexity = fee::sum(&[
         fee::base(base),
         intrinsic,
         fee::inputs(imported),
         fee::outputs(exported),
+        staking_parts,
     ]);
     let gas =
         fee::gas(&complexity).ok_or_else(|| TxError("the transaction's gas overflows".into()))?;
@@ -216,6 +246,17 @@ pub fn verify(
             platform::UtxoOutput::TransferOutput(t.clone()),
         )));
     }
+    if let Some(v) = validator {
+        fx.staker = Some(check_validator(rules, v, time)?);
+        for (j, o) in v.stake.iter().enumerate() {
+            let platform::TransferableOut::TransferOutput(t) = &o.output else {
+                return fail(format!(
+                    "`unsignedTx.stake[{j}]` is stakeable-locked; the devnet stakes unlocked AVAX only so far"
+                ));
+            };
+            *produced.entry(o.asset_id).or_default() += u128::from(t.amount);
+        }
+    }
     for (asset, out) in &produced {
         let have = consumed.get(asset).copied().unwrap_or(0);
         if have < *out {
@@ -230,6 +271,80 @@ pub fn verify(
         }
     }
     Ok(fx)
+}
+
+/// The node's rules for a Primary Network validator (`verifyAddPermissionlessValidatorTx`,
+/// after Durango: it starts at the chain time).
+fn check_validator(
+    rules: &Rules,
+    v: &platform::AddPermissionlessValidatorTx,
+    time: u64,
+) -> Result<NewStaker, TxError> {
+    if v.subnet_id != Id::ZERO {
+        return fail(format!(
+            "`unsignedTx.subnetID` is {}; the devnet adds Primary Network validators only so far",
+            v.subnet_id
+        ));
+    }
+    let platform::Signer::ProofOfPossession(pop) = &v.signer else {
+        return fail(
+            "`unsignedTx.signer`: a Primary Network validator needs a BLS proof of possession",
+        );
+    };
+    avalanche_rpc::bls::verify_proof_of_possession(&pop.public_key, &pop.proof_of_possession)
+        .map_err(|e| {
+            TxError(format!(
+                "`unsignedTx.signer.proofOfPossession` does not verify: {e}"
+            ))
+        })?;
+    let mut staked = 0u64;
+    for (j, o) in v.stake.iter().enumerate() {
+        if o.asset_id != rules.avax {
+            return fail(format!(
+                "`unsignedTx.stake[{j}].assetID` is {}, not AVAX",
+                o.asset_id
+            ));
+        }
+        if let platform::TransferableOut::TransferOutput(t) = &o.output {
+            staked = staked.saturating_add(t.amount);
+        }
+    }
+    let weight = v.validator.weight;
+    if staked != weight {
+        return fail(format!(
+            "`unsignedTx.stake` holds {staked} nAVAX but `unsignedTx.validator.weight` is {weight}"
+        ));
+    }
+    if !(staking::MIN_VALIDATOR_STAKE..=staking::MAX_VALIDATOR_STAKE).contains(&weight) {
+        return fail(format!(
+            "`unsignedTx.validator.weight` is {weight}; it must be from {} to {} nAVAX",
+            staking::MIN_VALIDATOR_STAKE,
+            staking::MAX_VALIDATOR_STAKE
+        ));
+    }
+    if v.delegation_shares < staking::MIN_DELEGATION_FEE {
+        return fail(format!(
+            "`unsignedTx.shares` is {}; the minimum delegation fee is {} (2 %)",
+            v.delegation_shares,
+            staking::MIN_DELEGATION_FEE
+        ));
+    }
+    let end = v.validator.end;
+    let duration = end.saturating_sub(time);
+    if !(staking::MIN_STAKE_DURATION..=staking::MAX_STAKE_DURATION).contains(&duration) {
+        return fail(format!(
+            "`unsignedTx.validator.end` is {end}: staking from the chain time {time} must last from {} to {} seconds, not {duration}",
+            staking::MIN_STAKE_DURATION,
+            staking::MAX_STAKE_DURATION
+        ));
+    }
+    Ok(NewStaker {
+        node: v.validator.node_id,
+        weight,
+        public_key: pop.public_key,
+        start: time,
+        end,
+    })
 }
 
 /// The P-chain moves funds to and from the X-chain only (no EVM runs for the C-chain).

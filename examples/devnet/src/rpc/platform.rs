@@ -80,7 +80,7 @@ impl PChain {
         let Some(v) = s.validator() else {
             return CurrentValidator::new(0u64, 0u64, s.node);
         };
-        let mut c = CurrentValidator::new(v.validator.start, v.validator.weight, s.node)
+        let mut c = CurrentValidator::new(s.start, v.validator.weight, s.node)
             .with_tx_id(s.tx_id)
             .with_end_time(v.validator.end)
             .with_potential_reward(s.potential_reward)

@@ -1,0 +1,165 @@
+//! Staking on the P-chain: an AddPermissionlessValidatorTx through issueTx adds a validator
+//! that every method then reports, with the node's rules refusing what it would refuse.
+
+#![allow(deprecated)]
+
+mod common;
+
+use avalanche_devnet::genesis::{AVAX, test_keys};
+use avalanche_devnet::ledger::Chain;
+use avalanche_devnet::pchain;
+use avalanche_devnet::wallet::{self, PKind};
+use avalanche_rpc::platform::*;
+use avalanche_rpc::wire::{Address, Height, NodeId};
+use common::Devnet;
+
+#[tokio::test]
+async fn a_new_validator_joins_with_its_stake_and_reward() {
+    let d = Devnet::start(common::options()).await;
+    let p = d.node.platform();
+    let keys = test_keys();
+    let key = &keys[4];
+    let addr = Address::new(Some("P"), "local", *key.address().as_bytes()).unwrap();
+    let node = NodeId::new(
+        *avalanche_rpc::keys::PrivateKey::from_bytes(&[9; 32])
+            .unwrap()
+            .address()
+            .as_bytes(),
+    );
+    let bls = avalanche_rpc::bls::SecretKey::from_seed(&[9; 32]).unwrap();
+    let utxos = |p: PlatformEndpoint<_>| {
+        let a = addr.clone();
+        async move {
+            p.get_utxos(GetUtxosParams::new(vec![a]))
+                .await
+                .unwrap()
+                .utxos
+                .iter()
+                .map(|u| pchain::Utxo::decode(u.strip_checksum().unwrap()).unwrap())
+                .collect::<Vec<_>>()
+        }
+    };
+    let before_stake = p
+        .get_total_stake(GetTotalStakeParams::new())
+        .await
+        .unwrap()
+        .weight
+        .get();
+    let before_supply = p
+        .get_current_supply(GetCurrentSupplyParams::new())
+        .await
+        .unwrap()
+        .supply
+        .get();
+    let end = d.devnet.clock.now() + 2 * 24 * 3600;
+    let stake = |weight: u64, end: u64, node: NodeId, us: &[pchain::Utxo]| {
+        wallet::p_tx(
+            &d.devnet.p_rules,
+            std::slice::from_ref(key),
+            us,
+            &[],
+            PKind::AddValidator {
+                node,
+                bls: &bls,
+                weight,
+                end,
+                shares: 50_000,
+                rewards: key.address(),
+            },
+            key.address(),
+            d.devnet.p_price_margin().unwrap(),
+        )
+        .unwrap()
+    };
+    let tx = stake(2_000 * AVAX, end, node, &utxos(p.clone()).await);
+    let dv = d.devnet.clone();
+    let bytes = tx.to_bytes().unwrap();
+    let id = tokio::task::spawn_blocking(move || dv.accept_now(Chain::P, bytes))
+        .await
+        .unwrap()
+        .unwrap();
+
+    let validators = p
+        .get_current_validators(GetCurrentValidatorsParams::new().with_node_ids(vec![node]))
+        .await
+        .unwrap()
+        .validators;
+    assert_eq!(validators.len(), 1);
+    let v = &validators[0];
+    assert_eq!(v.tx_id, Some(id));
+    assert_eq!(v.weight.get(), 2_000 * AVAX);
+    assert_eq!(v.end_time.map(|t| t.get()), Some(end));
+    assert_eq!(
+        v.delegators.as_ref().map(Vec::len),
+        Some(0),
+        "one node asked: its delegators listed"
+    );
+    let reward = v.potential_reward.unwrap().get();
+    assert!(reward > 0);
+    assert_eq!(
+        p.get_total_stake(GetTotalStakeParams::new())
+            .await
+            .unwrap()
+            .weight
+            .get(),
+        before_stake + 2_000 * AVAX
+    );
+    assert_eq!(
+        p.get_current_supply(GetCurrentSupplyParams::new())
+            .await
+            .unwrap()
+            .supply
+            .get(),
+        before_supply + reward
+    );
+    // The set at the new height has six validators and the new key; at genesis, five.
+    let height = p
+        .get_height(GetHeightParams::new())
+        .await
+        .unwrap()
+        .height
+        .get();
+    let now = p
+        .get_validators_at(GetValidatorsAtParams::new().with_height(Height::Number(height)))
+        .await
+        .unwrap();
+    assert_eq!(now.len(), 6);
+    assert_eq!(
+        now[&node].public_key.as_ref().map(|k| k.0.clone()),
+        Some(bls.public_key().to_vec())
+    );
+    let genesis = p
+        .get_validators_at(GetValidatorsAtParams::new().with_height(Height::Number(0)))
+        .await
+        .unwrap();
+    assert_eq!(genesis.len(), 5);
+    let staked = p
+        .get_stake(GetStakeParams::new(vec![addr.clone()]))
+        .await
+        .unwrap();
+    assert_eq!(staked.staked.get(), 2_002_000 * AVAX);
+
+    // What the node refuses.
+    let us = utxos(p.clone()).await;
+    let issue = |tx: avalanche_rpc::codec::platform::Tx| {
+        let p = p.clone();
+        async move {
+            p.issue_tx(IssueTxParams::new(
+                avalanche_rpc::wire::HexBytes::with_checksum(&tx.to_bytes().unwrap()),
+            ))
+            .await
+            .unwrap_err()
+            .to_string()
+        }
+    };
+    let e = issue(stake(2_000 * AVAX, end, node, &us)).await;
+    assert!(e.contains("already a validator"), "{e}");
+    let other = NodeId::new([8; 20]);
+    let e = issue(stake(AVAX, end, other, &us)).await;
+    assert!(
+        e.contains("`unsignedTx.validator.weight` is 1000000000"),
+        "{e}"
+    );
+    let e = issue(stake(2_000 * AVAX, d.devnet.clock.now() + 60, other, &us)).await;
+    assert!(e.contains("must last from 86400"), "{e}");
+}
