@@ -22,11 +22,15 @@ impl Devnet {
         store::set_meta(&w, "clock_advanced", &total.to_be_bytes())?;
         w.commit()?;
         self.clock.set_advanced(total);
+        // Staking periods may have ended: reward them now.
+        self.reward_stakers()?;
+        self.wake.notify_one();
         Ok(self.clock.now())
     }
 
     /// Builds a block on each chain that has transactions waiting.
     pub fn build_now(&self) -> Result<(Option<Id>, Option<Id>), StoreError> {
+        self.reward_stakers()?;
         let p = self.build_p_block()?;
         let x = self.build_x_block()?;
         Ok((x, p))

@@ -436,16 +436,19 @@ pub fn chain_id(devnet: &Devnet, alias: &str) -> Option<Id> {
 
 /// Builds a block whenever transactions wait, as a single-validator network does; a
 /// transaction that did not fit (a P-chain block's gas capacity refills with time) is tried
-/// again half a second later.
+/// again half a second later; validators whose period has ended are rewarded.
 pub async fn build_blocks(devnet: std::sync::Arc<Devnet>) {
     loop {
-        if devnet.pending() == 0 {
-            devnet.wake.notified().await;
-        } else {
-            tokio::time::sleep(std::time::Duration::from_millis(500)).await;
-        }
+        // Woken by a transaction, or once a second: staking periods end with time.
+        let wait = if devnet.pending() == 0 { 1_000 } else { 500 };
+        let _ = tokio::time::timeout(
+            std::time::Duration::from_millis(wait),
+            devnet.wake.notified(),
+        )
+        .await;
         let d = devnet.clone();
         let built = tokio::task::spawn_blocking(move || {
+            d.reward_stakers()?;
             d.build_p_block()?;
             d.build_x_block()
         });

@@ -138,6 +138,17 @@ pub fn tx(
     )
 }
 
+/// An accepted transaction's bytes, read within a write transaction.
+pub fn tx_bytes_in(
+    w: &redb::WriteTransaction,
+    chain: Chain,
+    id: &Id,
+) -> Result<Option<Vec<u8>>, StoreError> {
+    let t = w.open_table(store::TXS)?;
+    Ok(t.get(k(chain, &[id.as_bytes()]).as_slice())?
+        .map(|v| v.value()[9..].to_vec()))
+}
+
 /// An unspent output's bytes.
 pub fn utxo(
     r: &redb::ReadTransaction,

@@ -149,6 +149,27 @@ pub fn wrap(
     Ok((bytes, tip))
 }
 
+/// Wraps the commit or abort child `inner` of the proposal block `parent` as the
+/// proposervm does (an `Option`: no time, P-chain height or epoch of its own; it keeps its
+/// parent's); the wrapper's bytes and the new tip, which is recorded.
+pub fn wrap_option(
+    w: &WriteTransaction,
+    chain: Chain,
+    parent: Tip,
+    inner: &[u8],
+) -> Result<(Vec<u8>, Tip), StoreError> {
+    let block = proposervm::Block::from(proposervm::Option::new(parent.id, inner.to_vec()));
+    let bytes = block
+        .to_bytes()
+        .map_err(|e| StoreError(format!("a proposer option does not encode: {e}")))?;
+    let id = block
+        .id()
+        .map_err(|e| StoreError(format!("a proposer option does not encode: {e}")))?;
+    let tip = Tip { id, ..parent };
+    store::set_meta(w, meta_key(chain), &tip.encode())?;
+    Ok((bytes, tip))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -38,6 +38,9 @@ pub const P_STAKERS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("p_sta
 /// (i64, 8 bytes) ‖ the BLS public key (48 bytes) if it has one.
 pub const P_VALIDATOR_DIFFS: TableDefinition<&[u8], &[u8]> =
     TableDefinition::new("p_validator_diffs");
+/// Reward UTXOs paid at the end of a staking period: staking tx ID ‖ output index (4 bytes)
+/// → the UTXO's bytes (`platform.getRewardUTXOs`).
+pub const P_REWARD_UTXOS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("p_reward_utxos");
 /// Subnet ID ‖ chain ID for every blockchain.
 pub const P_CHAINS: TableDefinition<&[u8], ()> = TableDefinition::new("p_chains");
 /// Index entries: index kind (1 byte) ‖ number (8 bytes) → container ID (32 bytes) ‖
@@ -112,6 +115,7 @@ impl Store {
         w.open_table(P_STAKERS)?;
         w.open_table(P_VALIDATOR_DIFFS)?;
         w.open_table(P_CHAINS)?;
+        w.open_table(P_REWARD_UTXOS)?;
         w.open_table(INDEX)?;
         w.open_table(INDEX_IDS)?;
         w.commit()?;

@@ -162,4 +162,93 @@ async fn a_new_validator_joins_with_its_stake_and_reward() {
     );
     let e = issue(stake(2_000 * AVAX, d.devnet.clock.now() + 60, other, &us)).await;
     assert!(e.contains("must last from 86400"), "{e}");
+
+    // The period ends on the devnet's clock: a proposal block rewards it, its commit pays.
+    let balance = |p: PlatformEndpoint<_>| {
+        let a = addr.clone();
+        async move {
+            p.get_balance(GetBalanceParams::new().with_addresses(vec![a]))
+                .await
+                .unwrap()
+                .unlocked
+                .get()
+        }
+    };
+    let before = balance(p.clone()).await;
+    use avalanche_rpc::devnet::DevnetClient;
+    let control = d.node.devnet();
+    control
+        .advance_clock(avalanche_rpc::devnet::AdvanceClockParams::new(
+            2 * 24 * 3600 + 10u64,
+        ))
+        .await
+        .unwrap();
+    let gone = p
+        .get_current_validators(GetCurrentValidatorsParams::new().with_node_ids(vec![node]))
+        .await
+        .unwrap()
+        .validators;
+    assert!(gone.is_empty(), "the validator left");
+    let rewards = p
+        .get_reward_utxos(GetRewardUtxosParams::new(id))
+        .await
+        .unwrap();
+    assert_eq!(rewards.num_fetched.get(), 1);
+    let r = avalanche_rpc::codec::platform::Utxo::from_bytes(
+        rewards.utxos[0].strip_checksum().unwrap(),
+    )
+    .unwrap();
+    let avalanche_rpc::codec::platform::UtxoOutput::TransferOutput(o) = &r.output else {
+        panic!()
+    };
+    assert_eq!(o.amount, reward);
+    assert_eq!(o.owners.addresses, vec![key.address()]);
+    assert_eq!(balance(p.clone()).await, before + 2_000 * AVAX + reward);
+    let after_height = p
+        .get_height(GetHeightParams::new())
+        .await
+        .unwrap()
+        .height
+        .get();
+    assert_eq!(after_height, height + 2, "a proposal block and its commit");
+    let commit = p
+        .get_block_by_height(GetBlockByHeightParams::new().with_height(after_height))
+        .await
+        .unwrap();
+    let avalanche_rpc::wire::HexOrJson::Hex(h) = &commit.block else {
+        panic!()
+    };
+    assert!(matches!(
+        avalanche_rpc::codec::platform::Block::from_bytes(h.strip_checksum().unwrap()).unwrap(),
+        avalanche_rpc::codec::platform::Block::BanffCommitBlock(_)
+    ));
+    let set = p
+        .get_validators_at(GetValidatorsAtParams::new().with_height(Height::Proposed))
+        .await
+        .unwrap();
+    assert_eq!(set.len(), 5);
+    assert_eq!(
+        p.get_current_supply(GetCurrentSupplyParams::new())
+            .await
+            .unwrap()
+            .supply
+            .get(),
+        before_supply + reward,
+        "the reward was counted in the supply when the validator joined"
+    );
+    // The index holds the proposal and, on it, the commit as a proposervm option.
+    use avalanche_rpc::index::IndexClient;
+    let last = d
+        .node
+        .index("P", "block")
+        .get_last_accepted(avalanche_rpc::index::GetLastAcceptedParams::new())
+        .await
+        .unwrap();
+    let avalanche_rpc::codec::proposervm::Block::Option(option) =
+        avalanche_rpc::codec::proposervm::Block::from_bytes(last.bytes.strip_checksum().unwrap())
+            .unwrap()
+    else {
+        panic!("the commit is wrapped as an option")
+    };
+    assert_eq!(option.inner_bytes, h.strip_checksum().unwrap());
 }

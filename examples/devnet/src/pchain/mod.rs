@@ -4,6 +4,7 @@
 
 pub mod accept;
 pub mod fee;
+pub mod reward;
 pub mod verify;
 
 use crate::genesis::{Genesis, staking};
@@ -328,6 +329,24 @@ pub fn add_staker(
     w.open_table(store::P_VALIDATOR_DIFFS)?.insert(
         store::key(&[&height.to_be_bytes(), subnet.as_bytes(), node.as_bytes()]).as_slice(),
         v.as_slice(),
+    )?;
+    Ok(())
+}
+
+/// Removes a current validator, recording the change of the set at `height`.
+pub fn remove_staker(
+    w: &WriteTransaction,
+    subnet: &Id,
+    node: &NodeId,
+    height: u64,
+    weight: u64,
+) -> Result<(), StoreError> {
+    w.open_table(store::P_STAKERS)?
+        .remove(staker_key(subnet, node).as_slice())?;
+    let delta = i64::try_from(weight).map_err(|_| StoreError("a weight above 2^63".into()))?;
+    w.open_table(store::P_VALIDATOR_DIFFS)?.insert(
+        store::key(&[&height.to_be_bytes(), subnet.as_bytes(), node.as_bytes()]).as_slice(),
+        (-delta).to_be_bytes().as_slice(),
     )?;
     Ok(())
 }

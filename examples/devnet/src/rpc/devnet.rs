@@ -20,7 +20,11 @@ impl DevnetServer for Control {
                 format!("seconds must be at most {MAX_ADVANCE}, not {seconds}"),
             ));
         }
-        let now = self.0.advance_clock(seconds).map_err(internal)?;
+        let d = self.0.clone();
+        let now = tokio::task::spawn_blocking(move || d.advance_clock(seconds))
+            .await
+            .map_err(|e| RpcError::internal(e.to_string()))?
+            .map_err(internal)?;
         Ok(AdvanceClockResult::new(Timestamp::from_unix(now as i64, 0)))
     }
 

@@ -261,12 +261,17 @@ impl PlatformServer for PChain {
         &self,
         p: GetRewardUtxosParams,
     ) -> Result<GetRewardUtxosResult, RpcError> {
-        // No staking period has ended yet on this chain, so no transaction has reward UTXOs.
-        let _ = p.tx_id;
+        let encoding = p.encoding.unwrap_or_default();
+        let r = self.0.store.read().map_err(internal)?;
+        let utxos = pchain::reward::reward_utxos(&r, &p.tx_id)
+            .map_err(internal)?
+            .iter()
+            .map(|u| encode(encoding, u))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(GetRewardUtxosResult::new(
-            0u64,
-            Vec::new(),
-            p.encoding.unwrap_or_default(),
+            utxos.len() as u64,
+            utxos,
+            encoding,
         ))
     }
 
