@@ -267,6 +267,29 @@ impl Devnet {
             return Ok(None);
         }
         let w = self.store.write()?;
+        let built = self.x_block_in(&w, pending)?;
+        if built.id.is_some() {
+            w.commit()?;
+        } else {
+            drop(w);
+        }
+        let mut pool = self.x_mempool.lock().expect("mempool lock");
+        for id in &built.included {
+            pool.remove(id, None);
+        }
+        for (id, reason) in built.dropped {
+            pool.remove(&id, Some(reason));
+        }
+        Ok(built.id)
+    }
+
+    /// Verifies `pending` against the state of `w` and, if any is valid, writes the X-chain
+    /// block holding them with everything it changes (not committed).
+    pub fn x_block_in(
+        &self,
+        w: &redb::WriteTransaction,
+        pending: Vec<Pending>,
+    ) -> Result<BuiltBlock, StoreError> {
         let (parent_height, parent_bytes) =
             ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::X)?;
         let parent = avm::Block::from_bytes(&parent_bytes)
@@ -277,14 +300,15 @@ impl Devnet {
         let parent_id = Id::from_sha256(&parent_bytes);
         let height = parent_height + 1;
         let time = self.clock.now().max(parent_block.time);
-        let mut included = Vec::new();
-        let mut dropped = Vec::new();
+        let mut built = BuiltBlock::default();
         let mut txs = Vec::new();
         for p in pending {
             let tx = match avm::Tx::from_bytes(&p.bytes) {
                 Ok(tx) => tx,
                 Err(e) => {
-                    dropped.push((p.id, format!("problem decoding transaction: {e}")));
+                    built
+                        .dropped
+                        .push((p.id, format!("problem decoding transaction: {e}")));
                     continue;
                 }
             };
@@ -306,20 +330,15 @@ impl Devnet {
             };
             match result {
                 Ok(effects) => {
-                    xchain::put_tx(&w, &p.id, height, &p.bytes, &effects)?;
+                    xchain::put_tx(w, &p.id, height, &p.bytes, &effects)?;
                     txs.push(tx);
-                    included.push(p);
+                    built.included.push(p.id);
                 }
-                Err(e) => dropped.push((p.id, e.0)),
+                Err(e) => built.dropped.push((p.id, e.0)),
             }
         }
-        if included.is_empty() {
-            drop(w);
-            let mut pool = self.x_mempool.lock().expect("mempool lock");
-            for (id, reason) in dropped {
-                pool.remove(&id, Some(reason));
-            }
-            return Ok(None);
+        if built.included.is_empty() {
+            return Ok(built);
         }
         let block = avm::Block::from(avm::StandardBlock::new(
             parent_id,
@@ -332,9 +351,9 @@ impl Devnet {
             .to_bytes()
             .map_err(|e| StoreError(format!("a built block does not encode: {e}")))?;
         let id = Id::from_sha256(&bytes);
-        xchain::put_block(&w, &id, height, &bytes)?;
+        xchain::put_block(w, &id, height, &bytes)?;
         // The proposervm wraps every block; the index stores the wrapper.
-        let parent_tip = match proposer::tip_in(&w, Chain::X)? {
+        let parent_tip = match proposer::tip_in(w, Chain::X)? {
             Some(t) => t,
             None => proposer::Tip::genesis(
                 self.genesis.x_block.id().expect("genesis encodes"),
@@ -342,30 +361,30 @@ impl Devnet {
             ),
         };
         let p_height = ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::P)?.0;
-        let (wrapper_bytes, tip) =
-            proposer::wrap(&w, Chain::X, parent_tip, &bytes, time, p_height)?;
-        let wrapper_id = tip.id;
-        ledger::put_proposer(&w, Chain::X, height, &wrapper_bytes)?;
+        let (wrapper_bytes, tip) = proposer::wrap(w, Chain::X, parent_tip, &bytes, time, p_height)?;
+        ledger::put_proposer(w, Chain::X, height, &wrapper_bytes)?;
         if self.options.index_enabled {
             index::append(
-                &w,
+                w,
                 Kind::XBlock,
-                &wrapper_id,
+                &tip.id,
                 self.clock.now_ns(),
                 &wrapper_bytes,
             )?;
-            store::set_meta(&w, "x_indexed_height", &height.to_be_bytes())?;
+            store::set_meta(w, "x_indexed_height", &height.to_be_bytes())?;
         }
-        w.commit()?;
-        let mut pool = self.x_mempool.lock().expect("mempool lock");
-        for p in &included {
-            pool.remove(&p.id, None);
-        }
-        for (id, reason) in dropped {
-            pool.remove(&id, Some(reason));
-        }
-        Ok(Some(id))
+        built.id = Some(id);
+        Ok(built)
     }
+}
+
+/// What building a block did.
+#[derive(Debug, Default)]
+pub struct BuiltBlock {
+    /// The block, if any transaction was valid.
+    pub id: Option<Id>,
+    pub included: Vec<Id>,
+    pub dropped: Vec<(Id, String)>,
 }
 
 /// Writes the genesis state: the X-chain's genesis block, the assets' creating transactions,

@@ -79,6 +79,9 @@ from_redb!(
     redb::CommitError
 );
 
+/// redb's page cache for a database on disk.
+pub const CACHE_BYTES: usize = 64 << 20;
+
 /// The database.
 pub struct Store {
     db: Database,
@@ -89,7 +92,11 @@ impl Store {
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| StoreError(format!("cannot create {}: {e}", dir.display())))?;
-        let db = Database::create(dir.join("devnet.redb"))?;
+        // A bounded page cache (redb's default is 1 GiB): the chain stays on disk and the
+        // process small however long the history.
+        let db = Database::builder()
+            .set_cache_size(CACHE_BYTES)
+            .create(dir.join("devnet.redb"))?;
         Store::init(db)
     }
 
