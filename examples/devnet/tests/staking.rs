@@ -252,3 +252,74 @@ async fn a_new_validator_joins_with_its_stake_and_reward() {
     };
     assert_eq!(option.inner_bytes, h.strip_checksum().unwrap());
 }
+
+#[tokio::test]
+async fn the_genesis_validators_are_paid_when_their_year_ends() {
+    use avalanche_rpc::devnet::DevnetClient;
+    use avalanche_rpc::info::InfoClient;
+    let d = Devnet::start(common::options()).await;
+    let p = d.node.platform();
+    let validators = p
+        .get_current_validators(GetCurrentValidatorsParams::new())
+        .await
+        .unwrap()
+        .validators;
+    assert_eq!(validators.len(), 5);
+    assert!(
+        d.node
+            .info()
+            .uptime(avalanche_rpc::info::UptimeParams::new())
+            .await
+            .is_ok()
+    );
+    d.node
+        .devnet()
+        .advance_clock(avalanche_rpc::devnet::AdvanceClockParams::new(
+            31_536_000u64 + 10,
+        ))
+        .await
+        .unwrap();
+    assert!(
+        p.get_current_validators(GetCurrentValidatorsParams::new())
+            .await
+            .unwrap()
+            .validators
+            .is_empty()
+    );
+    // Each was paid its potential reward, to its owner; five proposal and commit pairs.
+    for v in &validators {
+        let r = p
+            .get_reward_utxos(GetRewardUtxosParams::new(v.tx_id.unwrap()))
+            .await
+            .unwrap();
+        assert_eq!(r.num_fetched.get(), 1);
+        let u =
+            avalanche_rpc::codec::platform::Utxo::from_bytes(r.utxos[0].strip_checksum().unwrap())
+                .unwrap();
+        let avalanche_rpc::codec::platform::UtxoOutput::TransferOutput(o) = &u.output else {
+            panic!()
+        };
+        assert_eq!(o.amount, v.potential_reward.unwrap().get());
+    }
+    assert_eq!(
+        p.get_height(GetHeightParams::new())
+            .await
+            .unwrap()
+            .height
+            .get(),
+        10
+    );
+    // This node no longer validates: no uptime, and the X-chain is syncing, not validating.
+    let e = d
+        .node
+        .info()
+        .uptime(avalanche_rpc::info::UptimeParams::new())
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("node is not a validator"), "{e}");
+    let s = p
+        .get_blockchain_status(GetBlockchainStatusParams::new("X"))
+        .await
+        .unwrap();
+    assert_eq!(s.status, BlockchainStatus::Syncing);
+}

@@ -678,9 +678,17 @@ impl PlatformServer for PChain {
                 "argument 'blockchainID' not given",
             ));
         }
+        let me = self.0.nodes[0].id;
+        let validating = {
+            let r = self.0.store.read().map_err(internal)?;
+            pchain::is_staker(&r, &Id::ZERO, &me).map_err(internal)?
+        };
         let status = match devnet::chain_id(&self.0, &p.blockchain_id) {
-            // This node runs the X-chain and validates the Primary Network.
-            Some(id) if id == self.0.genesis.x_chain_id => BlockchainStatus::Validating,
+            // This node runs the X-chain: Validating while it validates the Primary Network.
+            Some(id) if id == self.0.genesis.x_chain_id && validating => {
+                BlockchainStatus::Validating
+            }
+            Some(id) if id == self.0.genesis.x_chain_id => BlockchainStatus::Syncing,
             // The node's quirk: the P-chain's aliases pass the "runs it" check but have no
             // CreateChainTx, so the validator check fails.
             Some(id) if id == Id::ZERO => BlockchainStatus::Syncing,
