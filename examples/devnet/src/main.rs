@@ -6,8 +6,9 @@ use clap::Parser;
 use std::path::PathBuf;
 use std::sync::Arc;
 
-/// A local Avalanche node for developers: the X-chain, the index and the info API answered
-/// from real, consistent state, with funded test keys. Flags use the node's names.
+/// A local Avalanche node for developers: the X- and P-chains, the index, info and the devnet
+/// controls (/ext/devnet) answered from real, consistent state, with funded test keys. Flags
+/// use the node's names.
 #[derive(Parser, Debug)]
 #[command(name = "avalanche-devnet", version)]
 struct Flags {
