@@ -1,14 +1,16 @@
 //! The devnet benchmark: what a call costs as the history grows. Builds a devnet on disk with a
-//! thousand and then a million blocks (each an ordinary signed transfer verified and accepted
+//! thousand and a million blocks (each an ordinary signed transfer verified and accepted
 //! by the devnet's own block path, a thousand blocks per store commit), each paying one more
 //! UTXO to a sink address, and measures over HTTP on 127.0.0.1, side by side:
 //! `index.getContainerRange(1024)`, `index.getContainerByIndex` and a 1,024-UTXO
 //! `avm.getUTXOs` page, at both sizes, with their ratio (target ≤ 1.3); the process's memory
-//! after the large build (target < 500 MB) and how long each build took.
+//! with both histories open (target < 500 MB) and how long each build took. Both devnets are
+//! served at once and each measure alternates between them, so both see the same load.
+//! `--keep DIR` keeps the histories in `DIR/<blocks>` and reuses them on the next run.
 //!
-//!   cargo run --release -p avalanche-devnet --example bench [-- --large 1000000 --calls 200]
+//!   cargo run --release -p avalanche-devnet --example bench [-- --large 1000000 --calls 200 --keep DIR]
 
-use avalanche_devnet::genesis::{AVAX, test_keys};
+use avalanche_devnet::genesis::test_keys;
 use avalanche_devnet::mempool::Pending;
 use avalanche_devnet::wallet::{self, Payment};
 use avalanche_devnet::xchain::Utxo;
@@ -17,7 +19,6 @@ use avalanche_rpc::avm::{AvmClient, GetUtxosParams};
 use avalanche_rpc::codec::{avax, avm};
 use avalanche_rpc::index::{GetContainerByIndexParams, GetContainerRangeParams, IndexClient};
 use avalanche_rpc::rpc::Node;
-use avalanche_rpc::types::UtxoIndex;
 use avalanche_rpc::wire::{Address, Id};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -118,33 +119,20 @@ fn build(d: &Devnet, blocks: u64, per_commit: u64, sink: avalanche_rpc::wire::Sh
     started.elapsed()
 }
 
-/// Median time of `calls` runs of `f`.
-async fn median<F, Fut>(calls: u64, mut f: F) -> Duration
-where
-    F: FnMut(u64) -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    let mut times = Vec::new();
-    for i in 0..calls {
-        let t = Instant::now();
-        f(i).await;
-        times.push(t.elapsed());
-    }
-    times.sort();
-    times[times.len() / 2]
-}
-
-struct Row {
+/// A devnet with a history of `blocks` blocks, served on 127.0.0.1.
+struct Served {
     blocks: u64,
-    build: Duration,
-    range: Duration,
-    by_index: Duration,
-    utxo_page: Duration,
+    build: Option<Duration>,
+    node: Node,
+    sink: Address,
+    server: tokio::task::JoinHandle<()>,
+    dir: std::path::PathBuf,
+    keep: bool,
 }
 
-async fn measure(blocks: u64, calls: u64) -> Row {
-    let dir = std::env::temp_dir().join(format!("devnet-bench-{blocks}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+/// Opens (or builds) the history in `dir`: a store that already holds `blocks` blocks is
+/// reused, so a large history is built once and measured again later.
+async fn prepare(blocks: u64, dir: std::path::PathBuf, keep: bool) -> Served {
     let d = Arc::new(
         Devnet::open(Options {
             network_id: 12345,
@@ -158,14 +146,20 @@ async fn measure(blocks: u64, calls: u64) -> Row {
     let sink = avalanche_rpc::keys::PrivateKey::from_bytes(&[3; 32])
         .unwrap()
         .address();
-    let build_time = {
+    let height = avalanche_devnet::xchain::height(&d.store.read().unwrap()).unwrap();
+    let build = if height >= blocks {
+        None
+    } else {
         let d = d.clone();
-        tokio::task::spawn_blocking(move || build(&d, blocks, 1_000, sink))
-            .await
-            .unwrap()
+        let missing = blocks - height;
+        Some(
+            tokio::task::spawn_blocking(move || build(&d, missing, 1_000, sink))
+                .await
+                .unwrap(),
+        )
     };
     let app = avalanche_devnet::app(
-        d.clone(),
+        d,
         false,
         Gate {
             hosts: vec!["*".into()],
@@ -177,84 +171,114 @@ async fn measure(blocks: u64, calls: u64) -> Row {
     let server = tokio::spawn(async move {
         let _ = avalanche_rpc::rpc::serve(listener, app, Default::default()).await;
     });
-    let node = Node::http(&url).unwrap();
-    let index = node.index("X", "block");
-    let x = node.avm("X");
-    let sink_address = Address::new(Some("X"), "local", *sink.as_bytes()).unwrap();
-    // Spread the positions over the whole history.
-    let spread = |i: u64, span: u64| (i.wrapping_mul(2_654_435_761)) % span.max(1);
-    let range = median(calls, |i| {
-        let index = index.clone();
-        let start = spread(i, blocks.saturating_sub(1024));
-        async move {
-            let r = index
-                .get_container_range(GetContainerRangeParams::new(1024u64).with_start_index(start))
-                .await
-                .unwrap();
-            assert_eq!(r.containers.len() as u64, 1024.min(blocks));
+    Served {
+        blocks,
+        build,
+        node: Node::http(&url).unwrap(),
+        sink: Address::new(Some("X"), "local", *sink.as_bytes()).unwrap(),
+        server,
+        dir,
+        keep,
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        self.server.abort();
+        if !self.keep {
+            let _ = std::fs::remove_dir_all(&self.dir);
         }
-    })
-    .await;
-    let by_index = median(calls, |i| {
-        let index = index.clone();
-        async move {
-            index
-                .get_container_by_index(
-                    GetContainerByIndexParams::new().with_index(spread(i, blocks)),
-                )
-                .await
-                .unwrap();
+    }
+}
+
+/// What is measured.
+#[derive(Clone, Copy)]
+enum Measure {
+    Range,
+    ByIndex,
+    UtxoPage,
+}
+
+async fn call(m: Measure, i: u64, s: &Served) {
+    match m {
+        Measure::Range => range(i, s).await,
+        Measure::ByIndex => by_index(i, s).await,
+        Measure::UtxoPage => utxo_page(i, s).await,
+    }
+}
+
+/// Calls `m` on the small and the large devnet in turn, `calls` times each: both see the
+/// same load. The two medians.
+async fn alternate(calls: u64, small: &Served, large: &Served, m: Measure) -> (Duration, Duration) {
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for i in 0..calls {
+        for (side, times) in [(small, &mut a), (large, &mut b)] {
+            let t = Instant::now();
+            call(m, i, side).await;
+            times.push(t.elapsed());
         }
-    })
-    .await;
-    // Pages of the sink's UTXOs, each starting at a UTXO met on an earlier page.
-    let first = x
-        .get_utxos(GetUtxosParams::new(vec![sink_address.clone()]).with_limit(1024u32))
+    }
+    a.sort();
+    b.sort();
+    (a[a.len() / 2], b[b.len() / 2])
+}
+
+/// A position spread over `span`.
+fn spread(i: u64, span: u64) -> u64 {
+    i.wrapping_mul(2_654_435_761) % span.max(1)
+}
+
+async fn range(i: u64, s: &Served) {
+    let start = spread(i, s.blocks.saturating_sub(1024));
+    let r = s
+        .node
+        .index("X", "block")
+        .get_container_range(GetContainerRangeParams::new(1024u64).with_start_index(start))
         .await
         .unwrap();
-    // From the beginning, and (when the sink holds two pages) from where the first ended.
-    let mut starts = vec![UtxoIndex::new(String::new(), String::new())];
-    if blocks >= 2048 {
-        starts.push(first.end_index.clone());
-    }
-    let utxo_page = median(calls, |i| {
-        let x = x.clone();
-        let a = sink_address.clone();
-        let start = starts[(i as usize) % starts.len()].clone();
-        async move {
-            let page = x
-                .get_utxos(
-                    GetUtxosParams::new(vec![a])
-                        .with_limit(1024u32)
-                        .with_start_index(start),
-                )
-                .await
-                .unwrap();
-            assert_eq!(page.num_fetched.get(), 1024.min(blocks));
-        }
-    })
-    .await;
-    server.abort();
-    drop(d);
-    let _ = std::fs::remove_dir_all(&dir);
-    Row {
-        blocks,
-        build: build_time,
-        range,
-        by_index,
-        utxo_page,
-    }
+    assert_eq!(r.containers.len() as u64, 1024.min(s.blocks));
+}
+
+async fn by_index(i: u64, s: &Served) {
+    s.node
+        .index("X", "block")
+        .get_container_by_index(GetContainerByIndexParams::new().with_index(spread(i, s.blocks)))
+        .await
+        .unwrap();
+}
+
+async fn utxo_page(_: u64, s: &Served) {
+    let page = s
+        .node
+        .avm("X")
+        .get_utxos(GetUtxosParams::new(vec![s.sink.clone()]).with_limit(1024u32))
+        .await
+        .unwrap();
+    assert_eq!(page.num_fetched.get(), 1024.min(s.blocks));
 }
 
 #[tokio::main]
 async fn main() {
-    let small = arg("--small", 1_000);
+    let small = arg("--small", 1_100);
     let large = arg("--large", 1_000_000);
     let calls = arg("--calls", 200);
-    let _ = AVAX;
-    eprintln!("building {small} and {large} blocks on disk, {calls} calls per measure…");
-    let a = measure(small, calls).await;
-    let b = measure(large, calls).await;
+    // `--keep DIR`: build the histories in DIR/<blocks> and keep them for the next run.
+    let args: Vec<String> = std::env::args().collect();
+    let keep = args
+        .iter()
+        .position(|a| a == "--keep")
+        .and_then(|i| args.get(i + 1))
+        .map(std::path::PathBuf::from);
+    let dir = |n: u64| match &keep {
+        Some(d) => d.join(n.to_string()),
+        None => std::env::temp_dir().join(format!("devnet-bench-{n}-{}", std::process::id())),
+    };
+    eprintln!("preparing {small} and {large} blocks on disk, {calls} calls per measure…");
+    let a = prepare(small, dir(small), keep.is_some()).await;
+    let b = prepare(large, dir(large), keep.is_some()).await;
+    let range = alternate(calls, &a, &b, Measure::Range).await;
+    let by_index = alternate(calls, &a, &b, Measure::ByIndex).await;
+    let page = alternate(calls, &a, &b, Measure::UtxoPage).await;
     let rss = status_kib("VmRSS:");
     let peak = status_kib("VmHWM:");
     let us = |d: Duration| d.as_secs_f64() * 1e6;
@@ -263,10 +287,10 @@ async fn main() {
         a.blocks, b.blocks
     );
     println!("|---|---|---|---|---|");
-    for (name, x, y) in [
-        ("index.getContainerRange(1024)", a.range, b.range),
-        ("index.getContainerByIndex", a.by_index, b.by_index),
-        ("avm.getUTXOs, a 1,024-UTXO page", a.utxo_page, b.utxo_page),
+    for (name, (x, y)) in [
+        ("index.getContainerRange(1024)", range),
+        ("index.getContainerByIndex", by_index),
+        ("avm.getUTXOs, a 1,024-UTXO page", page),
     ] {
         println!(
             "| {name} | {:.0} µs | {:.0} µs | {:.2} | ≤ 1.3 |",
@@ -275,13 +299,18 @@ async fn main() {
             us(y) / us(x)
         );
     }
+    let built = |b: Option<Duration>| {
+        b.map_or("kept from an earlier run".to_string(), |d| {
+            format!("{:.1} s", d.as_secs_f64())
+        })
+    };
     println!(
-        "| building the history | {:.1} s | {:.1} s | | |",
-        a.build.as_secs_f64(),
-        b.build.as_secs_f64()
+        "| building the history | {} | {} | | |",
+        built(a.build),
+        built(b.build)
     );
     println!(
-        "| memory after the large build | | {:.0} MB (peak {:.0} MB) | | < 500 MB |",
+        "| memory after building and measuring | | {:.0} MB (peak {:.0} MB) | | < 500 MB |",
         rss as f64 / 1024.0,
         peak as f64 / 1024.0
     );
