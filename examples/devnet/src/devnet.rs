@@ -15,7 +15,6 @@ use crate::store::{self, Store, StoreError};
 use crate::xchain::{self, Utxo, verify};
 use avalanche_rpc::codec::{avm, proposervm};
 use avalanche_rpc::wire::Id;
-use redb::ReadableTable;
 use std::path::PathBuf;
 use std::sync::Mutex;
 
@@ -67,12 +66,6 @@ pub struct Devnet {
     /// Wakes the block builder.
     pub wake: tokio::sync::Notify,
 }
-
-/// The shared memory the X-chain imports from: what the P-chain exported to it.
-const FROM_P: ledger::Space = ledger::Space::Atomic {
-    to: Chain::X,
-    from: Chain::P,
-};
 
 /// The fees of a local network (`vms/avm/config`, `genesis/params.go`).
 pub const TX_FEE: u64 = 1_000_000;
@@ -161,12 +154,7 @@ impl Devnet {
         }
         let w = self.store.write()?;
         store::set_meta(&w, "index_was_enabled", &1u64.to_be_bytes())?;
-        let indexed = {
-            let t = w.open_table(store::META)?;
-            let v = t.get("x_indexed_height")?.map(|v| v.value().to_vec());
-            v.and_then(|v| Some(u64::from_be_bytes(v.try_into().ok()?)))
-                .unwrap_or(0)
-        };
+        let indexed = store::meta_u64_in(&w, "x_indexed_height")?.unwrap_or(0);
         let now = self.started_ns;
         let mut height = indexed + 1;
         loop {
@@ -232,7 +220,7 @@ impl Devnet {
             },
             &mut |u| {
                 conflict(u)?;
-                ledger::utxo(&r, FROM_P, u)
+                ledger::utxo(&r, ledger::P_TO_X, u)
                     .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
                     .map_err(|e| TxError(e.to_string()))
             },
@@ -325,7 +313,7 @@ impl Devnet {
                     p.id,
                     time,
                     &mut |u| read(Chain::X.into(), u),
-                    &mut |u| read(FROM_P, u),
+                    &mut |u| read(ledger::P_TO_X, u),
                 )
             };
             match result {

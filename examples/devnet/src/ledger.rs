@@ -54,6 +54,18 @@ impl Space {
     }
 }
 
+/// What the P-chain exported to the X-chain.
+pub const P_TO_X: Space = Space::Atomic {
+    to: Chain::X,
+    from: Chain::P,
+};
+
+/// What the X-chain exported to the P-chain.
+pub const X_TO_P: Space = Space::Atomic {
+    to: Chain::P,
+    from: Chain::X,
+};
+
 impl From<Chain> for Space {
     fn from(c: Chain) -> Space {
         Space::Chain(c)

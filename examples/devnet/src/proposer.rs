@@ -105,10 +105,7 @@ pub fn tip(r: &ReadTransaction, chain: Chain) -> Result<Option<Tip>, StoreError>
 
 /// The same, within a write transaction.
 pub fn tip_in(w: &WriteTransaction, chain: Chain) -> Result<Option<Tip>, StoreError> {
-    use redb::ReadableTable;
-    let t = w.open_table(store::META)?;
-    let v = t.get(meta_key(chain))?.map(|v| v.value().to_vec());
-    Ok(v.and_then(|v| Tip::decode(&v)))
+    Ok(store::meta_in(w, meta_key(chain))?.and_then(|v| Tip::decode(&v)))
 }
 
 /// Wraps `inner` (built at `time`, using P-chain height `p_chain_height`) on `parent`; the

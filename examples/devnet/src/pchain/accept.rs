@@ -14,13 +14,7 @@ use crate::secp::TxError;
 use crate::store::{self, StoreError};
 use avalanche_rpc::codec::platform;
 use avalanche_rpc::wire::Id;
-use redb::{ReadableTable, WriteTransaction};
-
-/// The shared memory the P-chain imports from: what the X-chain exported to it.
-const FROM_X: ledger::Space = ledger::Space::Atomic {
-    to: Chain::P,
-    from: Chain::X,
-};
+use redb::WriteTransaction;
 
 impl Devnet {
     /// Verifies a signed P-chain transaction and adds it to the mempool; its ID.
@@ -65,7 +59,7 @@ impl Devnet {
             now.max(chain_time),
             fee::price(state.excess),
             &mut |u| read(Chain::P.into(), u),
-            &mut |u| read(FROM_X, u),
+            &mut |u| read(ledger::X_TO_P, u),
         );
         let effects = match result {
             Ok(fx) => fx,
@@ -120,9 +114,9 @@ impl Devnet {
         let w = self.store.write()?;
         let (parent_height, parent_bytes) =
             ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::P)?;
-        let parent_time = meta_u64_in(&w, "p_timestamp")?.unwrap_or(self.genesis.time);
+        let parent_time = store::meta_u64_in(&w, "p_timestamp")?.unwrap_or(self.genesis.time);
         let time = self.clock.now().max(parent_time);
-        let mut state = meta_in(&w, "p_fee_state")?
+        let mut state = store::meta_in(&w, "p_fee_state")?
             .and_then(|v| fee::State::decode(&v))
             .unwrap_or_default()
             .advance(time - parent_time);
@@ -153,7 +147,7 @@ impl Devnet {
                     time,
                     price,
                     &mut |u| read(Chain::P.into(), u),
-                    &mut |u| read(FROM_X, u),
+                    &mut |u| read(ledger::X_TO_P, u),
                 )
             };
             let effects = match result {
@@ -230,11 +224,11 @@ fn apply(w: &WriteTransaction, p: &Pending, height: u64, fx: &Effects) -> Result
         ledger::put_utxo(w, Chain::P, &u.id, &u.bytes, &u.owners())?;
     }
     for (id, owners) in &fx.imported {
-        ledger::spend_utxo(w, FROM_X, id, owners)?;
+        ledger::spend_utxo(w, ledger::X_TO_P, id, owners)?;
     }
     if let Some(v) = &fx.staker {
         // The reward it may earn, from the supply now; the supply counts it at once.
-        let supply = meta_u64_in(w, "p_supply")?.unwrap_or(0);
+        let supply = store::meta_u64_in(w, "p_supply")?.unwrap_or(0);
         let reward = crate::genesis::staking::reward(v.end - v.start, v.weight, supply);
         super::add_staker(
             w,
@@ -249,11 +243,7 @@ fn apply(w: &WriteTransaction, p: &Pending, height: u64, fx: &Effects) -> Result
         store::set_meta(w, "p_supply", &supply.saturating_add(reward).to_be_bytes())?;
     }
     for u in &fx.exported {
-        let to_x = ledger::Space::Atomic {
-            to: Chain::X,
-            from: Chain::P,
-        };
-        ledger::put_utxo(w, to_x, &u.id, &u.bytes, &u.owners())?;
+        ledger::put_utxo(w, ledger::P_TO_X, &u.id, &u.bytes, &u.owners())?;
     }
     Ok(())
 }
@@ -264,13 +254,4 @@ pub fn fee_state(r: &redb::ReadTransaction) -> Result<(fee::State, u64), StoreEr
         .and_then(|v| fee::State::decode(&v))
         .unwrap_or_default();
     Ok((state, super::timestamp(r)?))
-}
-
-fn meta_in(w: &WriteTransaction, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
-    let t = w.open_table(store::META)?;
-    Ok(t.get(key)?.map(|v| v.value().to_vec()))
-}
-
-fn meta_u64_in(w: &WriteTransaction, key: &str) -> Result<Option<u64>, StoreError> {
-    Ok(meta_in(w, key)?.and_then(|v| Some(u64::from_be_bytes(v.try_into().ok()?))))
 }

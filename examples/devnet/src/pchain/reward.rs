@@ -66,7 +66,7 @@ impl Devnet {
             };
             let (parent_height, parent_bytes) =
                 ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::P)?;
-            let parent_time = meta_u64(&w, "p_timestamp")?.unwrap_or(self.genesis.time);
+            let parent_time = store::meta_u64_in(&w, "p_timestamp")?.unwrap_or(self.genesis.time);
             let time = due.tx.validator.end.max(parent_time);
             let reward_tx = platform::Tx::new(
                 platform::RewardValidatorTx::new(due.tx_id).into(),
@@ -176,7 +176,7 @@ impl Devnet {
                 index::append(&w, Kind::PBlock, &option_tip.id, now, &option)?;
             }
             // Time passed: the fee state refills and drains; no gas was used.
-            let state = store_meta(&w, "p_fee_state")?
+            let state = store::meta_in(&w, "p_fee_state")?
                 .and_then(|v| fee::State::decode(&v))
                 .unwrap_or_default()
                 .advance(time - parent_time);
@@ -191,15 +191,6 @@ impl Devnet {
 fn encode(r: &Result<Vec<u8>, avalanche_rpc::codec::EncodeError>) -> Result<Vec<u8>, StoreError> {
     r.clone()
         .map_err(|e| StoreError(format!("a reward block does not encode: {e}")))
-}
-
-fn store_meta(w: &WriteTransaction, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
-    let t = w.open_table(store::META)?;
-    Ok(t.get(key)?.map(|v| v.value().to_vec()))
-}
-
-fn meta_u64(w: &WriteTransaction, key: &str) -> Result<Option<u64>, StoreError> {
-    Ok(store_meta(w, key)?.and_then(|v| Some(u64::from_be_bytes(v.try_into().ok()?))))
 }
 
 /// The reward UTXOs paid for staking tx `tx` (`platform.getRewardUTXOs`).

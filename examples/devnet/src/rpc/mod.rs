@@ -105,8 +105,9 @@ impl ChainView<'_> {
 
 /// One page of `getUTXOs` with the node's rules (`avax.GetPaginatedUTXOs`): addresses in byte
 /// order, each one's UTXOs in ID order from the start index on, at most `limit`, each UTXO
-/// once; the end index is the last position searched. `sourceChain` naming another chain
-/// reads shared memory, empty while the devnet moves nothing between chains.
+/// once, in `encoding` (`json` refused once there is a UTXO, as the node); the end index is
+/// the last position searched. `sourceChain` naming the other of X and P reads what it
+/// exported to this chain (shared memory); the C-chain exports nothing here.
 pub fn utxo_page(
     devnet: &Devnet,
     view: &ChainView<'_>,
@@ -114,7 +115,8 @@ pub fn utxo_page(
     source_chain: Option<&str>,
     limit: Option<u32>,
     start_index: Option<&UtxoIndex>,
-) -> Result<(Vec<Vec<u8>>, UtxoIndex), RpcError> {
+    encoding: Encoding,
+) -> Result<(Vec<HexBytes>, UtxoIndex), RpcError> {
     if addresses.is_empty() {
         return Err(RpcError::invalid_params(
             "addresses",
@@ -212,7 +214,7 @@ pub fn utxo_page(
         {
             end.1 = id;
             if seen.insert(id) {
-                out.push(bytes);
+                out.push(encode(encoding, &bytes)?);
             }
         }
     }
@@ -225,6 +227,14 @@ pub fn utxo_page(
 /// A storage failure, as the node reports a database error.
 fn internal(e: StoreError) -> RpcError {
     RpcError::server(e.to_string())
+}
+
+/// The bytes of a transaction given to `issueTx` in `encoding` (default hex with checksum).
+fn tx_bytes(encoding: Option<Encoding>, tx: &HexBytes) -> Result<Vec<u8>, RpcError> {
+    encoding
+        .unwrap_or_default()
+        .decode(&tx.to_string())
+        .map_err(|e| RpcError::invalid_params("tx", format!("problem decoding transaction: {e}")))
 }
 
 /// Bytes in a byte encoding (`json` refused as the node does).

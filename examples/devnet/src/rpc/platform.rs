@@ -188,11 +188,8 @@ impl PlatformServer for PChain {
             p.source_chain.as_deref(),
             p.limit.map(|l| l.get()),
             p.start_index.as_ref(),
+            encoding,
         )?;
-        let utxos = utxos
-            .iter()
-            .map(|u| encode(encoding, u))
-            .collect::<Result<Vec<_>, _>>()?;
         Ok(GetUtxosResult::new(
             utxos.len() as u64,
             utxos,
@@ -375,13 +372,7 @@ impl PlatformServer for PChain {
     }
 
     async fn issue_tx(&self, p: IssueTxParams) -> Result<IssueTxResult, RpcError> {
-        let bytes = p
-            .encoding
-            .unwrap_or_default()
-            .decode(&p.tx.to_string())
-            .map_err(|e| {
-                RpcError::invalid_params("tx", format!("problem decoding transaction: {e}"))
-            })?;
+        let bytes = super::tx_bytes(p.encoding, &p.tx)?;
         let id = self.0.issue_p(bytes).map_err(|e| RpcError::server(e.0))?;
         Ok(IssueTxResult::new(id))
     }

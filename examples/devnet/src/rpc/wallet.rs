@@ -9,13 +9,7 @@ pub struct Wallet(pub Arc<Devnet>);
 
 impl WalletServer for Wallet {
     async fn issue_tx(&self, p: IssueTxParams) -> Result<IssueTxResult, RpcError> {
-        let bytes = p
-            .encoding
-            .unwrap_or_default()
-            .decode(&p.tx.to_string())
-            .map_err(|e| {
-                RpcError::invalid_params("tx", format!("problem decoding transaction: {e}"))
-            })?;
+        let bytes = super::tx_bytes(p.encoding, &p.tx)?;
         let id = self.0.issue_x(bytes).map_err(|e| RpcError::server(e.0))?;
         Ok(IssueTxResult::new(id))
     }

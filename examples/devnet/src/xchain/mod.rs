@@ -191,26 +191,16 @@ pub fn put_tx(
     for u in &effects.produced {
         ledger::put_utxo(w, Chain::X, &u.id, &u.bytes, &u.owners())?;
     }
-    let (from_p, to_p) = (
-        ledger::Space::Atomic {
-            to: Chain::X,
-            from: Chain::P,
-        },
-        ledger::Space::Atomic {
-            to: Chain::P,
-            from: Chain::X,
-        },
-    );
     for id in &effects.imported {
         let bytes = {
             let utxos = w.open_table(store::UTXOS)?;
-            ledger::utxo_in(&utxos, from_p, id)?
+            ledger::utxo_in(&utxos, ledger::P_TO_X, id)?
         }
         .ok_or_else(|| StoreError(format!("imported UTXO {id} is not in shared memory")))?;
-        ledger::spend_utxo(w, from_p, id, &Utxo::decode(&bytes)?.owners())?;
+        ledger::spend_utxo(w, ledger::P_TO_X, id, &Utxo::decode(&bytes)?.owners())?;
     }
     for u in &effects.exported {
-        ledger::put_utxo(w, to_p, &u.id, &u.bytes, &u.owners())?;
+        ledger::put_utxo(w, ledger::X_TO_P, &u.id, &u.bytes, &u.owners())?;
     }
     let mut counts = w.open_table(store::X_ADDR_TX_COUNT)?;
     let mut txs = w.open_table(store::X_ADDR_TXS)?;

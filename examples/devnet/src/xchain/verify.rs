@@ -64,11 +64,11 @@ pub fn verify(
         avm::UnsignedTx::CreateAssetTx(t) => (&t.base, rules.create_asset_tx_fee),
         avm::UnsignedTx::OperationTx(t) => (&t.base, rules.tx_fee),
         avm::UnsignedTx::ImportTx(t) => {
-            other_chain(rules, &t.source_chain, "unsignedTx.sourceChain")?;
+            other_chain(&t.source_chain, "unsignedTx.sourceChain")?;
             (&t.base, rules.tx_fee)
         }
         avm::UnsignedTx::ExportTx(t) => {
-            other_chain(rules, &t.destination_chain, "unsignedTx.destinationChain")?;
+            other_chain(&t.destination_chain, "unsignedTx.destinationChain")?;
             (&t.base, rules.tx_fee)
         }
         _ => return fail("a transaction type this devnet does not know"),
@@ -300,14 +300,13 @@ pub fn verify(
 }
 
 /// The devnet moves funds between the X- and P-chains only (no EVM runs for the C-chain).
-fn other_chain(rules: &Rules, chain: &Id, place: &str) -> Result<(), TxError> {
+fn other_chain(chain: &Id, place: &str) -> Result<(), TxError> {
     if *chain != Id::ZERO {
         return fail(format!(
             "`{place}` is {chain}; this devnet moves funds between the X-chain and the P-chain ({}) only",
             Id::ZERO
         ));
     }
-    let _ = rules;
     Ok(())
 }
 
