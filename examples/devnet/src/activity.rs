@@ -6,7 +6,7 @@
 use crate::devnet::Devnet;
 use crate::genesis::{AVAX, test_keys};
 use crate::ledger::Chain;
-use crate::wallet::{self, Payment};
+use crate::wallet::{self, PKind, Payment};
 use crate::{pchain, xchain};
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::wire::Id;
@@ -18,6 +18,9 @@ pub struct History {
     pub x_txs: Vec<Id>,
     pub p_txs: Vec<Id>,
     pub new_asset: Id,
+    /// A permissioned Subnet, and a chain on it.
+    pub subnet: Id,
+    pub chain: Id,
 }
 
 fn x_utxos(d: &Devnet, k: &PrivateKey) -> Result<Vec<xchain::Utxo>, String> {
@@ -35,7 +38,9 @@ fn accept(d: &Devnet, chain: Chain, bytes: Result<Vec<u8>, String>) -> Result<Id
 }
 
 /// The first-start history: ewoq pays every other key on X; key 1 creates an asset; ewoq
-/// mints MNT to key 3; key 2 sends DVT to key 3; key 3 pays key 4 on P.
+/// mints MNT to key 3; key 2 sends DVT to key 3; key 3 pays key 4 on P; key 1 delegates to
+/// node 1 for two weeks; key 4 creates a permissioned Subnet, a chain on it, and makes node 2
+/// its validator for two weeks.
 pub fn seed(d: &Devnet) -> Result<History, String> {
     let keys = test_keys();
     let now = d.clock.now();
@@ -138,15 +143,68 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
         keys[3].address(),
         price,
     )?;
-    let p_txs = vec![accept(
+    let mut p_txs = vec![accept(
         d,
         Chain::P,
         tx.to_bytes().map_err(|e| e.to_string()),
     )?];
+    let two_weeks = d.clock.now() + 14 * 24 * 3600;
+    let mut p = |key: &PrivateKey, kind: PKind<'_>| -> Result<Id, String> {
+        let price = d.p_price_margin().map_err(|e| e.to_string())?;
+        let tx = wallet::p_tx(
+            &d.p_rules,
+            std::slice::from_ref(key),
+            &p_utxos(d, key)?,
+            &[],
+            kind,
+            key.address(),
+            price,
+        )?;
+        let id = accept(d, Chain::P, tx.to_bytes().map_err(|e| e.to_string()))?;
+        p_txs.push(id);
+        Ok(id)
+    };
+    p(
+        &keys[1],
+        PKind::AddDelegator {
+            node: d.nodes[1].id,
+            weight: 1_000 * AVAX,
+            end: two_weeks,
+            rewards: keys[1].address(),
+        },
+    )?;
+    let subnet = p(
+        &keys[4],
+        PKind::CreateSubnet {
+            owner: keys[4].address(),
+        },
+    )?;
+    let chain = p(
+        &keys[4],
+        PKind::CreateChain {
+            subnet,
+            name: "Devnet Subnet Chain",
+            vm: crate::genesis::name_id("subnetevm"),
+            genesis: br#"{"config":{"chainId":43117},"alloc":{},"gasLimit":"0x7A1200"}"#,
+            auth: &keys[4],
+        },
+    )?;
+    p(
+        &keys[4],
+        PKind::AddSubnetValidator {
+            subnet,
+            node: d.nodes[2].id,
+            weight: 20,
+            end: two_weeks,
+            auth: &keys[4],
+        },
+    )?;
     Ok(History {
         x_txs,
         p_txs,
         new_asset,
+        subnet,
+        chain,
     })
 }
 

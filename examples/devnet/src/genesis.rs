@@ -98,6 +98,8 @@ pub mod staking {
     pub const MIN_VALIDATOR_STAKE: u64 = 2_000 * AVAX;
     pub const MAX_VALIDATOR_STAKE: u64 = 3_000_000 * AVAX;
     pub const MIN_DELEGATOR_STAKE: u64 = 25 * AVAX;
+    /// A validator with its delegators weighs at most this many times its own stake.
+    pub const MAX_VALIDATOR_WEIGHT_FACTOR: u64 = 5;
     pub const MIN_DELEGATION_FEE: u32 = 20_000;
     pub const MIN_STAKE_DURATION: u64 = 24 * 3600;
     pub const MAX_STAKE_DURATION: u64 = 365 * 24 * 3600;

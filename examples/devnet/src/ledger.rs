@@ -3,7 +3,7 @@
 //! set with its address index. Keys start with the chain's tag, so the chains share tables
 //! and a page of one address's UTXOs is one range scan whatever the history's size.
 
-use crate::store::{self, StoreError};
+use crate::store::{self, Reader, StoreError};
 use avalanche_rpc::wire::Id;
 use redb::{ReadableTable, Table};
 
@@ -80,13 +80,13 @@ fn k(chain: impl Into<Space>, parts: &[&[u8]]) -> Vec<u8> {
     out
 }
 
-/// Reads one value of `def` at `key`, from a read transaction.
-pub fn get(
-    r: &redb::ReadTransaction,
+/// Reads one value of `def` at `key`.
+pub fn get<R: Reader>(
+    r: &R,
     def: redb::TableDefinition<&'static [u8], &'static [u8]>,
     key: &[u8],
 ) -> Result<Option<Vec<u8>>, StoreError> {
-    let t = r.open_table(def)?;
+    let t = r.table(def)?;
     Ok(t.get(key)?.map(|v| v.value().to_vec()))
 }
 
@@ -132,11 +132,7 @@ pub fn height(r: &redb::ReadTransaction, chain: Chain) -> Result<u64, StoreError
 }
 
 /// An accepted transaction.
-pub fn tx(
-    r: &redb::ReadTransaction,
-    chain: Chain,
-    id: &Id,
-) -> Result<Option<StoredTx>, StoreError> {
+pub fn tx<R: Reader>(r: &R, chain: Chain, id: &Id) -> Result<Option<StoredTx>, StoreError> {
     Ok(
         get(r, store::TXS, &k(chain, &[id.as_bytes()]))?.map(|v| StoredTx {
             height: u64::from_be_bytes(v[..8].try_into().expect("8 bytes")),
@@ -162,8 +158,8 @@ pub fn tx_bytes_in(
 }
 
 /// An unspent output's bytes.
-pub fn utxo(
-    r: &redb::ReadTransaction,
+pub fn utxo<R: Reader>(
+    r: &R,
     space: impl Into<Space>,
     id: &Id,
 ) -> Result<Option<Vec<u8>>, StoreError> {

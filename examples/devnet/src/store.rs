@@ -7,7 +7,9 @@
 //! Keys are byte strings ordered bytewise, so ranges follow the node's orders (UTXOs by
 //! address then UTXO ID; index entries by number).
 
-use redb::{Database, ReadTransaction, TableDefinition, WriteTransaction};
+use redb::{
+    Database, Key, ReadTransaction, ReadableTable, TableDefinition, Value, WriteTransaction,
+};
 use std::path::Path;
 
 /// Facts about the devnet itself: genesis, heights, flags of earlier runs.
@@ -32,8 +34,15 @@ pub const X_ADDR_TX_COUNT: TableDefinition<&[u8], u64> = TableDefinition::new("x
 /// Asset aliases (`AVAX`) → asset ID.
 pub const X_ALIASES: TableDefinition<&str, &[u8]> = TableDefinition::new("x_aliases");
 /// The P-chain's current validators: Subnet ID ‖ node ID → staking tx ID (32 bytes) ‖
-/// potential reward (8) ‖ start time (8).
+/// potential reward (8) ‖ start time (8) ‖ the delegatee reward accrued from its delegators
+/// (8; absent in stores written before delegation existed, meaning 0).
 pub const P_STAKERS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("p_stakers");
+/// The P-chain's current delegators: Subnet ID ‖ node ID ‖ delegation tx ID → potential
+/// reward (8 bytes) ‖ start time (8).
+pub const P_DELEGATORS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("p_delegators");
+/// Subnets: Subnet ID → the ID of the transaction that set its owner (its CreateSubnetTx or
+/// the last TransferSubnetOwnershipTx).
+pub const P_SUBNETS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("p_subnets");
 /// Changes of the P-chain's validator sets: height ‖ Subnet ID ‖ node ID → weight change
 /// (i64, 8 bytes) ‖ the BLS public key (48 bytes) if it has one.
 pub const P_VALIDATOR_DIFFS: TableDefinition<&[u8], &[u8]> =
@@ -120,6 +129,8 @@ impl Store {
         w.open_table(X_ADDR_TX_COUNT)?;
         w.open_table(X_ALIASES)?;
         w.open_table(P_STAKERS)?;
+        w.open_table(P_DELEGATORS)?;
+        w.open_table(P_SUBNETS)?;
         w.open_table(P_VALIDATOR_DIFFS)?;
         w.open_table(P_CHAINS)?;
         w.open_table(P_REWARD_UTXOS)?;
@@ -135,6 +146,39 @@ impl Store {
 
     pub fn write(&self) -> Result<WriteTransaction, StoreError> {
         Ok(self.db.begin_write()?)
+    }
+}
+
+/// What reads tables: a read transaction, or a write transaction seeing its own writes. State
+/// that is read while verifying (by `issueTx` against the last accepted state, and by the block
+/// builder inside the block's write) is read through this, once.
+pub trait Reader {
+    type Table<'a, K: Key + 'static, V: Value + 'static>: ReadableTable<K, V>
+    where
+        Self: 'a;
+    fn table<'a, K: Key + 'static, V: Value + 'static>(
+        &'a self,
+        def: TableDefinition<K, V>,
+    ) -> Result<Self::Table<'a, K, V>, StoreError>;
+}
+
+impl Reader for ReadTransaction {
+    type Table<'a, K: Key + 'static, V: Value + 'static> = redb::ReadOnlyTable<K, V>;
+    fn table<'a, K: Key + 'static, V: Value + 'static>(
+        &'a self,
+        def: TableDefinition<K, V>,
+    ) -> Result<Self::Table<'a, K, V>, StoreError> {
+        Ok(self.open_table(def)?)
+    }
+}
+
+impl Reader for WriteTransaction {
+    type Table<'a, K: Key + 'static, V: Value + 'static> = redb::Table<'a, K, V>;
+    fn table<'a, K: Key + 'static, V: Value + 'static>(
+        &'a self,
+        def: TableDefinition<K, V>,
+    ) -> Result<Self::Table<'a, K, V>, StoreError> {
+        Ok(self.open_table(def)?)
     }
 }
 

@@ -245,6 +245,66 @@ pub enum PKind<'u> {
         shares: u32,
         rewards: ShortId,
     },
+    /// Delegate `weight` nAVAX to `node` until `end`, rewards to `rewards`.
+    AddDelegator {
+        node: avalanche_rpc::wire::NodeId,
+        weight: u64,
+        end: u64,
+        rewards: ShortId,
+    },
+    /// Create a Subnet owned by `owner` alone.
+    CreateSubnet {
+        owner: ShortId,
+    },
+    /// Create a chain on `subnet`, authorized by its owner `auth`.
+    CreateChain {
+        subnet: Id,
+        name: &'u str,
+        vm: Id,
+        genesis: &'u [u8],
+        auth: &'u PrivateKey,
+    },
+    /// Add `node` to `subnet` with `weight` until `end`, authorized by its owner `auth`.
+    AddSubnetValidator {
+        subnet: Id,
+        node: avalanche_rpc::wire::NodeId,
+        weight: u64,
+        end: u64,
+        auth: &'u PrivateKey,
+    },
+    /// Remove `node` from `subnet`, authorized by its owner `auth`.
+    RemoveSubnetValidator {
+        subnet: Id,
+        node: avalanche_rpc::wire::NodeId,
+        auth: &'u PrivateKey,
+    },
+    /// Give `subnet` to `owner`, authorized by its owner `auth`.
+    TransferSubnetOwnership {
+        subnet: Id,
+        owner: ShortId,
+        auth: &'u PrivateKey,
+    },
+}
+
+impl PKind<'_> {
+    /// What it stakes.
+    fn staked(&self) -> u64 {
+        match self {
+            PKind::AddValidator { weight, .. } | PKind::AddDelegator { weight, .. } => *weight,
+            _ => 0,
+        }
+    }
+
+    /// The Subnet owner's key, signing the authorization (the owner's only address).
+    fn auth(&self) -> Option<&PrivateKey> {
+        match self {
+            PKind::CreateChain { auth, .. }
+            | PKind::AddSubnetValidator { auth, .. }
+            | PKind::RemoveSubnetValidator { auth, .. }
+            | PKind::TransferSubnetOwnership { auth, .. } => Some(auth),
+            _ => None,
+        }
+    }
 }
 
 /// A signed P-chain BaseTx paying `payments` (AVAX) from unlocked `utxos` of `keys`, the
@@ -311,19 +371,22 @@ pub fn p_tx(
         )],
         _ => Vec::new(),
     };
-    let stake: Vec<platform::TransferableOutput> = match &kind {
-        PKind::AddValidator { weight, .. } => vec![platform::TransferableOutput::new(
+    let stake: Vec<platform::TransferableOutput> = match kind.staked() {
+        0 => Vec::new(),
+        w => vec![platform::TransferableOutput::new(
             rules.avax,
-            secp256k1fx::TransferOutput::new(*weight, owners(change)).into(),
+            secp256k1fx::TransferOutput::new(w, owners(change)).into(),
         )],
-        _ => Vec::new(),
     };
     let out_total: u64 = payments.iter().map(|p| p.amount).sum::<u64>()
+        + kind.staked()
         + match &kind {
             PKind::Export { amount, .. } => *amount,
-            PKind::AddValidator { weight, .. } => *weight,
             _ => 0,
         };
+    let subnet_auth =
+        || platform::Auth::from(platform::Input::new(secp256k1fx::Input::new(vec![0])));
+    let owner = |a: ShortId| platform::Owner::from(platform::OutputOwners::new(owners(a)));
     let mut tx_fee = 0u64;
     loop {
         let need = (out_total + tx_fee).saturating_sub(imported_amount);
@@ -364,8 +427,16 @@ pub fn p_tx(
         let (inputs, mut signers): (Vec<_>, Vec<_>) = inputs.into_iter().unzip();
         let (imported_inputs, import_signers): (Vec<_>, Vec<_>) = imported.iter().cloned().unzip();
         signers.extend(import_signers);
+        signers.extend(kind.auth());
         let base = platform::Base::new(rules.network_id, Id::ZERO, outputs, inputs, Vec::new());
-        let validator = match &kind {
+        let unsigned: platform::UnsignedTx = match &kind {
+            PKind::Base => platform::BaseTx::new(base).into(),
+            PKind::Export { .. } => {
+                platform::ExportTx::new(base, rules.x_chain, exported.clone()).into()
+            }
+            PKind::Import(_) => {
+                platform::ImportTx::new(base, rules.x_chain, imported_inputs).into()
+            }
             PKind::AddValidator {
                 node,
                 bls,
@@ -373,54 +444,75 @@ pub fn p_tx(
                 end,
                 shares,
                 rewards,
-            } => {
-                let owner = || platform::Owner::from(platform::OutputOwners::new(owners(*rewards)));
-                Some(platform::AddPermissionlessValidatorTx::new(
-                    base.clone(),
-                    platform::Validator::new(*node, 0, *end, *weight),
-                    Id::ZERO,
-                    platform::ProofOfPossession::new(bls.public_key(), bls.proof_of_possession())
-                        .into(),
-                    stake.clone(),
-                    owner(),
-                    owner(),
-                    *shares,
-                ))
+            } => platform::AddPermissionlessValidatorTx::new(
+                base,
+                platform::Validator::new(*node, 0, *end, *weight),
+                Id::ZERO,
+                platform::ProofOfPossession::new(bls.public_key(), bls.proof_of_possession())
+                    .into(),
+                stake.clone(),
+                owner(*rewards),
+                owner(*rewards),
+                *shares,
+            )
+            .into(),
+            PKind::AddDelegator {
+                node,
+                weight,
+                end,
+                rewards,
+            } => platform::AddPermissionlessDelegatorTx::new(
+                base,
+                platform::Validator::new(*node, 0, *end, *weight),
+                Id::ZERO,
+                stake.clone(),
+                owner(*rewards),
+            )
+            .into(),
+            PKind::CreateSubnet { owner: o } => {
+                platform::CreateSubnetTx::new(base, owner(*o)).into()
             }
-            _ => None,
+            PKind::CreateChain {
+                subnet,
+                name,
+                vm,
+                genesis,
+                ..
+            } => platform::CreateChainTx::new(
+                base,
+                *subnet,
+                name.to_string(),
+                *vm,
+                Vec::new(),
+                genesis.to_vec(),
+                subnet_auth(),
+            )
+            .into(),
+            PKind::AddSubnetValidator {
+                subnet,
+                node,
+                weight,
+                end,
+                ..
+            } => platform::AddSubnetValidatorTx::new(
+                base,
+                platform::SubnetValidator::new(
+                    platform::Validator::new(*node, 0, *end, *weight),
+                    *subnet,
+                ),
+                subnet_auth(),
+            )
+            .into(),
+            PKind::RemoveSubnetValidator { subnet, node, .. } => {
+                platform::RemoveSubnetValidatorTx::new(base, *node, *subnet, subnet_auth()).into()
+            }
+            PKind::TransferSubnetOwnership {
+                subnet, owner: o, ..
+            } => platform::TransferSubnetOwnershipTx::new(base, *subnet, subnet_auth(), owner(*o))
+                .into(),
         };
-        let intrinsic = match &kind {
-            PKind::Base => [0; 4],
-            PKind::Export { .. } | PKind::Import(_) => [36, 0, 0, 0],
-            PKind::AddValidator { .. } => [96, 1, 3, 0],
-        };
-        let staking = validator.as_ref().map_or([0; 4], |v| {
-            fee::sum(&[
-                fee::outputs(&v.stake),
-                fee::signer(&v.signer),
-                fee::owner(&v.validator_rewards_owner),
-                fee::owner(&v.delegator_rewards_owner),
-            ])
-        });
-        let complexity = fee::sum(&[
-            fee::base(&base),
-            intrinsic,
-            fee::inputs(&imported_inputs),
-            fee::outputs(&exported),
-            staking,
-        ]);
-        let needed = fee::gas(&complexity).ok_or("gas overflows")? * price;
+        let needed = fee::gas(&fee::complexity(&unsigned)?).ok_or("gas overflows")? * price;
         if needed <= tx_fee {
-            let unsigned: platform::UnsignedTx = match &kind {
-                PKind::AddValidator { .. } => validator.expect("built above").into(),
-                PKind::Base => platform::BaseTx::new(base).into(),
-                PKind::Export { .. } => {
-                    platform::ExportTx::new(base, rules.x_chain, exported.clone()).into()
-                }
-                PKind::Import(_) => {
-                    platform::ImportTx::new(base, rules.x_chain, imported_inputs).into()
-                }
-            };
             let bytes = unsigned.to_bytes().map_err(|e| e.to_string())?;
             let hash = *Id::from_sha256(&bytes).as_bytes();
             let credentials = signers

@@ -8,8 +8,13 @@ mod common;
 use avalanche_devnet::genesis::{AVAX, test_keys};
 use avalanche_rpc::avm::*;
 use avalanche_rpc::index::{GetContainerRangeParams, IndexClient};
-use avalanche_rpc::platform::{GetBalanceParams as PBalance, PlatformClient};
-use avalanche_rpc::wire::Address;
+use avalanche_rpc::platform::{
+    BlockchainStatus, GetBalanceParams as PBalance, GetBlockchainStatusParams,
+    GetBlockchainsParams, GetCurrentValidatorsParams, GetStakeParams, GetSubnetParams,
+    GetSubnetsParams, GetTotalStakeParams, GetValidatorsAtParams, PlatformClient,
+    ValidatedByParams, ValidatesParams,
+};
+use avalanche_rpc::wire::{Address, Height, Id};
 use common::Devnet;
 
 #[tokio::test]
@@ -54,17 +59,99 @@ async fn the_start_history_is_consistent() {
         d.balance(&xa(1), "AVAX").await,
         1_001_000 * AVAX - d.devnet.rules.create_asset_tx_fee
     );
-    // The P-chain transfer: key 4 has 10 AVAX more.
-    let pa = Address::new(Some("P"), "local", *keys[4].address().as_bytes()).unwrap();
-    let b = d
-        .node
-        .platform()
-        .get_balance(PBalance::new().with_addresses(vec![pa]))
+    // The P-chain transfer: key 4 has 10 AVAX more, less the fees of its three Subnet txs
+    // (a few thousand gas each at the minimum price).
+    let pa = |i: usize| Address::new(Some("P"), "local", *keys[i].address().as_bytes()).unwrap();
+    let p = d.node.platform();
+    let b = p
+        .get_balance(PBalance::new().with_addresses(vec![pa(4)]))
         .await
         .unwrap();
-    assert_eq!(b.unlocked.get(), 1_000_010 * AVAX);
+    let fees = 1_000_010 * AVAX - b.unlocked.get();
+    assert!(fees > 0 && fees < AVAX / 1_000, "{fees}");
+    // Key 1's delegation to node 1 (besides the 2,000,000 AVAX key 1 stakes for genesis
+    // validator 1): staked, counted and listed.
+    let node1 = d.devnet.nodes[1].id;
+    let stake = p.get_stake(GetStakeParams::new(vec![pa(1)])).await.unwrap();
+    assert_eq!(stake.staked.get(), 2_001_000 * AVAX);
+    assert_eq!(stake.staked_outputs.len(), 2);
+    let v = p
+        .get_current_validators(GetCurrentValidatorsParams::new().with_node_ids(vec![node1]))
+        .await
+        .unwrap();
+    let v = &v.validators[0];
+    assert_eq!(v.delegator_count.map(|c| c.get()), Some(1));
+    assert_eq!(v.delegator_weight.map(|c| c.get()), Some(1_000 * AVAX));
+    let delegators = v
+        .delegators
+        .as_ref()
+        .expect("one node asked: delegators listed");
+    assert_eq!(delegators.len(), 1);
+    assert_eq!(delegators[0].tx_id, h.p_txs[1]);
+    assert_eq!(delegators[0].weight.get(), 1_000 * AVAX);
+    assert!(delegators[0].potential_reward.is_some_and(|r| r.get() > 0));
+    let all = p
+        .get_current_validators(GetCurrentValidatorsParams::new())
+        .await
+        .unwrap();
+    let own: u64 = all.validators.iter().map(|v| v.weight.get()).sum();
+    let total = p.get_total_stake(GetTotalStakeParams::new()).await.unwrap();
+    assert_eq!(total.weight.get(), own + 1_000 * AVAX);
+    // Key 4's Subnet: owned by key 4, with its chain and node 2 validating it.
+    let subnet = p.get_subnet(GetSubnetParams::new(h.subnet)).await.unwrap();
+    assert!(subnet.is_permissioned);
+    assert_eq!(subnet.control_keys, vec![pa(4)]);
+    assert_eq!(subnet.threshold.get(), 1);
+    let subnets = p.get_subnets(GetSubnetsParams::new()).await.unwrap();
+    let ids: Vec<Id> = subnets.subnets.unwrap().iter().map(|s| s.id).collect();
+    assert_eq!(ids, vec![h.subnet, Id::ZERO]);
+    let chains = p
+        .validates(ValidatesParams::new().with_subnet_id(h.subnet))
+        .await
+        .unwrap();
+    assert_eq!(chains.blockchain_ids, vec![h.chain]);
+    assert_eq!(
+        p.validated_by(ValidatedByParams::new(h.chain))
+            .await
+            .unwrap()
+            .subnet_id,
+        h.subnet
+    );
+    let listed = p
+        .get_blockchains(GetBlockchainsParams::new())
+        .await
+        .unwrap();
+    assert_eq!(listed.blockchains[0].id, h.chain);
+    assert_eq!(listed.blockchains[0].name, "Devnet Subnet Chain");
+    assert_eq!(
+        p.get_blockchain_status(GetBlockchainStatusParams::new(h.chain.to_string()))
+            .await
+            .unwrap()
+            .status,
+        BlockchainStatus::Created
+    );
+    let sv = p
+        .get_current_validators(GetCurrentValidatorsParams::new().with_subnet_id(h.subnet))
+        .await
+        .unwrap();
+    assert_eq!(sv.validators.len(), 1);
+    assert_eq!(sv.validators[0].node_id, d.devnet.nodes[2].id);
+    assert_eq!(sv.validators[0].weight.get(), 20);
+    assert_eq!(sv.validators[0].tx_id, Some(h.p_txs[4]));
+    let at = p
+        .get_validators_at(
+            GetValidatorsAtParams::new()
+                .with_subnet_id(h.subnet)
+                .with_height(Height::Proposed),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        at.get(&d.devnet.nodes[2].id).map(|v| v.weight.get()),
+        Some(20)
+    );
     // Every block is indexed, on both chains.
-    for (chain, n) in [("X", 4), ("P", 1)] {
+    for (chain, n) in [("X", 4), ("P", 5)] {
         let r = d
             .node
             .index(chain, "block")

@@ -3,17 +3,17 @@
 //! the fee state's capacity allows, and the block, its transactions, their UTXO changes, the
 //! new fee state, its proposervm wrapper and its index entry are committed together.
 
-use super::verify::{self, Effects};
-use super::{Utxo, fee};
+use super::verify::{self, Change, Current, Effects, View};
+use super::{Record, Utxo, fee, stakers, subnets};
 use crate::devnet::Devnet;
 use crate::index::{self, Kind};
 use crate::ledger::{self, Chain, Status};
-use crate::mempool::Pending;
+use crate::mempool::{Mempool, Pending};
 use crate::proposer;
 use crate::secp::TxError;
-use crate::store::{self, StoreError};
+use crate::store::{self, Reader, StoreError};
 use avalanche_rpc::codec::platform;
-use avalanche_rpc::wire::Id;
+use avalanche_rpc::wire::{Id, NodeId};
 use redb::WriteTransaction;
 
 impl Devnet {
@@ -41,25 +41,16 @@ impl Devnet {
         let now = self.clock.now();
         let (state, chain_time) = fee_state(&r).map_err(|e| TxError(e.to_string()))?;
         let state = state.advance(now.saturating_sub(chain_time));
-        let pool_ref = &pool;
-        let read = |space: ledger::Space, u: &Id| {
-            if let Some(other) = pool_ref.spender(u) {
-                return Err(TxError(format!(
-                    "tx conflicts with other tx: {other} already spends UTXO {u}"
-                )));
-            }
-            ledger::utxo(&r, space, u)
-                .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
-                .map_err(|e| TxError(e.to_string()))
-        };
         let result = verify::verify(
             &self.p_rules,
             &tx,
             id,
             now.max(chain_time),
             fee::price(state.excess),
-            &mut |u| read(Chain::P.into(), u),
-            &mut |u| read(ledger::X_TO_P, u),
+            &mut StateView {
+                r: &r,
+                pool: Some(&pool),
+            },
         );
         let effects = match result {
             Ok(fx) => fx,
@@ -68,13 +59,6 @@ impl Devnet {
                 return Err(TxError(format!("couldn't issue tx: {}", e.0)));
             }
         };
-        if let Some(v) = &effects.staker
-            && super::is_staker(&r, &Id::ZERO, &v.node).map_err(|e| TxError(e.to_string()))?
-        {
-            let reason = format!("{} is already a validator of the Primary Network", v.node);
-            pool.drop_reason(id, reason.clone());
-            return Err(TxError(format!("couldn't issue tx: {reason}")));
-        }
         if effects.gas > fee::MAX_CAPACITY {
             return Err(TxError(format!(
                 "couldn't issue tx: it needs {} gas, more than a block's capacity of {}",
@@ -133,23 +117,14 @@ impl Devnet {
                     continue;
                 }
             };
-            let result = {
-                let utxos = w.open_table(store::UTXOS)?;
-                let read = |space: ledger::Space, u: &Id| {
-                    ledger::utxo_in(&utxos, space, u)
-                        .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
-                        .map_err(|e| TxError(e.to_string()))
-                };
-                verify::verify(
-                    &self.p_rules,
-                    &tx,
-                    p.id,
-                    time,
-                    price,
-                    &mut |u| read(Chain::P.into(), u),
-                    &mut |u| read(ledger::X_TO_P, u),
-                )
-            };
+            let result = verify::verify(
+                &self.p_rules,
+                &tx,
+                p.id,
+                time,
+                price,
+                &mut StateView { r: &w, pool: None },
+            );
             let effects = match result {
                 Ok(fx) => fx,
                 Err(e) => {
@@ -157,15 +132,6 @@ impl Devnet {
                     continue;
                 }
             };
-            if let Some(v) = &effects.staker
-                && super::is_staker_in(&w, &Id::ZERO, &v.node)?
-            {
-                dropped.push((
-                    p.id,
-                    format!("{} is already a validator of the Primary Network", v.node),
-                ));
-                continue;
-            }
             // Past the block's capacity: it waits for the next block.
             let Some(next) = state.consume(effects.gas) else {
                 continue;
@@ -177,27 +143,8 @@ impl Devnet {
         }
         let mut result = None;
         if !included.is_empty() {
-            let parent_id = Id::from_sha256(&parent_bytes);
-            let block = platform::Block::from(platform::BanffStandardBlock::new(
-                time, parent_id, height, txs,
-            ));
-            let bytes = block
-                .to_bytes()
-                .map_err(|e| StoreError(format!("a built block does not encode: {e}")))?;
-            let id = Id::from_sha256(&bytes);
-            ledger::put_block(&w, Chain::P, &id, height, &bytes)?;
-            let parent_tip = match proposer::tip_in(&w, Chain::P)? {
-                Some(t) => t,
-                None => proposer::Tip::genesis(Id::from_sha256(&parent_bytes), self.genesis.time),
-            };
-            let (wrapper, tip) =
-                proposer::wrap(&w, Chain::P, parent_tip, &bytes, time, parent_height)?;
-            ledger::put_proposer(&w, Chain::P, height, &wrapper)?;
-            if self.options.index_enabled {
-                index::append(&w, Kind::PBlock, &tip.id, self.clock.now_ns(), &wrapper)?;
-            }
-            store::set_meta(&w, "p_timestamp", &time.to_be_bytes())?;
-            store::set_meta(&w, "p_fee_state", &state.encode())?;
+            let id =
+                self.put_standard_block(&w, (parent_height, &parent_bytes), time, txs, state)?;
             w.commit()?;
             result = Some(id);
         } else {
@@ -214,6 +161,44 @@ impl Devnet {
     }
 }
 
+impl Devnet {
+    /// Writes a Banff standard block of `txs` on the parent block (height and bytes) at chain
+    /// time `time`, with its proposervm wrapper, its index entry, the new chain time and the
+    /// fee state after it; its ID. A block without txs only moves the chain time (to a
+    /// staker's end).
+    pub(super) fn put_standard_block(
+        &self,
+        w: &WriteTransaction,
+        (parent_height, parent_bytes): (u64, &[u8]),
+        time: u64,
+        txs: Vec<platform::Tx>,
+        state: fee::State,
+    ) -> Result<Id, StoreError> {
+        let height = parent_height + 1;
+        let parent_id = Id::from_sha256(parent_bytes);
+        let block = platform::Block::from(platform::BanffStandardBlock::new(
+            time, parent_id, height, txs,
+        ));
+        let bytes = block
+            .to_bytes()
+            .map_err(|e| StoreError(format!("a built block does not encode: {e}")))?;
+        let id = Id::from_sha256(&bytes);
+        ledger::put_block(w, Chain::P, &id, height, &bytes)?;
+        let parent_tip = match proposer::tip_in(w, Chain::P)? {
+            Some(t) => t,
+            None => proposer::Tip::genesis(parent_id, self.genesis.time),
+        };
+        let (wrapper, tip) = proposer::wrap(w, Chain::P, parent_tip, &bytes, time, parent_height)?;
+        ledger::put_proposer(w, Chain::P, height, &wrapper)?;
+        if self.options.index_enabled {
+            index::append(w, Kind::PBlock, &tip.id, self.clock.now_ns(), &wrapper)?;
+        }
+        store::set_meta(w, "p_timestamp", &time.to_be_bytes())?;
+        store::set_meta(w, "p_fee_state", &state.encode())?;
+        Ok(id)
+    }
+}
+
 /// Writes an accepted transaction's changes.
 fn apply(w: &WriteTransaction, p: &Pending, height: u64, fx: &Effects) -> Result<(), StoreError> {
     ledger::put_tx(w, Chain::P, &p.id, height, Status::Committed, &p.bytes)?;
@@ -226,26 +211,125 @@ fn apply(w: &WriteTransaction, p: &Pending, height: u64, fx: &Effects) -> Result
     for (id, owners) in &fx.imported {
         ledger::spend_utxo(w, ledger::X_TO_P, id, owners)?;
     }
-    if let Some(v) = &fx.staker {
-        // The reward it may earn, from the supply now; the supply counts it at once.
-        let supply = store::meta_u64_in(w, "p_supply")?.unwrap_or(0);
-        let reward = crate::genesis::staking::reward(v.end - v.start, v.weight, supply);
-        super::add_staker(
-            w,
-            &Id::ZERO,
-            &v.node,
-            &p.id,
-            reward,
-            (height, v.start),
-            v.weight,
-            Some(v.public_key),
-        )?;
-        store::set_meta(w, "p_supply", &supply.saturating_add(reward).to_be_bytes())?;
+    match fx.change {
+        Change::None => {}
+        Change::AddValidator {
+            subnet,
+            node,
+            weight,
+            public_key,
+            start,
+            end,
+        } => {
+            // Primary Network validators may earn a reward, from the supply now; the supply
+            // counts it at once. Permissioned Subnet validators earn none.
+            let reward = if subnet == Id::ZERO {
+                potential_reward(w, end - start, weight)?
+            } else {
+                0
+            };
+            let rec = Record {
+                tx_id: p.id,
+                reward,
+                start,
+                accrued: 0,
+            };
+            stakers::add_staker(w, (&subnet, &node), rec, height, weight, public_key)?;
+        }
+        Change::AddDelegator {
+            node,
+            weight,
+            start,
+            end,
+        } => {
+            let reward = potential_reward(w, end - start, weight)?;
+            stakers::add_delegator(
+                w,
+                (&Id::ZERO, &node, &p.id),
+                reward,
+                (height, start),
+                weight,
+            )?;
+        }
+        Change::RemoveValidator {
+            subnet,
+            node,
+            weight,
+        } => stakers::remove_staker(w, &subnet, &node, height, weight)?,
+        Change::CreateSubnet => subnets::set_owner(w, &p.id, &p.id)?,
+        Change::CreateChain { subnet } => subnets::add_chain(w, &subnet, &p.id)?,
+        Change::SetSubnetOwner { subnet } => subnets::set_owner(w, &subnet, &p.id)?,
     }
     for u in &fx.exported {
         ledger::put_utxo(w, ledger::P_TO_X, &u.id, &u.bytes, &u.owners())?;
     }
     Ok(())
+}
+
+/// The reward a stake of `weight` for `duration` seconds earns, from the supply now; the
+/// supply counts it at once.
+fn potential_reward(w: &WriteTransaction, duration: u64, weight: u64) -> Result<u64, StoreError> {
+    let supply = store::meta_u64_in(w, "p_supply")?.unwrap_or(0);
+    let reward = crate::genesis::staking::reward(duration, weight, supply);
+    store::set_meta(w, "p_supply", &supply.saturating_add(reward).to_be_bytes())?;
+    Ok(reward)
+}
+
+/// The state verification reads: the store as `r` shows it and, when a tx is issued, the
+/// mempool, whose txs' spends conflict with it.
+struct StateView<'a, R: Reader> {
+    r: &'a R,
+    pool: Option<&'a Mempool>,
+}
+
+impl<R: Reader> StateView<'_, R> {
+    fn read(&self, space: ledger::Space, u: &Id) -> Result<Option<Utxo>, TxError> {
+        if let Some(other) = self.pool.and_then(|p| p.spender(u)) {
+            return Err(TxError(format!(
+                "tx conflicts with other tx: {other} already spends UTXO {u}"
+            )));
+        }
+        ledger::utxo(self.r, space, u)
+            .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
+            .map_err(stored)
+    }
+}
+
+fn stored(e: StoreError) -> TxError {
+    TxError(e.to_string())
+}
+
+impl<R: Reader> View for StateView<'_, R> {
+    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, TxError> {
+        self.read(Chain::P.into(), id)
+    }
+
+    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, TxError> {
+        self.read(ledger::X_TO_P, id)
+    }
+
+    fn subnet_owner(&mut self, subnet: &Id) -> Result<Option<platform::Owner>, TxError> {
+        Ok(subnets::owner(self.r, subnet)
+            .map_err(stored)?
+            .map(|o| o.owner))
+    }
+
+    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, TxError> {
+        let Some(s) = stakers::staker(self.r, subnet, node).map_err(stored)? else {
+            return Ok(None);
+        };
+        let delegated = stakers::delegators(self.r, subnet, Some(node))
+            .map_err(stored)?
+            .iter()
+            .map(|d| d.tx.validator.weight)
+            .fold(0, u64::saturating_add);
+        Ok(Some(Current {
+            weight: s.weight(),
+            delegated,
+            end: s.end(),
+            permissioned: s.subnet_validator().is_some(),
+        }))
+    }
 }
 
 /// The stored fee state and the chain time it belongs to.

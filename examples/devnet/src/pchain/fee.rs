@@ -165,6 +165,92 @@ pub fn base(b: &platform::Base) -> Complexity {
     ])
 }
 
+/// The complexity of an authorization (a Subnet's or a deactivation owner's) with its
+/// credential.
+pub fn auth(a: &platform::Auth) -> Complexity {
+    match a {
+        platform::Auth::Input(i) => {
+            let n = i.input.signature_indices.len() as u64;
+            [8 + 69 * n, 0, 0, 200 * n]
+        }
+        // Refused by verification.
+        _ => [0; 4],
+    }
+}
+
+/// The complexity of a transaction (`complexityVisitor`): its base, the intrinsic part of its
+/// type and what it carries. `Err` names a type the devnet does not price (those it does not
+/// accept either).
+pub fn complexity(tx: &platform::UnsignedTx) -> Result<Complexity, String> {
+    use platform::UnsignedTx as T;
+    const VALIDATOR: u64 = 20 + 8 + 8 + 8;
+    let c = match tx {
+        T::BaseTx(t) => base(&t.base),
+        T::ImportTx(t) => sum(&[base(&t.base), [36, 0, 0, 0], inputs(&t.imported_inputs)]),
+        T::ExportTx(t) => sum(&[base(&t.base), [36, 0, 0, 0], outputs(&t.exported_outputs)]),
+        T::AddPermissionlessValidatorTx(t) => sum(&[
+            base(&t.base),
+            [VALIDATOR + 32 + 4 * 5, 1, 3, 0],
+            outputs(&t.stake),
+            signer(&t.signer),
+            owner(&t.validator_rewards_owner),
+            owner(&t.delegator_rewards_owner),
+        ]),
+        T::AddPermissionlessDelegatorTx(t) => sum(&[
+            base(&t.base),
+            [VALIDATOR + 32 + 4 * 2, 1, 2, 0],
+            outputs(&t.stake),
+            owner(&t.rewards_owner),
+        ]),
+        T::CreateSubnetTx(t) => sum(&[base(&t.base), [4, 0, 1, 0], owner(&t.owner)]),
+        T::CreateChainTx(t) => sum(&[
+            base(&t.base),
+            [
+                32 + 2
+                    + 32
+                    + 4 * 4
+                    + 32 * t.fx_ids.len() as u64
+                    + t.chain_name.len() as u64
+                    + t.genesis_data.len() as u64,
+                3,
+                1,
+                0,
+            ],
+            auth(&t.subnet_auth),
+        ]),
+        T::AddSubnetValidatorTx(t) => sum(&[
+            base(&t.base),
+            [VALIDATOR + 32 + 4 * 2, 3, 3, 0],
+            auth(&t.subnet_auth),
+        ]),
+        T::RemoveSubnetValidatorTx(t) => sum(&[
+            base(&t.base),
+            [20 + 32 + 4 * 2, 1, 3, 0],
+            auth(&t.subnet_auth),
+        ]),
+        T::TransferSubnetOwnershipTx(t) => sum(&[
+            base(&t.base),
+            [32 + 4 * 3, 1, 1, 0],
+            auth(&t.subnet_auth),
+            owner(&t.owner),
+        ]),
+        T::IncreaseL1ValidatorBalanceTx(t) => sum(&[base(&t.base), [32 + 8, 1, 5, 0]]),
+        T::DisableL1ValidatorTx(t) => {
+            sum(&[base(&t.base), [32 + 4 * 2, 1, 6, 0], auth(&t.disable_auth)])
+        }
+        other => {
+            return Err(format!(
+                "the devnet does not price {}",
+                format!("{other:?}")
+                    .split(['(', ' '])
+                    .next()
+                    .unwrap_or("it")
+            ));
+        }
+    };
+    Ok(c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,56 +1,132 @@
-//! The end of a staking period, as the node's block builder handles it: once the chain time
-//! reaches a validator's end, a Banff proposal block carries a RewardValidatorTx for it and
-//! its commit block (every devnet node is always up, so the reward is always earned) returns
-//! the stake and pays the reward to the validation rewards owner
-//! (`vms/platformvm/txs/executor/proposal_tx_executor.go` RewardValidatorTx).
+//! The end of a staking period, as the node's block builder handles it. Once the chain time
+//! reaches a staker's end:
+//! - a Primary Network validator or delegator gets a Banff proposal block carrying a
+//!   RewardValidatorTx and its commit block (every devnet node is always up, so the reward is
+//!   always earned), which return the stake and pay the reward
+//!   (`vms/platformvm/txs/executor/proposal_tx_executor.go`): a delegator's reward is split
+//!   with its validator by the delegation fee, the validator's share accrued and paid with the
+//!   validator's own reward;
+//! - a permissioned Subnet validator leaves in an empty standard block that moves the chain
+//!   time to its end.
 
-use super::{Utxo, fee};
+use super::{Delegator, Staker, Utxo, fee, stakers};
 use crate::devnet::Devnet;
 use crate::index::{self, Kind};
 use crate::ledger::{self, Chain, Status};
 use crate::proposer;
 use crate::store::{self, StoreError};
-use avalanche_rpc::codec::{avax, platform};
-use avalanche_rpc::wire::{Id, NodeId};
-use redb::{ReadableTable, WriteTransaction};
+use avalanche_rpc::codec::{avax, platform, secp256k1fx};
+use avalanche_rpc::wire::Id;
+use redb::WriteTransaction;
 
-/// A validator due to leave: its staking tx and record.
-struct Due {
-    node: NodeId,
-    tx_id: Id,
-    tx: platform::AddPermissionlessValidatorTx,
-    reward: u64,
+/// A staker due to leave, in the node's order of removal.
+enum Due {
+    /// A permissioned Subnet validator: removed by the block that moves the chain time past
+    /// its end, without a reward.
+    Permissioned(Staker),
+    /// A delegator: a proposal block rewards it.
+    Delegator(Delegator),
+    /// A Primary Network validator: a proposal block rewards it.
+    Validator(Staker),
 }
 
-/// The Primary Network validator with the earliest end at or before `now`.
-fn next_due(w: &WriteTransaction, now: u64) -> Result<Option<Due>, StoreError> {
-    let stakers = w.open_table(store::P_STAKERS)?;
-    let start = Id::ZERO.as_bytes().to_vec();
-    let end = store::key(&[Id::ZERO.as_bytes(), &[0xff; 21]]);
-    let mut best: Option<Due> = None;
-    for e in stakers.range(start.as_slice()..end.as_slice())? {
-        let (k, v) = e?;
-        let v = v.value();
-        let tx_id = Id::new(v[..32].try_into().expect("32 bytes"));
-        let reward = u64::from_be_bytes(v[32..40].try_into().expect("8 bytes"));
-        let bytes = ledger::tx_bytes_in(w, Chain::P, &tx_id)?
-            .ok_or_else(|| StoreError(format!("staker tx {tx_id} is not stored")))?;
-        let tx = platform::Tx::from_bytes(&bytes)
-            .map_err(|e| StoreError(format!("stored tx {tx_id} does not decode: {e}")))?;
-        let platform::UnsignedTx::AddPermissionlessValidatorTx(v) = tx.unsigned else {
-            continue;
-        };
-        let ends = v.validator.end;
-        if ends <= now && best.as_ref().is_none_or(|b| ends < b.tx.validator.end) {
-            best = Some(Due {
-                node: NodeId::new(k.value()[32..].try_into().expect("20 bytes")),
-                tx_id,
-                tx: *v,
-                reward,
-            });
+impl Due {
+    fn end(&self) -> u64 {
+        match self {
+            Due::Permissioned(s) | Due::Validator(s) => s.end(),
+            Due::Delegator(d) => d.tx.validator.end,
         }
     }
-    Ok(best)
+
+    /// The node's priority among stakers ending at the same time (`txs/priorities.go`):
+    /// permissioned Subnet validators, then delegators, then validators.
+    fn priority(&self) -> u8 {
+        match self {
+            Due::Permissioned(_) => 0,
+            Due::Delegator(_) => 1,
+            Due::Validator(_) => 2,
+        }
+    }
+
+    fn tx_id(&self) -> Id {
+        match self {
+            Due::Permissioned(s) | Due::Validator(s) => s.tx_id,
+            Due::Delegator(d) => d.tx_id,
+        }
+    }
+}
+
+/// The staker to remove first among those whose end is at or before `now`.
+fn next_due(w: &WriteTransaction, now: u64) -> Result<Option<Due>, StoreError> {
+    let mut all: Vec<Due> = stakers::all_stakers(w)?
+        .into_iter()
+        .map(|s| {
+            if s.subnet_validator().is_some() {
+                Due::Permissioned(s)
+            } else {
+                Due::Validator(s)
+            }
+        })
+        .collect();
+    all.extend(
+        stakers::delegators(w, &Id::ZERO, None)?
+            .into_iter()
+            .map(Due::Delegator),
+    );
+    Ok(all
+        .into_iter()
+        .filter(|d| d.end() <= now)
+        .min_by_key(|d| (d.end(), d.priority(), d.tx_id())))
+}
+
+/// A reward output of staking tx `tx`, numbered `index`: paid, and listed by
+/// `getRewardUTXOs`.
+fn pay(
+    w: &WriteTransaction,
+    (tx, index): (&Id, u32),
+    asset: Id,
+    amount: u64,
+    owner: &platform::Owner,
+) -> Result<(), StoreError> {
+    let platform::Owner::OutputOwners(owner) = owner else {
+        return Err(StoreError("a reward owner is not an OutputOwners".into()));
+    };
+    let u = Utxo::new(platform::Utxo::new(
+        avax::UtxoId::new(*tx, index),
+        asset,
+        platform::UtxoOutput::TransferOutput(secp256k1fx::TransferOutput::new(
+            amount,
+            owner.owners.clone(),
+        )),
+    ));
+    ledger::put_utxo(w, Chain::P, &u.id, &u.bytes, &u.owners())?;
+    w.open_table(store::P_REWARD_UTXOS)?.insert(
+        store::key(&[tx.as_bytes(), &index.to_be_bytes()]).as_slice(),
+        u.bytes.as_slice(),
+    )?;
+    Ok(())
+}
+
+/// Returns a staking tx's stake: outputs numbered after the tx's own; the next number.
+fn unstake(
+    w: &WriteTransaction,
+    tx: &Id,
+    outputs: usize,
+    stake: &[platform::TransferableOutput],
+) -> Result<u32, StoreError> {
+    let mut index = outputs as u32;
+    for o in stake {
+        if let platform::TransferableOut::TransferOutput(t) = &o.output {
+            let u = Utxo::new(platform::Utxo::new(
+                avax::UtxoId::new(*tx, index),
+                o.asset_id,
+                platform::UtxoOutput::TransferOutput(t.clone()),
+            ));
+            ledger::put_utxo(w, Chain::P, &u.id, &u.bytes, &u.owners())?;
+        }
+        index += 1;
+    }
+    Ok(index)
 }
 
 impl Devnet {
@@ -67,9 +143,28 @@ impl Devnet {
             let (parent_height, parent_bytes) =
                 ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::P)?;
             let parent_time = store::meta_u64_in(&w, "p_timestamp")?.unwrap_or(self.genesis.time);
-            let time = due.tx.validator.end.max(parent_time);
+            let time = due.end().max(parent_time);
+            let avax = self.genesis.avax_asset_id;
+            if let Due::Permissioned(s) = &due {
+                // An empty standard block moves the chain time to its end; it leaves.
+                let state = store::meta_in(&w, "p_fee_state")?
+                    .and_then(|v| fee::State::decode(&v))
+                    .unwrap_or_default()
+                    .advance(time - parent_time);
+                stakers::remove_staker(&w, &s.subnet, &s.node, parent_height + 1, s.weight())?;
+                self.put_standard_block(
+                    &w,
+                    (parent_height, &parent_bytes),
+                    time,
+                    Vec::new(),
+                    state,
+                )?;
+                w.commit()?;
+                rewarded += 1;
+                continue;
+            }
             let reward_tx = platform::Tx::new(
-                platform::RewardValidatorTx::new(due.tx_id).into(),
+                platform::RewardValidatorTx::new(due.tx_id()).into(),
                 Vec::new(),
             );
             let reward_bytes = encode(&reward_tx.to_bytes())?;
@@ -111,49 +206,59 @@ impl Devnet {
                 Status::Committed,
                 &reward_bytes,
             )?;
-            // The stake comes back, then the reward: outputs numbered after the staking tx's.
-            let mut index = due.tx.base.outputs.len() as u32;
-            for o in &due.tx.stake {
-                let platform::TransferableOut::TransferOutput(t) = &o.output else {
-                    continue;
-                };
-                let u = Utxo::new(platform::Utxo::new(
-                    avax::UtxoId::new(due.tx_id, index),
-                    o.asset_id,
-                    platform::UtxoOutput::TransferOutput(t.clone()),
-                ));
-                index += 1;
-                ledger::put_utxo(&w, Chain::P, &u.id, &u.bytes, &u.owners())?;
+            // The stake comes back, then the rewards: outputs numbered after the tx's own
+            // (`rewardValidatorTx`, `rewardDelegatorTx`).
+            match &due {
+                Due::Validator(s) => {
+                    let v = s.validator().ok_or_else(|| {
+                        StoreError(format!("validator {} has no permissionless tx", s.tx_id))
+                    })?;
+                    let mut index = unstake(&w, &s.tx_id, v.base.outputs.len(), &v.stake)?;
+                    if s.potential_reward > 0 {
+                        pay(
+                            &w,
+                            (&s.tx_id, index),
+                            avax,
+                            s.potential_reward,
+                            &v.validator_rewards_owner,
+                        )?;
+                        index += 1;
+                    }
+                    // Its share of its delegators' rewards, accrued since Cortina.
+                    if s.accrued > 0 {
+                        pay(
+                            &w,
+                            (&s.tx_id, index),
+                            avax,
+                            s.accrued,
+                            &v.delegator_rewards_owner,
+                        )?;
+                    }
+                    stakers::remove_staker(&w, &s.subnet, &s.node, commit_height, s.weight())?;
+                }
+                Due::Delegator(d) => {
+                    let index = unstake(&w, &d.tx_id, d.tx.base.outputs.len(), &d.tx.stake)?;
+                    let shares = stakers::staker(&w, &d.subnet, &d.node)?
+                        .and_then(|v| v.validator().map(|t| t.delegation_shares))
+                        .ok_or_else(|| {
+                            StoreError(format!("delegator {} has no validator", d.tx_id))
+                        })?;
+                    let (delegatee, delegator) = split(d.potential_reward, shares);
+                    if delegator > 0 {
+                        pay(&w, (&d.tx_id, index), avax, delegator, &d.tx.rewards_owner)?;
+                    }
+                    if delegatee > 0 {
+                        stakers::accrue(&w, &d.subnet, &d.node, delegatee)?;
+                    }
+                    stakers::remove_delegator(
+                        &w,
+                        (&d.subnet, &d.node, &d.tx_id),
+                        commit_height,
+                        d.tx.validator.weight,
+                    )?;
+                }
+                Due::Permissioned(_) => unreachable!("handled above"),
             }
-            let platform::Owner::OutputOwners(owner) = &due.tx.validator_rewards_owner else {
-                return Err(StoreError(
-                    "a validator's reward owner is not an OutputOwners".into(),
-                ));
-            };
-            if due.reward > 0 {
-                let u = Utxo::new(platform::Utxo::new(
-                    avax::UtxoId::new(due.tx_id, index),
-                    self.genesis.avax_asset_id,
-                    platform::UtxoOutput::TransferOutput(
-                        avalanche_rpc::codec::secp256k1fx::TransferOutput::new(
-                            due.reward,
-                            owner.owners.clone(),
-                        ),
-                    ),
-                ));
-                ledger::put_utxo(&w, Chain::P, &u.id, &u.bytes, &u.owners())?;
-                w.open_table(store::P_REWARD_UTXOS)?.insert(
-                    store::key(&[due.tx_id.as_bytes(), &index.to_be_bytes()]).as_slice(),
-                    u.bytes.as_slice(),
-                )?;
-            }
-            super::remove_staker(
-                &w,
-                &Id::ZERO,
-                &due.node,
-                commit_height,
-                due.tx.validator.weight,
-            )?;
             // Both blocks wrapped, the option on its proposal; both indexed.
             let parent_tip = match proposer::tip_in(&w, Chain::P)? {
                 Some(t) => t,
@@ -186,6 +291,18 @@ impl Devnet {
             rewarded += 1;
         }
     }
+}
+
+/// A delegator's reward split between its validator (the delegation fee, `shares` in
+/// millionths) and itself (`reward.Split`): (the validator's, the delegator's).
+pub fn split(total: u64, shares: u32) -> (u64, u64) {
+    const DENOMINATOR: u64 = 1_000_000;
+    let remainder_shares = DENOMINATOR - u64::from(shares.min(1_000_000));
+    let remainder = match remainder_shares.checked_mul(total) {
+        Some(v) => v / DENOMINATOR,
+        None => remainder_shares * (total / DENOMINATOR),
+    };
+    (total - remainder, remainder)
 }
 
 fn encode(r: &Result<Vec<u8>, avalanche_rpc::codec::EncodeError>) -> Result<Vec<u8>, StoreError> {

@@ -17,6 +17,31 @@ pub struct Rules {
     pub x_chain: Id,
 }
 
+/// What verification reads of the chain's state: the last accepted state when a transaction
+/// is issued, the block's own state as a block is built.
+pub trait View {
+    /// An unspent output of the P-chain.
+    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, TxError>;
+    /// An output the X-chain exported to the P-chain.
+    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, TxError>;
+    /// A Subnet's owner.
+    fn subnet_owner(&mut self, subnet: &Id) -> Result<Option<platform::Owner>, TxError>;
+    /// A current validator of a Subnet.
+    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, TxError>;
+}
+
+/// A current validator, as verification needs it.
+#[derive(Debug, Clone, Copy)]
+pub struct Current {
+    /// Its own stake.
+    pub weight: u64,
+    /// The stake of its current delegators.
+    pub delegated: u64,
+    pub end: u64,
+    /// A validator of a permissioned Subnet (added with AddSubnetValidatorTx).
+    pub permissioned: bool,
+}
+
 /// What an accepted transaction changes, and the gas it uses.
 #[derive(Debug, Clone, Default)]
 pub struct Effects {
@@ -26,33 +51,71 @@ pub struct Effects {
     pub imported: Vec<(Id, Vec<[u8; 20]>)>,
     /// UTXOs it exports into shared memory (to the X-chain).
     pub exported: Vec<Utxo>,
-    /// The validator it adds.
-    pub staker: Option<NewStaker>,
+    /// What it changes beyond UTXOs.
+    pub change: Change,
     pub gas: u64,
 }
 
-/// A validator of the Primary Network a transaction adds.
-#[derive(Debug, Clone)]
-pub struct NewStaker {
-    pub node: NodeId,
-    pub weight: u64,
-    pub public_key: [u8; 48],
-    /// The chain time it was accepted at; it validates from then until `end`.
-    pub start: u64,
-    pub end: u64,
+/// What a transaction changes beyond UTXOs. Subnet and chain IDs of new ones are the tx's ID.
+#[derive(Debug, Clone, Default)]
+pub enum Change {
+    #[default]
+    None,
+    /// A validator joins `subnet` from `start` (the chain time it is accepted at) to `end`.
+    AddValidator {
+        subnet: Id,
+        node: NodeId,
+        weight: u64,
+        public_key: Option<[u8; 48]>,
+        start: u64,
+        end: u64,
+    },
+    /// A delegator joins `node` on the Primary Network.
+    AddDelegator {
+        node: NodeId,
+        weight: u64,
+        start: u64,
+        end: u64,
+    },
+    /// A permissioned validator leaves `subnet`.
+    RemoveValidator {
+        subnet: Id,
+        node: NodeId,
+        weight: u64,
+    },
+    CreateSubnet,
+    CreateChain {
+        subnet: Id,
+    },
+    /// The Subnet's owner becomes the one this tx names.
+    SetSubnetOwner {
+        subnet: Id,
+    },
 }
 
-/// Verifies `tx` (ID `tx_id`) at chain time `time`, paying `price` per gas, against UTXOs
-/// found by `lookup`.
+/// The Subnet-owner authorization a transaction carries, with its Subnet.
+fn subnet_auth(tx: &platform::UnsignedTx) -> Option<(&Id, &platform::Auth)> {
+    use platform::UnsignedTx as T;
+    match tx {
+        T::CreateChainTx(t) => Some((&t.subnet_id, &t.subnet_auth)),
+        T::AddSubnetValidatorTx(t) => Some((&t.validator.subnet_id, &t.subnet_auth)),
+        T::RemoveSubnetValidatorTx(t) => Some((&t.subnet_id, &t.subnet_auth)),
+        T::TransferSubnetOwnershipTx(t) => Some((&t.subnet_id, &t.subnet_auth)),
+        _ => None,
+    }
+}
+
+/// Verifies `tx` (ID `tx_id`) at chain time `time`, paying `price` per gas, against the
+/// state `view` shows.
 pub fn verify(
     rules: &Rules,
     tx: &platform::Tx,
     tx_id: Id,
     time: u64,
     price: u64,
-    lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
-    atomic: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
+    view: &mut dyn View,
 ) -> Result<Effects, TxError> {
+    use platform::UnsignedTx as T;
     tx.verify()
         .map_err(|e| TxError(format!("the transaction breaks a rule of the codec: {e}")))?;
     let unsigned = tx
@@ -62,32 +125,36 @@ pub fn verify(
     let hash = *Id::from_sha256(&unsigned).as_bytes();
     let no_inputs: &[platform::TransferableInput] = &[];
     let no_outputs: &[platform::TransferableOutput] = &[];
-    let (base, intrinsic, imported, exported) = match &tx.unsigned {
-        platform::UnsignedTx::BaseTx(t) => (&t.base, [0; 4], no_inputs, no_outputs),
-        platform::UnsignedTx::ImportTx(t) => {
+    let (base, imported, exported, stake) = match &tx.unsigned {
+        T::BaseTx(t) => (&t.base, no_inputs, no_outputs, no_outputs),
+        T::ImportTx(t) => {
             x_chain(rules, &t.source_chain, "unsignedTx.sourceChain")?;
             (
                 &t.base,
-                [36, 0, 0, 0],
                 t.imported_inputs.as_slice(),
+                no_outputs,
                 no_outputs,
             )
         }
-        platform::UnsignedTx::ExportTx(t) => {
+        T::ExportTx(t) => {
             x_chain(rules, &t.destination_chain, "unsignedTx.destinationChain")?;
             (
                 &t.base,
-                [36, 0, 0, 0],
                 no_inputs,
                 t.exported_outputs.as_slice(),
+                no_outputs,
             )
         }
-        platform::UnsignedTx::AddPermissionlessValidatorTx(t) => {
-            (&t.base, [96, 1, 3, 0], no_inputs, no_outputs)
-        }
+        T::AddPermissionlessValidatorTx(t) => (&t.base, no_inputs, no_outputs, t.stake.as_slice()),
+        T::AddPermissionlessDelegatorTx(t) => (&t.base, no_inputs, no_outputs, t.stake.as_slice()),
+        T::CreateSubnetTx(t) => (&t.base, no_inputs, no_outputs, no_outputs),
+        T::CreateChainTx(t) => (&t.base, no_inputs, no_outputs, no_outputs),
+        T::AddSubnetValidatorTx(t) => (&t.base, no_inputs, no_outputs, no_outputs),
+        T::RemoveSubnetValidatorTx(t) => (&t.base, no_inputs, no_outputs, no_outputs),
+        T::TransferSubnetOwnershipTx(t) => (&t.base, no_inputs, no_outputs, no_outputs),
         other => {
             return fail(format!(
-                "the devnet does not accept {} on the P-chain yet (it accepts BaseTx, ImportTx, ExportTx and AddPermissionlessValidatorTx)",
+                "the devnet does not accept {} on the P-chain yet",
                 type_name(other)
             ));
         }
@@ -108,32 +175,21 @@ pub fn verify(
     if !base.memo.is_empty() {
         return fail("`unsignedTx.memo` must be empty on the P-chain since Durango");
     }
-    if tx.credentials.len() != base.inputs.len() + imported.len() {
+    let auth = subnet_auth(&tx.unsigned);
+    let spends = base.inputs.len() + imported.len();
+    let wanted = spends + usize::from(auth.is_some());
+    if tx.credentials.len() != wanted {
         return fail(format!(
-            "the transaction has {} credentials but {} inputs and imported inputs; it needs one for each",
+            "the transaction has {} credentials but needs {wanted}: one for each of its {spends} inputs and imported inputs{}",
             tx.credentials.len(),
-            base.inputs.len() + imported.len()
+            if auth.is_some() {
+                ", then one for the Subnet authorization"
+            } else {
+                ""
+            }
         ));
     }
-    let validator = match &tx.unsigned {
-        platform::UnsignedTx::AddPermissionlessValidatorTx(t) => Some(t.as_ref()),
-        _ => None,
-    };
-    let staking_parts = validator.map_or([0; 4], |v| {
-        fee::sum(&[
-            fee::outputs(&v.stake),
-            fee::signer(&v.signer),
-            fee::owner(&v.validator_rewards_owner),
-            fee::owner(&v.delegator_rewards_owner),
-        ])
-    });
-    let complexity = fee::sum(&[
-        fee::base(base),
-        intrinsic,
-        fee::inputs(imported),
-        fee::outputs(exported),
-        staking_parts,
-    ]);
+    let complexity = fee::complexity(&tx.unsigned).map_err(TxError)?;
     let gas =
         fee::gas(&complexity).ok_or_else(|| TxError("the transaction's gas overflows".into()))?;
     let tx_fee = gas
@@ -165,9 +221,9 @@ pub fn verify(
             return fail(format!("`{place}` spends UTXO {id} a second time"));
         }
         let found = if from_memory {
-            atomic(&id)?
+            view.atomic(&id)?
         } else {
-            lookup(&id)?
+            view.utxo(&id)?
         };
         let utxo = found.ok_or_else(|| not_found(&place, &input.utxo_id, &id))?;
         if utxo.utxo.asset_id != input.asset_id {
@@ -246,17 +302,57 @@ pub fn verify(
             platform::UtxoOutput::TransferOutput(t.clone()),
         )));
     }
-    if let Some(v) = validator {
-        fx.staker = Some(check_validator(rules, v, time)?);
-        for (j, o) in v.stake.iter().enumerate() {
-            let platform::TransferableOut::TransferOutput(t) = &o.output else {
+    let mut staked = 0u64;
+    for (j, o) in stake.iter().enumerate() {
+        if o.asset_id != rules.avax {
+            return fail(format!(
+                "`unsignedTx.stake[{j}].assetID` is {}, not AVAX",
+                o.asset_id
+            ));
+        }
+        let platform::TransferableOut::TransferOutput(t) = &o.output else {
+            return fail(format!(
+                "`unsignedTx.stake[{j}]` is stakeable-locked; the devnet stakes unlocked AVAX only so far"
+            ));
+        };
+        staked = staked.saturating_add(t.amount);
+        *produced.entry(o.asset_id).or_default() += u128::from(t.amount);
+    }
+    if let Some((subnet, auth)) = auth {
+        check_subnet_auth(view, subnet, auth, tx, &hash, time)?;
+    }
+    fx.change = match &tx.unsigned {
+        T::AddPermissionlessValidatorTx(v) => check_validator(rules, v, staked, time, view)?,
+        T::AddPermissionlessDelegatorTx(d) => check_delegator(d, staked, time, view)?,
+        T::CreateSubnetTx(_) => Change::CreateSubnet,
+        T::CreateChainTx(c) => Change::CreateChain {
+            subnet: c.subnet_id,
+        },
+        T::AddSubnetValidatorTx(v) => check_subnet_validator(v, time, view)?,
+        T::RemoveSubnetValidatorTx(t) => {
+            let Some(v) = view.validator(&t.subnet_id, &t.node_id)? else {
                 return fail(format!(
-                    "`unsignedTx.stake[{j}]` is stakeable-locked; the devnet stakes unlocked AVAX only so far"
+                    "`unsignedTx.nodeID` {} isn't a validator of subnet {}",
+                    t.node_id, t.subnet_id
                 ));
             };
-            *produced.entry(o.asset_id).or_default() += u128::from(t.amount);
+            if !v.permissioned {
+                return fail(format!(
+                    "`unsignedTx.nodeID` {} is a permissionless validator of subnet {}; only permissioned ones are removed this way",
+                    t.node_id, t.subnet_id
+                ));
+            }
+            Change::RemoveValidator {
+                subnet: t.subnet_id,
+                node: t.node_id,
+                weight: v.weight,
+            }
         }
-    }
+        T::TransferSubnetOwnershipTx(t) => Change::SetSubnetOwner {
+            subnet: t.subnet_id,
+        },
+        _ => Change::None,
+    };
     for (asset, out) in &produced {
         let have = consumed.get(asset).copied().unwrap_or(0);
         if have < *out {
@@ -273,16 +369,177 @@ pub fn verify(
     Ok(fx)
 }
 
+/// The Subnet owner's authorization (`verifyPoASubnetAuthorization`): the last credential
+/// signs for the owner's addresses the auth names; the Subnet must exist and still be
+/// permissioned.
+fn check_subnet_auth(
+    view: &mut dyn View,
+    subnet: &Id,
+    auth: &platform::Auth,
+    tx: &platform::Tx,
+    hash: &[u8; 32],
+    time: u64,
+) -> Result<(), TxError> {
+    if *subnet == Id::ZERO {
+        return fail("`unsignedTx.subnetID` is the Primary Network, which has no owner");
+    }
+    let Some(owner) = view.subnet_owner(subnet)? else {
+        return fail(format!(
+            "`unsignedTx.subnetID` {subnet} is not a Subnet of this chain"
+        ));
+    };
+    let platform::Owner::OutputOwners(owner) = owner else {
+        return fail(format!("Subnet {subnet} has an owner of an unknown type"));
+    };
+    let platform::Auth::Input(input) = auth else {
+        return fail("`unsignedTx.subnetAuthorization` is not a secp256k1fx input");
+    };
+    let last = tx.credentials.len() - 1;
+    let platform::Credential::Credential(cred) = &tx.credentials[last] else {
+        return fail(format!(
+            "`credentials[{last}]` (the Subnet authorization's) is not a secp256k1fx credential"
+        ));
+    };
+    check_signatures(
+        &owner.owners,
+        &input.input.signature_indices,
+        cred,
+        hash,
+        time,
+        "unsignedTx.subnetAuthorization",
+    )
+}
+
+/// The node's rules for a permissioned Subnet validator (`verifyAddSubnetValidatorTx`).
+fn check_subnet_validator(
+    v: &platform::AddSubnetValidatorTx,
+    time: u64,
+    view: &mut dyn View,
+) -> Result<Change, TxError> {
+    let subnet = v.validator.subnet_id;
+    let node = v.validator.validator.node_id;
+    let end = v.validator.validator.end;
+    let weight = v.validator.validator.weight;
+    if subnet == Id::ZERO {
+        return fail(
+            "`unsignedTx.validator.subnetID` is the Primary Network; use AddPermissionlessValidatorTx",
+        );
+    }
+    if weight == 0 {
+        return fail("`unsignedTx.validator.weight` is 0; a validator needs weight");
+    }
+    duration(time, end, "unsignedTx.validator.end")?;
+    if view.validator(&subnet, &node)?.is_some() {
+        return fail(format!("{node} is already a validator of Subnet {subnet}"));
+    }
+    let Some(primary) = view.validator(&Id::ZERO, &node)? else {
+        return fail(format!(
+            "`unsignedTx.validator.nodeID` {node} must validate the Primary Network to validate a Subnet"
+        ));
+    };
+    if end > primary.end {
+        return fail(format!(
+            "`unsignedTx.validator.end` is {end}, after the node's Primary Network validation ends ({})",
+            primary.end
+        ));
+    }
+    Ok(Change::AddValidator {
+        subnet,
+        node,
+        weight,
+        public_key: None,
+        start: time,
+        end,
+    })
+}
+
+/// The node's rules for a Primary Network delegator (`verifyAddPermissionlessDelegatorTx`,
+/// after Durango: it starts at the chain time).
+fn check_delegator(
+    d: &platform::AddPermissionlessDelegatorTx,
+    staked: u64,
+    time: u64,
+    view: &mut dyn View,
+) -> Result<Change, TxError> {
+    if d.subnet_id != Id::ZERO {
+        return fail(format!(
+            "`unsignedTx.subnetID` is {}; delegation is to Primary Network validators only (no Subnet is elastic)",
+            d.subnet_id
+        ));
+    }
+    let node = d.validator.node_id;
+    let weight = d.validator.weight;
+    let end = d.validator.end;
+    if staked != weight {
+        return fail(format!(
+            "`unsignedTx.stake` holds {staked} nAVAX but `unsignedTx.validator.weight` is {weight}"
+        ));
+    }
+    if weight < staking::MIN_DELEGATOR_STAKE {
+        return fail(format!(
+            "`unsignedTx.validator.weight` is {weight}; a delegator stakes at least {} nAVAX",
+            staking::MIN_DELEGATOR_STAKE
+        ));
+    }
+    duration(time, end, "unsignedTx.validator.end")?;
+    let Some(v) = view.validator(&Id::ZERO, &node)? else {
+        return fail(format!(
+            "`unsignedTx.validator.nodeID` {node} is not a current validator of the Primary Network"
+        ));
+    };
+    if end > v.end {
+        return fail(format!(
+            "`unsignedTx.validator.end` is {end}, after the validator's period ends ({})",
+            v.end
+        ));
+    }
+    let limit = v
+        .weight
+        .saturating_mul(staking::MAX_VALIDATOR_WEIGHT_FACTOR)
+        .min(staking::MAX_VALIDATOR_STAKE);
+    let total = v.weight.saturating_add(v.delegated).saturating_add(weight);
+    if total > limit {
+        return fail(format!(
+            "over delegated: {node} would hold {total} nAVAX with this delegation, more than its limit of {limit} ({}× its own stake of {}, at most {})",
+            staking::MAX_VALIDATOR_WEIGHT_FACTOR,
+            v.weight,
+            staking::MAX_VALIDATOR_STAKE
+        ));
+    }
+    Ok(Change::AddDelegator {
+        node,
+        weight,
+        start: time,
+        end,
+    })
+}
+
+/// A staking period from the chain time `time` to `end` must last from the minimum to the
+/// maximum staking duration.
+fn duration(time: u64, end: u64, place: &str) -> Result<(), TxError> {
+    let d = end.saturating_sub(time);
+    if !(staking::MIN_STAKE_DURATION..=staking::MAX_STAKE_DURATION).contains(&d) {
+        return fail(format!(
+            "`{place}` is {end}: staking from the chain time {time} must last from {} to {} seconds, not {d}",
+            staking::MIN_STAKE_DURATION,
+            staking::MAX_STAKE_DURATION
+        ));
+    }
+    Ok(())
+}
+
 /// The node's rules for a Primary Network validator (`verifyAddPermissionlessValidatorTx`,
 /// after Durango: it starts at the chain time).
 fn check_validator(
-    rules: &Rules,
+    _rules: &Rules,
     v: &platform::AddPermissionlessValidatorTx,
+    staked: u64,
     time: u64,
-) -> Result<NewStaker, TxError> {
+    view: &mut dyn View,
+) -> Result<Change, TxError> {
     if v.subnet_id != Id::ZERO {
         return fail(format!(
-            "`unsignedTx.subnetID` is {}; the devnet adds Primary Network validators only so far",
+            "`unsignedTx.subnetID` is {}; permissionless validators join the Primary Network only (no Subnet is elastic)",
             v.subnet_id
         ));
     }
@@ -297,18 +554,6 @@ fn check_validator(
                 "`unsignedTx.signer.proofOfPossession` does not verify: {e}"
             ))
         })?;
-    let mut staked = 0u64;
-    for (j, o) in v.stake.iter().enumerate() {
-        if o.asset_id != rules.avax {
-            return fail(format!(
-                "`unsignedTx.stake[{j}].assetID` is {}, not AVAX",
-                o.asset_id
-            ));
-        }
-        if let platform::TransferableOut::TransferOutput(t) = &o.output {
-            staked = staked.saturating_add(t.amount);
-        }
-    }
     let weight = v.validator.weight;
     if staked != weight {
         return fail(format!(
@@ -330,18 +575,18 @@ fn check_validator(
         ));
     }
     let end = v.validator.end;
-    let duration = end.saturating_sub(time);
-    if !(staking::MIN_STAKE_DURATION..=staking::MAX_STAKE_DURATION).contains(&duration) {
+    duration(time, end, "unsignedTx.validator.end")?;
+    let node = v.validator.node_id;
+    if view.validator(&Id::ZERO, &node)?.is_some() {
         return fail(format!(
-            "`unsignedTx.validator.end` is {end}: staking from the chain time {time} must last from {} to {} seconds, not {duration}",
-            staking::MIN_STAKE_DURATION,
-            staking::MAX_STAKE_DURATION
+            "{node} is already a validator of the Primary Network"
         ));
     }
-    Ok(NewStaker {
-        node: v.validator.node_id,
+    Ok(Change::AddValidator {
+        subnet: Id::ZERO,
+        node,
         weight,
-        public_key: pop.public_key,
+        public_key: Some(pop.public_key),
         start: time,
         end,
     })

@@ -195,7 +195,7 @@ impl InfoServer for Info {
         // Every node of the devnet is always up, for as long as it validates.
         let r = self.devnet.store.read().map_err(internal)?;
         let me = self.devnet.nodes[0].id;
-        if !crate::pchain::is_staker(&r, &Id::ZERO, &me).map_err(internal)? {
+        if !crate::pchain::stakers::is_staker(&r, &Id::ZERO, &me).map_err(internal)? {
             return Err(RpcError::server(
                 "couldn't get node uptime: node is not a validator",
             ));

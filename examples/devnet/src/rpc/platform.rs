@@ -76,18 +76,32 @@ impl PChain {
         }
     }
 
-    fn current_validator(&self, s: &Staker, with_delegators: bool) -> CurrentValidator {
+    /// A getCurrentValidators entry: a Primary Network validator with its delegators
+    /// counted (and listed when `listed`), or a permissioned Subnet validator.
+    fn current_validator(
+        &self,
+        s: &Staker,
+        delegators: &[pchain::Delegator],
+        listed: bool,
+    ) -> CurrentValidator {
         let Some(v) = s.validator() else {
-            return CurrentValidator::new(0u64, 0u64, s.node);
+            // A permissioned Subnet validator: its tx, period, weight and node alone.
+            return CurrentValidator::new(s.start, s.weight(), s.node)
+                .with_tx_id(s.tx_id)
+                .with_end_time(s.end());
         };
+        let delegated = delegators
+            .iter()
+            .map(|d| d.tx.validator.weight)
+            .fold(0u64, u64::saturating_add);
         let mut c = CurrentValidator::new(s.start, v.validator.weight, s.node)
             .with_tx_id(s.tx_id)
             .with_end_time(v.validator.end)
             .with_potential_reward(s.potential_reward)
-            .with_accrued_delegatee_reward(0u64)
+            .with_accrued_delegatee_reward(s.accrued)
             .with_delegation_fee(Percent(f64::from(v.delegation_shares) / 10_000.0))
-            .with_delegator_count(0u64)
-            .with_delegator_weight(0u64);
+            .with_delegator_count(delegators.len() as u64)
+            .with_delegator_weight(delegated);
         if let Some(o) = self.owner(&v.validator_rewards_owner) {
             c = c.with_validation_reward_owner(o);
         }
@@ -104,10 +118,61 @@ impl PChain {
                 HexBytes(p.proof_of_possession.to_vec()),
             ));
         }
-        if with_delegators {
-            c = c.with_delegators(Vec::new());
+        if listed {
+            c = c.with_delegators(
+                delegators
+                    .iter()
+                    .map(|d| {
+                        let mut e = Delegator::new(
+                            d.tx_id,
+                            d.start,
+                            d.tx.validator.end,
+                            d.tx.validator.weight,
+                            d.node,
+                        )
+                        .with_potential_reward(d.potential_reward);
+                        if let Some(o) = self.owner(&d.tx.rewards_owner) {
+                            e = e.with_reward_owner(o);
+                        }
+                        e
+                    })
+                    .collect::<Vec<_>>(),
+            );
         }
         c
+    }
+
+    /// The Subnet `id` with its owner, or the node's errors for the Primary Network, an
+    /// unknown ID and a tx that is not a CreateSubnetTx.
+    fn subnet(&self, id: &Id) -> Result<(Id, codec::OutputOwners), RpcError> {
+        if *id == Id::ZERO {
+            return Err(RpcError::invalid_params(
+                "subnetID",
+                "the primary network isn't a subnet",
+            ));
+        }
+        let r = self.0.store.read().map_err(internal)?;
+        match pchain::subnets::owner(&r, id).map_err(internal)? {
+            Some(pchain::subnets::Owned {
+                owner: codec::Owner::OutputOwners(o),
+                ..
+            }) => Ok((*id, o)),
+            Some(_) => Err(RpcError::server(
+                "expected *secp256k1fx.OutputOwners but got another owner",
+            )),
+            None if ledger::tx(&r, Chain::P, id).map_err(internal)?.is_some() => {
+                Err(RpcError::server(format!("\"{id}\" is not a subnet")))
+            }
+            None => Err(RpcError::server("not found")),
+        }
+    }
+
+    fn control_keys(&self, o: &codec::OutputOwners) -> Vec<Address> {
+        o.owners
+            .addresses
+            .iter()
+            .filter_map(|a| format_address(&self.0, "P", *a.as_bytes()).parse().ok())
+            .collect()
     }
 }
 
@@ -217,10 +282,20 @@ impl PlatformServer for PChain {
         let r = self.0.store.read().map_err(internal)?;
         let mut stakeds: BTreeMap<Id, u64> = BTreeMap::new();
         let mut outputs = Vec::new();
-        for subnet in pchain::subnets_with_validators(&r, u64::MAX).map_err(internal)? {
-            for s in pchain::stakers(&r, &subnet).map_err(internal)? {
-                let Some(v) = s.validator() else { continue };
-                for o in &v.stake {
+        for subnet in pchain::stakers::subnets_with_validators(&r, u64::MAX).map_err(internal)? {
+            let stakes: Vec<Vec<codec::TransferableOutput>> = pchain::stakers::stakers(&r, &subnet)
+                .map_err(internal)?
+                .into_iter()
+                .filter_map(|s| s.validator().map(|v| v.stake.clone()))
+                .chain(
+                    pchain::stakers::delegators(&r, &subnet, None)
+                        .map_err(internal)?
+                        .into_iter()
+                        .map(|d| d.tx.stake),
+                )
+                .collect();
+            for stake in &stakes {
+                for o in stake {
                     let transfer = match &o.output {
                         codec::TransferableOut::TransferOutput(t) => t,
                         codec::TransferableOut::LockOut(l) => match &l.output {
@@ -384,11 +459,20 @@ impl PlatformServer for PChain {
         let subnet = p.subnet_id.unwrap_or(Id::ZERO);
         let wanted: BTreeSet<NodeId> = p.node_ids.unwrap_or_default().into_iter().collect();
         let r = self.0.store.read().map_err(internal)?;
-        let validators: Vec<CurrentValidator> = pchain::stakers(&r, &subnet)
+        let delegators = pchain::stakers::delegators(&r, &subnet, None).map_err(internal)?;
+        let listed = wanted.len() == 1;
+        let validators: Vec<CurrentValidator> = pchain::stakers::stakers(&r, &subnet)
             .map_err(internal)?
             .iter()
             .filter(|s| wanted.is_empty() || wanted.contains(&s.node))
-            .map(|s| self.current_validator(s, wanted.len() == 1))
+            .map(|s| {
+                let mine: Vec<pchain::Delegator> = delegators
+                    .iter()
+                    .filter(|d| d.node == s.node)
+                    .cloned()
+                    .collect();
+                self.current_validator(s, &mine, listed)
+            })
             .collect();
         Ok(GetCurrentValidatorsResult::new(validators))
     }
@@ -410,8 +494,8 @@ impl PlatformServer for PChain {
     ) -> Result<GetValidatorsAtResult, RpcError> {
         let h = self.height(p.height)?;
         let r = self.0.store.read().map_err(internal)?;
-        let set =
-            pchain::validators_at(&r, &p.subnet_id.unwrap_or(Id::ZERO), h).map_err(internal)?;
+        let set = pchain::stakers::validators_at(&r, &p.subnet_id.unwrap_or(Id::ZERO), h)
+            .map_err(internal)?;
         Ok(set
             .into_iter()
             .map(|(node, (weight, pk))| {
@@ -431,8 +515,8 @@ impl PlatformServer for PChain {
         let h = self.height(p.height)?;
         let r = self.0.store.read().map_err(internal)?;
         let mut sets = BTreeMap::new();
-        for subnet in pchain::subnets_with_validators(&r, h).map_err(internal)? {
-            let set = pchain::validators_at(&r, &subnet, h).map_err(internal)?;
+        for subnet in pchain::stakers::subnets_with_validators(&r, h).map_err(internal)? {
+            let set = pchain::stakers::validators_at(&r, &subnet, h).map_err(internal)?;
             let total: u64 = set.values().map(|v| v.0).fold(0, u64::saturating_add);
             // Validators sharing a BLS key are one entry; those without a key are left out.
             let mut by_key: BTreeMap<[u8; 48], (u64, Vec<NodeId>)> = BTreeMap::new();
@@ -462,9 +546,12 @@ impl PlatformServer for PChain {
             return Ok(SampleValidatorsResult::new(Vec::new()));
         }
         let r = self.0.store.read().map_err(internal)?;
-        let set =
-            pchain::validators_at(&r, &subnet, ledger::height(&r, Chain::P).map_err(internal)?)
-                .map_err(internal)?;
+        let set = pchain::stakers::validators_at(
+            &r,
+            &subnet,
+            ledger::height(&r, Chain::P).map_err(internal)?,
+        )
+        .map_err(internal)?;
         if set.is_empty() {
             return Err(RpcError::server(format!(
                 "sampling {subnet} errored with missing validators"
@@ -517,11 +604,19 @@ impl PlatformServer for PChain {
         &self,
         p: GetTotalStakeParams,
     ) -> Result<GetTotalStakeResult, RpcError> {
+        // The validator set's weight: validators' stakes and their delegators'.
         let r = self.0.store.read().map_err(internal)?;
-        let total = pchain::stakers(&r, &p.subnet_id.unwrap_or(Id::ZERO))
+        let subnet = p.subnet_id.unwrap_or(Id::ZERO);
+        let total = pchain::stakers::stakers(&r, &subnet)
             .map_err(internal)?
             .iter()
             .map(Staker::weight)
+            .chain(
+                pchain::stakers::delegators(&r, &subnet, None)
+                    .map_err(internal)?
+                    .iter()
+                    .map(|d| d.tx.validator.weight),
+            )
             .fold(0u64, u64::saturating_add);
         Ok(GetTotalStakeResult::new(total).with_stake(total))
     }
@@ -556,32 +651,43 @@ impl PlatformServer for PChain {
     }
 
     async fn get_subnet(&self, p: GetSubnetParams) -> Result<GetSubnetResult, RpcError> {
-        if p.subnet_id == Id::ZERO {
-            return Err(RpcError::invalid_params(
-                "subnetID",
-                "the primary network isn't a subnet",
-            ));
-        }
-        let r = self.0.store.read().map_err(internal)?;
-        if ledger::tx(&r, Chain::P, &p.subnet_id)
-            .map_err(internal)?
-            .is_some()
-        {
-            return Err(RpcError::server(format!(
-                "\"{}\" is not a subnet",
-                p.subnet_id
-            )));
-        }
-        Err(RpcError::server("not found"))
+        let (_, o) = self.subnet(&p.subnet_id)?;
+        // No Subnet is transformed (elastic) or converted to an L1 on this devnet yet.
+        Ok(GetSubnetResult::new(
+            true,
+            self.control_keys(&o),
+            o.owners.threshold,
+            o.owners.locktime,
+            Id::ZERO,
+            Id::ZERO,
+            Id::ZERO,
+        ))
     }
 
     async fn get_subnets(&self, p: GetSubnetsParams) -> Result<GetSubnetsResult, RpcError> {
         let primary = SubnetInfo::new(Id::ZERO, Vec::new(), 0u32);
         let ids = p.ids.unwrap_or_default();
+        let info = |id: &Id| -> Result<Option<SubnetInfo>, RpcError> {
+            match self.subnet(id) {
+                Ok((id, o)) => Ok(Some(SubnetInfo::new(
+                    id,
+                    self.control_keys(&o),
+                    o.owners.threshold,
+                ))),
+                // Unknown IDs are skipped; other txs fail the call.
+                Err(e) if e.message == "not found" => Ok(None),
+                Err(e) => Err(e),
+            }
+        };
         if ids.is_empty() {
-            return Ok(GetSubnetsResult::new().with_subnets(vec![primary]));
+            let r = self.0.store.read().map_err(internal)?;
+            let mut out = Vec::new();
+            for id in pchain::subnets::all(&r).map_err(internal)? {
+                out.extend(info(&id)?);
+            }
+            out.push(primary);
+            return Ok(GetSubnetsResult::new().with_subnets(out));
         }
-        let r = self.0.store.read().map_err(internal)?;
         let mut out = Vec::new();
         let mut seen = BTreeSet::new();
         for id in ids {
@@ -590,8 +696,8 @@ impl PlatformServer for PChain {
             }
             if id == Id::ZERO {
                 out.push(primary.clone());
-            } else if ledger::tx(&r, Chain::P, &id).map_err(internal)?.is_some() {
-                return Err(RpcError::server(format!("\"{id}\" is not a subnet")));
+            } else {
+                out.extend(info(&id)?);
             }
         }
         Ok(if out.is_empty() {
@@ -603,19 +709,16 @@ impl PlatformServer for PChain {
 
     async fn validates(&self, p: ValidatesParams) -> Result<ValidatesResult, RpcError> {
         let subnet = p.subnet_id.unwrap_or(Id::ZERO);
-        let r = self.0.store.read().map_err(internal)?;
         if subnet != Id::ZERO {
-            if ledger::tx(&r, Chain::P, &subnet)
-                .map_err(internal)?
-                .is_some()
-            {
-                return Err(RpcError::server(format!("\"{subnet}\" is not a subnet")));
-            }
-            return Err(RpcError::server(format!(
-                "problem retrieving subnet \"{subnet}\": not found"
-            )));
+            self.subnet(&subnet).map_err(|e| match e.message.as_str() {
+                "not found" => {
+                    RpcError::server(format!("problem retrieving subnet \"{subnet}\": not found"))
+                }
+                _ => e,
+            })?;
         }
-        let ids: Vec<Id> = pchain::chains(&r, &subnet)
+        let r = self.0.store.read().map_err(internal)?;
+        let ids: Vec<Id> = pchain::subnets::chains(&r, Some(&subnet))
             .map_err(internal)?
             .into_iter()
             .map(|(id, _)| id)
@@ -628,7 +731,7 @@ impl PlatformServer for PChain {
             return Ok(ValidatedByResult::new(Id::ZERO));
         }
         let r = self.0.store.read().map_err(internal)?;
-        match pchain::create_chain(&r, &p.blockchain_id).map_err(internal)? {
+        match pchain::subnets::create_chain(&r, &p.blockchain_id).map_err(internal)? {
             Some(c) => Ok(ValidatedByResult::new(c.subnet_id)),
             None if ledger::tx(&r, Chain::P, &p.blockchain_id)
                 .map_err(internal)?
@@ -651,9 +754,13 @@ impl PlatformServer for PChain {
         _: GetBlockchainsParams,
     ) -> Result<GetBlockchainsResult, RpcError> {
         let r = self.0.store.read().map_err(internal)?;
-        let chains: Vec<Blockchain> = pchain::chains(&r, &Id::ZERO)
-            .map_err(internal)?
+        // The chains of the other Subnets first, then the Primary Network's (as the node).
+        let all = pchain::subnets::chains(&r, None).map_err(internal)?;
+        let (primary, others): (Vec<_>, Vec<_>) =
+            all.into_iter().partition(|(_, c)| c.subnet_id == Id::ZERO);
+        let chains: Vec<Blockchain> = others
             .into_iter()
+            .chain(primary)
             .map(|(id, c)| Blockchain::new(id, c.chain_name, c.subnet_id, c.vm_id))
             .collect();
         Ok(GetBlockchainsResult::new(chains))
@@ -672,7 +779,7 @@ impl PlatformServer for PChain {
         let me = self.0.nodes[0].id;
         let validating = {
             let r = self.0.store.read().map_err(internal)?;
-            pchain::is_staker(&r, &Id::ZERO, &me).map_err(internal)?
+            pchain::stakers::is_staker(&r, &Id::ZERO, &me).map_err(internal)?
         };
         let status = match devnet::chain_id(&self.0, &p.blockchain_id) {
             // This node runs the X-chain: Validating while it validates the Primary Network.
@@ -695,7 +802,10 @@ impl PlatformServer for PChain {
                 };
                 let r = self.0.store.read().map_err(internal)?;
                 // Known but not run by this devnet (the C-chain): Created.
-                if pchain::create_chain(&r, &id).map_err(internal)?.is_some() {
+                if pchain::subnets::create_chain(&r, &id)
+                    .map_err(internal)?
+                    .is_some()
+                {
                     BlockchainStatus::Created
                 } else {
                     BlockchainStatus::Unknown

@@ -1,0 +1,379 @@
+//! The P-chain's stakers in the store: the current validators of every Subnet (Primary
+//! Network validators with their accrued delegatee reward, and permissioned Subnet
+//! validators), the delegators of each validator, and the validator sets' changes by height
+//! (`getValidatorsAt`).
+
+use crate::ledger::{self, Chain};
+use crate::store::{self, Reader, StoreError};
+use avalanche_rpc::codec::platform;
+use avalanche_rpc::wire::{Id, NodeId};
+use redb::{ReadableTable, WriteTransaction};
+use std::collections::BTreeMap;
+
+/// A current validator's record.
+#[derive(Debug, Clone, Copy)]
+pub struct Record {
+    /// Its staking transaction.
+    pub tx_id: Id,
+    /// The reward it earns if it validates to its end (0 for permissioned validators).
+    pub reward: u64,
+    /// When it started validating: the chain time it was accepted at (since Durango the tx's
+    /// own start time is ignored).
+    pub start: u64,
+    /// The delegatee reward accrued from its delegators' rewards, paid at its end.
+    pub accrued: u64,
+}
+
+impl Record {
+    fn decode(v: &[u8]) -> Record {
+        let u = |r: std::ops::Range<usize>| {
+            v.get(r)
+                .map_or(0, |b| u64::from_be_bytes(b.try_into().expect("8 bytes")))
+        };
+        Record {
+            tx_id: Id::new(v[..32].try_into().expect("32 bytes")),
+            reward: u(32..40),
+            start: u(40..48),
+            accrued: u(48..56),
+        }
+    }
+
+    fn encode(&self) -> Vec<u8> {
+        store::key(&[
+            self.tx_id.as_bytes(),
+            &self.reward.to_be_bytes(),
+            &self.start.to_be_bytes(),
+            &self.accrued.to_be_bytes(),
+        ])
+    }
+}
+
+/// A current validator of a Subnet, with its staking tx.
+#[derive(Debug, Clone)]
+pub struct Staker {
+    pub subnet: Id,
+    pub node: NodeId,
+    pub tx_id: Id,
+    pub tx: platform::Tx,
+    pub potential_reward: u64,
+    pub start: u64,
+    pub accrued: u64,
+}
+
+impl Staker {
+    /// The permissionless validator's tx (Primary Network validators).
+    pub fn validator(&self) -> Option<&platform::AddPermissionlessValidatorTx> {
+        match &self.tx.unsigned {
+            platform::UnsignedTx::AddPermissionlessValidatorTx(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The permissioned Subnet validator's tx.
+    pub fn subnet_validator(&self) -> Option<&platform::AddSubnetValidatorTx> {
+        match &self.tx.unsigned {
+            platform::UnsignedTx::AddSubnetValidatorTx(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    fn period(&self) -> Option<&platform::Validator> {
+        self.validator()
+            .map(|v| &v.validator)
+            .or(self.subnet_validator().map(|v| &v.validator.validator))
+    }
+
+    /// Its own stake weight (delegations not counted).
+    pub fn weight(&self) -> u64 {
+        self.period().map_or(0, |v| v.weight)
+    }
+
+    /// When its period ends.
+    pub fn end(&self) -> u64 {
+        self.period().map_or(0, |v| v.end)
+    }
+
+    pub fn public_key(&self) -> Option<[u8; 48]> {
+        match &self.validator()?.signer {
+            platform::Signer::ProofOfPossession(p) => Some(p.public_key),
+            _ => None,
+        }
+    }
+}
+
+/// A current delegator, with its delegation tx.
+#[derive(Debug, Clone)]
+pub struct Delegator {
+    pub subnet: Id,
+    pub node: NodeId,
+    pub tx_id: Id,
+    pub tx: platform::AddPermissionlessDelegatorTx,
+    pub potential_reward: u64,
+    pub start: u64,
+}
+
+fn staker_key(subnet: &Id, node: &NodeId) -> Vec<u8> {
+    store::key(&[subnet.as_bytes(), node.as_bytes()])
+}
+
+fn stored_tx<R: Reader>(r: &R, id: &Id) -> Result<platform::Tx, StoreError> {
+    let stored = ledger::tx(r, Chain::P, id)?
+        .ok_or_else(|| StoreError(format!("staker tx {id} is not stored")))?;
+    platform::Tx::from_bytes(&stored.bytes)
+        .map_err(|e| StoreError(format!("stored tx {id} does not decode: {e}")))
+}
+
+/// The record of `node` if it currently validates `subnet`.
+pub fn record<R: Reader>(r: &R, subnet: &Id, node: &NodeId) -> Result<Option<Record>, StoreError> {
+    let t = r.table(store::P_STAKERS)?;
+    Ok(t.get(staker_key(subnet, node).as_slice())?
+        .map(|v| Record::decode(v.value())))
+}
+
+/// Whether `node` is a current validator of `subnet`.
+pub fn is_staker<R: Reader>(r: &R, subnet: &Id, node: &NodeId) -> Result<bool, StoreError> {
+    Ok(record(r, subnet, node)?.is_some())
+}
+
+/// The current validator `node` of `subnet`, with its tx.
+pub fn staker<R: Reader>(r: &R, subnet: &Id, node: &NodeId) -> Result<Option<Staker>, StoreError> {
+    record(r, subnet, node)?
+        .map(|rec| {
+            Ok(Staker {
+                subnet: *subnet,
+                node: *node,
+                tx_id: rec.tx_id,
+                tx: stored_tx(r, &rec.tx_id)?,
+                potential_reward: rec.reward,
+                start: rec.start,
+                accrued: rec.accrued,
+            })
+        })
+        .transpose()
+}
+
+/// The current validators of `subnet`, by node ID.
+pub fn stakers<R: Reader>(r: &R, subnet: &Id) -> Result<Vec<Staker>, StoreError> {
+    let t = r.table(store::P_STAKERS)?;
+    let start = subnet.as_bytes().to_vec();
+    let end = store::key(&[subnet.as_bytes(), &[0xff; 21]]);
+    let mut out = Vec::new();
+    for e in t.range(start.as_slice()..end.as_slice())? {
+        let (k, v) = e?;
+        let rec = Record::decode(v.value());
+        out.push(Staker {
+            subnet: *subnet,
+            node: NodeId::new(k.value()[32..].try_into().expect("20 bytes")),
+            tx_id: rec.tx_id,
+            tx: stored_tx(r, &rec.tx_id)?,
+            potential_reward: rec.reward,
+            start: rec.start,
+            accrued: rec.accrued,
+        });
+    }
+    Ok(out)
+}
+
+/// Every current validator of every Subnet.
+pub fn all_stakers<R: Reader>(r: &R) -> Result<Vec<Staker>, StoreError> {
+    let subnets: Vec<Id> = {
+        let t = r.table(store::P_STAKERS)?;
+        let mut out: Vec<Id> = Vec::new();
+        for e in t.iter()? {
+            let s = Id::new(e?.0.value()[..32].try_into().expect("32 bytes"));
+            if out.last() != Some(&s) {
+                out.push(s);
+            }
+        }
+        out
+    };
+    let mut all = Vec::new();
+    for s in subnets {
+        all.extend(stakers(r, &s)?);
+    }
+    Ok(all)
+}
+
+/// The current delegators of `subnet` (of `node` alone when given), by node then tx ID.
+pub fn delegators<R: Reader>(
+    r: &R,
+    subnet: &Id,
+    node: Option<&NodeId>,
+) -> Result<Vec<Delegator>, StoreError> {
+    let t = r.table(store::P_DELEGATORS)?;
+    let prefix = match node {
+        Some(n) => staker_key(subnet, n),
+        None => subnet.as_bytes().to_vec(),
+    };
+    let end = store::key(&[&prefix, &[0xff; 53]]);
+    let mut out = Vec::new();
+    for e in t.range(prefix.as_slice()..end.as_slice())? {
+        let (k, v) = e?;
+        let (k, v) = (k.value(), v.value());
+        let tx_id = Id::new(k[52..84].try_into().expect("32 bytes"));
+        let platform::UnsignedTx::AddPermissionlessDelegatorTx(tx) = stored_tx(r, &tx_id)?.unsigned
+        else {
+            return Err(StoreError(format!(
+                "delegation {tx_id} is not an AddPermissionlessDelegatorTx"
+            )));
+        };
+        out.push(Delegator {
+            subnet: *subnet,
+            node: NodeId::new(k[32..52].try_into().expect("20 bytes")),
+            tx_id,
+            tx: *tx,
+            potential_reward: u64::from_be_bytes(v[..8].try_into().expect("8 bytes")),
+            start: u64::from_be_bytes(v[8..16].try_into().expect("8 bytes")),
+        });
+    }
+    Ok(out)
+}
+
+/// A validator set: weight (its own and its delegators') and BLS public key by node.
+pub type ValidatorSet = BTreeMap<NodeId, (u64, Option<[u8; 48]>)>;
+
+/// The validator set of `subnet` after the block at `height`.
+pub fn validators_at<R: Reader>(
+    r: &R,
+    subnet: &Id,
+    height: u64,
+) -> Result<ValidatorSet, StoreError> {
+    let t = r.table(store::P_VALIDATOR_DIFFS)?;
+    let end = store::key(&[&height.to_be_bytes(), &[0xff; 53]]);
+    let mut set = ValidatorSet::new();
+    for e in t.range([].as_slice()..end.as_slice())? {
+        let (k, v) = e?;
+        let k = k.value();
+        if &k[8..40] != subnet.as_bytes() {
+            continue;
+        }
+        let node = NodeId::new(k[40..60].try_into().expect("20 bytes"));
+        let (delta, pk) = decode_diff(v.value());
+        let entry = set.entry(node).or_insert((0, pk));
+        entry.0 = entry.0.saturating_add_signed(delta);
+        if pk.is_some() {
+            entry.1 = pk;
+        }
+        if entry.0 == 0 {
+            set.remove(&node);
+        }
+    }
+    Ok(set)
+}
+
+/// The Subnets with a validator set at `height` (the Primary Network always).
+pub fn subnets_with_validators<R: Reader>(r: &R, height: u64) -> Result<Vec<Id>, StoreError> {
+    let t = r.table(store::P_VALIDATOR_DIFFS)?;
+    let end = store::key(&[&height.to_be_bytes(), &[0xff; 53]]);
+    let mut out = vec![Id::ZERO];
+    for e in t.range([].as_slice()..end.as_slice())? {
+        let (k, _) = e?;
+        let s = Id::new(k.value()[8..40].try_into().expect("32 bytes"));
+        if !out.contains(&s) {
+            out.push(s);
+        }
+    }
+    Ok(out)
+}
+
+fn decode_diff(v: &[u8]) -> (i64, Option<[u8; 48]>) {
+    (
+        i64::from_be_bytes(v[..8].try_into().expect("8 bytes")),
+        v.get(8..56).map(|b| b.try_into().expect("48 bytes")),
+    )
+}
+
+/// Records a change of `node`'s weight in `subnet` at `height`, merged with any change the
+/// same block already made (a validator and its first delegator in one block).
+fn add_diff(
+    w: &WriteTransaction,
+    (height, subnet, node): (u64, &Id, &NodeId),
+    delta: i64,
+    pk: Option<[u8; 48]>,
+) -> Result<(), StoreError> {
+    let mut t = w.open_table(store::P_VALIDATOR_DIFFS)?;
+    let key = store::key(&[&height.to_be_bytes(), subnet.as_bytes(), node.as_bytes()]);
+    let (old, old_pk) = t
+        .get(key.as_slice())?
+        .map(|v| decode_diff(v.value()))
+        .unwrap_or((0, None));
+    let mut v = old.saturating_add(delta).to_be_bytes().to_vec();
+    if let Some(pk) = pk.or(old_pk) {
+        v.extend_from_slice(&pk);
+    }
+    t.insert(key.as_slice(), v.as_slice())?;
+    Ok(())
+}
+
+fn signed(weight: u64) -> Result<i64, StoreError> {
+    i64::try_from(weight).map_err(|_| StoreError("a weight above 2^63".into()))
+}
+
+/// Adds a current validator, recording the change of the set at `height`.
+pub fn add_staker(
+    w: &WriteTransaction,
+    (subnet, node): (&Id, &NodeId),
+    rec: Record,
+    height: u64,
+    weight: u64,
+    pk: Option<[u8; 48]>,
+) -> Result<(), StoreError> {
+    w.open_table(store::P_STAKERS)?
+        .insert(staker_key(subnet, node).as_slice(), rec.encode().as_slice())?;
+    add_diff(w, (height, subnet, node), signed(weight)?, pk)
+}
+
+/// Adds to a validator's accrued delegatee reward.
+pub fn accrue(
+    w: &WriteTransaction,
+    subnet: &Id,
+    node: &NodeId,
+    amount: u64,
+) -> Result<(), StoreError> {
+    let mut rec = record(w, subnet, node)?
+        .ok_or_else(|| StoreError(format!("{node} does not validate {subnet}")))?;
+    rec.accrued = rec.accrued.saturating_add(amount);
+    w.open_table(store::P_STAKERS)?
+        .insert(staker_key(subnet, node).as_slice(), rec.encode().as_slice())?;
+    Ok(())
+}
+
+/// Removes a current validator, recording the change of the set at `height`.
+pub fn remove_staker(
+    w: &WriteTransaction,
+    subnet: &Id,
+    node: &NodeId,
+    height: u64,
+    weight: u64,
+) -> Result<(), StoreError> {
+    w.open_table(store::P_STAKERS)?
+        .remove(staker_key(subnet, node).as_slice())?;
+    add_diff(w, (height, subnet, node), -signed(weight)?, None)
+}
+
+/// Adds a current delegator of `node`, recording the change of its weight at `height`.
+pub fn add_delegator(
+    w: &WriteTransaction,
+    (subnet, node, tx): (&Id, &NodeId, &Id),
+    reward: u64,
+    (height, start): (u64, u64),
+    weight: u64,
+) -> Result<(), StoreError> {
+    w.open_table(store::P_DELEGATORS)?.insert(
+        store::key(&[subnet.as_bytes(), node.as_bytes(), tx.as_bytes()]).as_slice(),
+        store::key(&[&reward.to_be_bytes(), &start.to_be_bytes()]).as_slice(),
+    )?;
+    add_diff(w, (height, subnet, node), signed(weight)?, None)
+}
+
+/// Removes a current delegator, recording the change of its validator's weight at `height`.
+pub fn remove_delegator(
+    w: &WriteTransaction,
+    (subnet, node, tx): (&Id, &NodeId, &Id),
+    height: u64,
+    weight: u64,
+) -> Result<(), StoreError> {
+    w.open_table(store::P_DELEGATORS)?
+        .remove(store::key(&[subnet.as_bytes(), node.as_bytes(), tx.as_bytes()]).as_slice())?;
+    add_diff(w, (height, subnet, node), -signed(weight)?, None)
+}
