@@ -323,3 +323,139 @@ async fn the_genesis_validators_are_paid_when_their_year_ends() {
         .unwrap();
     assert_eq!(s.status, BlockchainStatus::Syncing);
 }
+
+#[tokio::test]
+async fn a_delegator_is_rewarded_and_its_validator_paid_its_fee() {
+    use avalanche_rpc::devnet::DevnetClient;
+    let d = Devnet::start(common::options()).await;
+    let p = d.node.platform();
+    let keys = test_keys();
+    let (validator, delegator) = (&keys[4], &keys[3]);
+    let node = NodeId::new([7; 20]);
+    let bls = avalanche_rpc::bls::SecretKey::from_seed(&[7; 32]).unwrap();
+    let now = d.devnet.clock.now();
+    let validation = d
+        .p_issue(
+            &d.p_tx(
+                validator,
+                PKind::AddValidator {
+                    node,
+                    bls: &bls,
+                    weight: 2_000 * AVAX,
+                    end: now + 3 * 86_400,
+                    shares: 100_000,
+                    rewards: validator.address(),
+                },
+            )
+            .await,
+        )
+        .await
+        .unwrap();
+    let delegate = |node: NodeId, weight: u64, end: u64| PKind::AddDelegator {
+        node,
+        weight,
+        end,
+        rewards: delegator.address(),
+    };
+    // What the node refuses: too little, too long, too much, nobody to delegate to.
+    for (kind, why) in [
+        (
+            delegate(node, 10 * AVAX, now + 2 * 86_400),
+            "a delegator stakes at least",
+        ),
+        (
+            delegate(node, 500 * AVAX, now + 4 * 86_400),
+            "after the validator's period ends",
+        ),
+        (
+            delegate(node, 8_001 * AVAX, now + 2 * 86_400),
+            "over delegated",
+        ),
+        (
+            delegate(NodeId::new([6; 20]), 500 * AVAX, now + 2 * 86_400),
+            "is not a current validator",
+        ),
+    ] {
+        let e = d.p_issue(&d.p_tx(delegator, kind).await).await.unwrap_err();
+        assert!(e.contains(why), "{e}");
+    }
+    let delegation = d
+        .p_issue(
+            &d.p_tx(delegator, delegate(node, 500 * AVAX, now + 2 * 86_400))
+                .await,
+        )
+        .await
+        .unwrap();
+    let listed = p
+        .get_current_validators(GetCurrentValidatorsParams::new().with_node_ids(vec![node]))
+        .await
+        .unwrap()
+        .validators;
+    let v = &listed[0];
+    assert_eq!(v.delegator_weight.map(|w| w.get()), Some(500 * AVAX));
+    let ds = v.delegators.as_ref().unwrap();
+    assert_eq!(ds[0].tx_id, delegation);
+    let potential = ds[0].potential_reward.unwrap().get();
+    let validator_reward = v.potential_reward.unwrap().get();
+    assert!(potential > 0);
+    // The validator set weighs both.
+    let set = p
+        .get_validators_at(GetValidatorsAtParams::new().with_height(Height::Proposed))
+        .await
+        .unwrap();
+    assert_eq!(set[&node].weight.get(), 2_500 * AVAX);
+
+    // The delegation ends first: its stake back and 90 % of its reward to the delegator, the
+    // 10 % fee accrued to the validator.
+    d.node
+        .devnet()
+        .advance_clock(avalanche_rpc::devnet::AdvanceClockParams::new(
+            2 * 86_400 + 10u64,
+        ))
+        .await
+        .unwrap();
+    let (fee, own) = pchain::reward::split(potential, 100_000);
+    assert_eq!(fee + own, potential);
+    assert_eq!(
+        own,
+        potential * 900_000 / 1_000_000,
+        "the delegator's 90 %, rounded down"
+    );
+    let rewards = p
+        .get_reward_utxos(GetRewardUtxosParams::new(delegation))
+        .await
+        .unwrap();
+    assert_eq!(rewards.num_fetched.get(), 1);
+    let amount = |u: &avalanche_rpc::wire::HexBytes| {
+        let u =
+            avalanche_rpc::codec::platform::Utxo::from_bytes(u.strip_checksum().unwrap()).unwrap();
+        let avalanche_rpc::codec::platform::UtxoOutput::TransferOutput(o) = u.output else {
+            panic!()
+        };
+        (o.amount, o.owners.addresses)
+    };
+    assert_eq!(amount(&rewards.utxos[0]), (own, vec![delegator.address()]));
+    let v = &p
+        .get_current_validators(GetCurrentValidatorsParams::new().with_node_ids(vec![node]))
+        .await
+        .unwrap()
+        .validators[0];
+    assert_eq!(v.delegator_count.map(|c| c.get()), Some(0));
+    assert_eq!(v.accrued_delegatee_reward.map(|r| r.get()), Some(fee));
+
+    // Then the validator: its own reward and the accrued fee, both to its owners.
+    d.node
+        .devnet()
+        .advance_clock(avalanche_rpc::devnet::AdvanceClockParams::new(86_400u64))
+        .await
+        .unwrap();
+    let rewards = p
+        .get_reward_utxos(GetRewardUtxosParams::new(validation))
+        .await
+        .unwrap();
+    let mut paid: Vec<u64> = rewards.utxos.iter().map(|u| amount(u).0).collect();
+    paid.sort();
+    let mut want = vec![validator_reward, fee];
+    want.sort();
+    assert_eq!(paid, want);
+}

@@ -166,4 +166,61 @@ impl Devnet {
         self.wait_accepted(&id).await;
         id
     }
+
+    /// Every P-chain UTXO of `key`, through `platform.getUTXOs`.
+    pub async fn p_utxos(&self, key: &PrivateKey) -> Vec<avalanche_devnet::pchain::Utxo> {
+        use avalanche_rpc::platform::{GetUtxosParams, PlatformClient};
+        let a = Address::new(Some("P"), "local", *key.address().as_bytes()).unwrap();
+        self.node
+            .platform()
+            .get_utxos(GetUtxosParams::new(vec![a]))
+            .await
+            .unwrap()
+            .utxos
+            .iter()
+            .map(|u| avalanche_devnet::pchain::Utxo::decode(u.strip_checksum().unwrap()).unwrap())
+            .collect()
+    }
+
+    /// A P-chain tx of `kind` paid by `key` from its unlocked UTXOs (change to itself), at
+    /// twice the fee state's price.
+    pub async fn p_tx(
+        &self,
+        key: &PrivateKey,
+        kind: wallet::PKind<'_>,
+    ) -> avalanche_rpc::codec::platform::Tx {
+        wallet::p_tx(
+            &self.devnet.p_rules,
+            std::slice::from_ref(key),
+            &self.p_utxos(key).await,
+            &[],
+            kind,
+            key.address(),
+            self.devnet.p_price_margin().unwrap(),
+        )
+        .unwrap()
+    }
+
+    /// Issues a P-chain tx through `platform.issueTx` and waits until it is committed; the
+    /// issue error otherwise.
+    pub async fn p_issue(&self, tx: &avalanche_rpc::codec::platform::Tx) -> Result<Id, String> {
+        use avalanche_rpc::platform::{GetTxStatusParams, IssueTxParams, PlatformClient, TxStatus};
+        let p = self.node.platform();
+        let id = p
+            .issue_tx(IssueTxParams::new(HexBytes::with_checksum(
+                &tx.to_bytes().unwrap(),
+            )))
+            .await
+            .map_err(|e| e.to_string())?
+            .tx_id;
+        for _ in 0..500 {
+            let s = p.get_tx_status(GetTxStatusParams::new(id)).await.unwrap();
+            match s.status {
+                TxStatus::Committed => return Ok(id),
+                TxStatus::Processing => tokio::time::sleep(Duration::from_millis(10)).await,
+                other => return Err(format!("{other:?}: {:?}", s.reason)),
+            }
+        }
+        panic!("tx {id} was not committed within 5 s");
+    }
 }
