@@ -13,6 +13,12 @@ use avalanche_rpc::wire::Id;
 use std::sync::Arc;
 use std::time::Duration;
 
+/// The address of the start history's L1 validator manager on its chain (no EVM runs here;
+/// it names the contract a real L1 would deploy).
+pub const VALIDATOR_MANAGER: [u8; 20] = [
+    0x0f, 0xee, 0xdc, 0x0d, 0xe0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+];
+
 /// What the history holds, for the banner.
 pub struct History {
     pub x_txs: Vec<Id>,
@@ -21,6 +27,9 @@ pub struct History {
     /// A permissioned Subnet, and a chain on it.
     pub subnet: Id,
     pub chain: Id,
+    /// A Subnet converted to an L1 (nodes 3 and 4 validate it), and its manager chain.
+    pub l1: Id,
+    pub l1_chain: Id,
 }
 
 fn x_utxos(d: &Devnet, k: &PrivateKey) -> Result<Vec<xchain::Utxo>, String> {
@@ -40,7 +49,9 @@ fn accept(d: &Devnet, chain: Chain, bytes: Result<Vec<u8>, String>) -> Result<Id
 /// The first-start history: ewoq pays every other key on X; key 1 creates an asset; ewoq
 /// mints MNT to key 3; key 2 sends DVT to key 3; key 3 pays key 4 on P; key 1 delegates to
 /// node 1 for two weeks; key 4 creates a permissioned Subnet, a chain on it, and makes node 2
-/// its validator for two weeks.
+/// its validator for two weeks; key 4 creates another Subnet with a chain and converts it to
+/// an L1 validated by nodes 3 and 4 (0.1 AVAX of balance each, about three years of the
+/// continuous fee at its minimum price).
 pub fn seed(d: &Devnet) -> Result<History, String> {
     let keys = test_keys();
     let now = d.clock.now();
@@ -199,12 +210,50 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
             auth: &keys[4],
         },
     )?;
+    let l1 = p(
+        &keys[4],
+        PKind::CreateSubnet {
+            owner: keys[4].address(),
+        },
+    )?;
+    let l1_chain = p(
+        &keys[4],
+        PKind::CreateChain {
+            subnet: l1,
+            name: "Devnet L1 Chain",
+            vm: crate::genesis::name_id("subnetevm"),
+            genesis: br#"{"config":{"chainId":43118},"alloc":{},"gasLimit":"0x7A1200"}"#,
+            auth: &keys[4],
+        },
+    )?;
+    let validators: Vec<wallet::L1Validator<'_>> = d.nodes[3..5]
+        .iter()
+        .map(|n| wallet::L1Validator {
+            node: n.id,
+            bls: &n.bls,
+            weight: 100,
+            balance: AVAX / 10,
+            owner: keys[4].address(),
+        })
+        .collect();
+    p(
+        &keys[4],
+        PKind::ConvertToL1 {
+            subnet: l1,
+            chain: l1_chain,
+            address: &VALIDATOR_MANAGER,
+            validators: &validators,
+            auth: &keys[4],
+        },
+    )?;
     Ok(History {
         x_txs,
         p_txs,
         new_asset,
         subnet,
         chain,
+        l1,
+        l1_chain,
     })
 }
 

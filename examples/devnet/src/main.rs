@@ -86,12 +86,14 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
         let h = tokio::task::spawn_blocking(move || avalanche_devnet::activity::seed(&d)).await??;
         println!(
             "History: {} X-chain and {} P-chain transactions made at start (asset DCL {}, \
-             Subnet {} with chain {})",
+             Subnet {} with chain {}, L1 {} with chain {})",
             h.x_txs.len(),
             h.p_txs.len(),
             h.new_asset,
             h.subnet,
-            h.chain
+            h.chain,
+            h.l1,
+            h.l1_chain
         );
     }
     if !(flags.block_interval > 0.0 && flags.block_interval.is_finite()) {

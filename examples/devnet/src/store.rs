@@ -43,6 +43,15 @@ pub const P_DELEGATORS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("p_
 /// Subnets: Subnet ID → the ID of the transaction that set its owner (its CreateSubnetTx or
 /// the last TransferSubnetOwnershipTx).
 pub const P_SUBNETS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("p_subnets");
+/// L1 validators: validation ID → Subnet ID (32 bytes) ‖ node ID (20) ‖ compressed BLS key
+/// (48) ‖ start (8) ‖ weight (8) ‖ minimum nonce (8) ‖ end accumulated fee (8) ‖ the
+/// remaining-balance and deactivation owners (platform.PChainOwner, codec bytes).
+pub const P_L1_VALIDATORS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("p_l1_validators");
+/// Subnet ID ‖ node ID → the validation ID of that L1 validator.
+pub const P_L1_NODES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("p_l1_nodes");
+/// Subnets converted to L1s: Subnet ID → conversion ID (32 bytes) ‖ manager chain ID (32) ‖
+/// manager address.
+pub const P_CONVERSIONS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("p_conversions");
 /// Changes of the P-chain's validator sets: height ‖ Subnet ID ‖ node ID → weight change
 /// (i64, 8 bytes) ‖ the BLS public key (48 bytes) if it has one.
 pub const P_VALIDATOR_DIFFS: TableDefinition<&[u8], &[u8]> =
@@ -131,6 +140,9 @@ impl Store {
         w.open_table(P_STAKERS)?;
         w.open_table(P_DELEGATORS)?;
         w.open_table(P_SUBNETS)?;
+        w.open_table(P_L1_VALIDATORS)?;
+        w.open_table(P_L1_NODES)?;
+        w.open_table(P_CONVERSIONS)?;
         w.open_table(P_VALIDATOR_DIFFS)?;
         w.open_table(P_CHAINS)?;
         w.open_table(P_REWARD_UTXOS)?;

@@ -284,6 +284,36 @@ pub enum PKind<'u> {
         owner: ShortId,
         auth: &'u PrivateKey,
     },
+    /// Convert `subnet` to an L1 managed from `address` on `chain`, with these first
+    /// validators, authorized by its owner `auth`.
+    ConvertToL1 {
+        subnet: Id,
+        chain: Id,
+        address: &'u [u8],
+        validators: &'u [L1Validator<'u>],
+        auth: &'u PrivateKey,
+    },
+    /// Add `amount` nAVAX to an L1 validator's balance.
+    IncreaseL1Balance {
+        validation_id: Id,
+        amount: u64,
+    },
+    /// Disable an L1 validator, authorized by its deactivation owner `auth`.
+    DisableL1Validator {
+        validation_id: Id,
+        auth: &'u PrivateKey,
+    },
+}
+
+/// A first validator of an L1 a wallet converts a Subnet to: its node and BLS key, weight,
+/// balance, and the one address that owns what is left of the balance and may disable it.
+#[derive(Debug, Clone)]
+pub struct L1Validator<'u> {
+    pub node: avalanche_rpc::wire::NodeId,
+    pub bls: &'u avalanche_rpc::bls::SecretKey,
+    pub weight: u64,
+    pub balance: u64,
+    pub owner: ShortId,
 }
 
 impl PKind<'_> {
@@ -295,13 +325,24 @@ impl PKind<'_> {
         }
     }
 
+    /// What it pays into L1 validators' balances.
+    fn balances(&self) -> u64 {
+        match self {
+            PKind::ConvertToL1 { validators, .. } => validators.iter().map(|v| v.balance).sum(),
+            PKind::IncreaseL1Balance { amount, .. } => *amount,
+            _ => 0,
+        }
+    }
+
     /// The Subnet owner's key, signing the authorization (the owner's only address).
     fn auth(&self) -> Option<&PrivateKey> {
         match self {
             PKind::CreateChain { auth, .. }
             | PKind::AddSubnetValidator { auth, .. }
             | PKind::RemoveSubnetValidator { auth, .. }
-            | PKind::TransferSubnetOwnership { auth, .. } => Some(auth),
+            | PKind::TransferSubnetOwnership { auth, .. }
+            | PKind::ConvertToL1 { auth, .. }
+            | PKind::DisableL1Validator { auth, .. } => Some(auth),
             _ => None,
         }
     }
@@ -380,6 +421,7 @@ pub fn p_tx(
     };
     let out_total: u64 = payments.iter().map(|p| p.amount).sum::<u64>()
         + kind.staked()
+        + kind.balances()
         + match &kind {
             PKind::Export { amount, .. } => *amount,
             _ => 0,
@@ -510,6 +552,48 @@ pub fn p_tx(
                 subnet, owner: o, ..
             } => platform::TransferSubnetOwnershipTx::new(base, *subnet, subnet_auth(), owner(*o))
                 .into(),
+            PKind::ConvertToL1 {
+                subnet,
+                chain,
+                address,
+                validators,
+                ..
+            } => {
+                let mut vs: Vec<platform::ConvertSubnetToL1Validator> = validators
+                    .iter()
+                    .map(|v| {
+                        let o = || platform::PChainOwner::new(1, vec![v.owner]);
+                        platform::ConvertSubnetToL1Validator::new(
+                            v.node.as_bytes().to_vec(),
+                            v.weight,
+                            v.balance,
+                            platform::ProofOfPossession::new(
+                                v.bls.public_key(),
+                                v.bls.proof_of_possession(),
+                            ),
+                            o(),
+                            o(),
+                        )
+                    })
+                    .collect();
+                vs.sort_by(|a, b| a.node_id.cmp(&b.node_id));
+                platform::ConvertSubnetToL1Tx::new(
+                    base,
+                    *subnet,
+                    *chain,
+                    address.to_vec(),
+                    vs,
+                    subnet_auth(),
+                )
+                .into()
+            }
+            PKind::IncreaseL1Balance {
+                validation_id,
+                amount,
+            } => platform::IncreaseL1ValidatorBalanceTx::new(base, *validation_id, *amount).into(),
+            PKind::DisableL1Validator { validation_id, .. } => {
+                platform::DisableL1ValidatorTx::new(base, *validation_id, subnet_auth()).into()
+            }
         };
         let needed = fee::gas(&fee::complexity(&unsigned)?).ok_or("gas overflows")? * price;
         if needed <= tx_fee {

@@ -7,11 +7,12 @@ mod common;
 
 use avalanche_devnet::genesis::{AVAX, test_keys};
 use avalanche_rpc::avm::*;
+use avalanche_rpc::codec::warp;
 use avalanche_rpc::index::{GetContainerRangeParams, IndexClient};
 use avalanche_rpc::platform::{
     BlockchainStatus, GetBalanceParams as PBalance, GetBlockchainStatusParams,
-    GetBlockchainsParams, GetCurrentValidatorsParams, GetStakeParams, GetSubnetParams,
-    GetSubnetsParams, GetTotalStakeParams, GetValidatorsAtParams, PlatformClient,
+    GetBlockchainsParams, GetCurrentValidatorsParams, GetL1ValidatorParams, GetStakeParams,
+    GetSubnetParams, GetSubnetsParams, GetTotalStakeParams, GetValidatorsAtParams, PlatformClient,
     ValidatedByParams, ValidatesParams,
 };
 use avalanche_rpc::wire::{Address, Height, Id};
@@ -59,15 +60,15 @@ async fn the_start_history_is_consistent() {
         d.balance(&xa(1), "AVAX").await,
         1_001_000 * AVAX - d.devnet.rules.create_asset_tx_fee
     );
-    // The P-chain transfer: key 4 has 10 AVAX more, less the fees of its three Subnet txs
-    // (a few thousand gas each at the minimum price).
+    // The P-chain transfer: key 4 has 10 AVAX more, less the fees of its six Subnet and L1
+    // txs (a few thousand gas each at the minimum price) and the two L1 validators' balances.
     let pa = |i: usize| Address::new(Some("P"), "local", *keys[i].address().as_bytes()).unwrap();
     let p = d.node.platform();
     let b = p
         .get_balance(PBalance::new().with_addresses(vec![pa(4)]))
         .await
         .unwrap();
-    let fees = 1_000_010 * AVAX - b.unlocked.get();
+    let fees = 1_000_010 * AVAX - 2 * (AVAX / 10) - b.unlocked.get();
     assert!(fees > 0 && fees < AVAX / 1_000, "{fees}");
     // Key 1's delegation to node 1 (besides the 2,000,000 AVAX key 1 stakes for genesis
     // validator 1): staked, counted and listed.
@@ -103,8 +104,12 @@ async fn the_start_history_is_consistent() {
     assert_eq!(subnet.control_keys, vec![pa(4)]);
     assert_eq!(subnet.threshold.get(), 1);
     let subnets = p.get_subnets(GetSubnetsParams::new()).await.unwrap();
-    let ids: Vec<Id> = subnets.subnets.unwrap().iter().map(|s| s.id).collect();
-    assert_eq!(ids, vec![h.subnet, Id::ZERO]);
+    let mut ids: Vec<Id> = subnets.subnets.unwrap().iter().map(|s| s.id).collect();
+    assert_eq!(ids.pop(), Some(Id::ZERO), "the Primary Network last");
+    ids.sort();
+    let mut want = vec![h.subnet, h.l1];
+    want.sort();
+    assert_eq!(ids, want);
     let chains = p
         .validates(ValidatesParams::new().with_subnet_id(h.subnet))
         .await
@@ -121,8 +126,24 @@ async fn the_start_history_is_consistent() {
         .get_blockchains(GetBlockchainsParams::new())
         .await
         .unwrap();
-    assert_eq!(listed.blockchains[0].id, h.chain);
-    assert_eq!(listed.blockchains[0].name, "Devnet Subnet Chain");
+    let names: Vec<(Id, &str)> = listed
+        .blockchains
+        .iter()
+        .map(|b| (b.id, b.name.as_str()))
+        .collect();
+    assert!(
+        names.contains(&(h.chain, "Devnet Subnet Chain")),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&(h.l1_chain, "Devnet L1 Chain")),
+        "{names:?}"
+    );
+    assert_eq!(
+        listed.blockchains.last().map(|b| b.subnet_id),
+        Some(Id::ZERO),
+        "the Primary Network's chains last"
+    );
     assert_eq!(
         p.get_blockchain_status(GetBlockchainStatusParams::new(h.chain.to_string()))
             .await
@@ -150,8 +171,63 @@ async fn the_start_history_is_consistent() {
         at.get(&d.devnet.nodes[2].id).map(|v| v.weight.get()),
         Some(20)
     );
+    // The L1: converted, its conversion ID the hash of what the validators say it covers.
+    let l1 = p.get_subnet(GetSubnetParams::new(h.l1)).await.unwrap();
+    assert!(!l1.is_permissioned);
+    assert_eq!(l1.manager_chain_id, Some(h.l1_chain));
+    assert_eq!(
+        l1.manager_address.as_ref().map(|a| a.0.clone()),
+        Some(avalanche_devnet::activity::VALIDATOR_MANAGER.to_vec())
+    );
+    let vs = p
+        .get_current_validators(GetCurrentValidatorsParams::new().with_subnet_id(h.l1))
+        .await
+        .unwrap()
+        .validators;
+    assert_eq!(vs.len(), 2);
+    let mut covered = Vec::new();
+    for v in &vs {
+        assert_eq!(v.weight.get(), 100);
+        let balance = v.balance.unwrap().get();
+        assert!(balance > 0 && balance <= AVAX / 10, "{balance}");
+        let one = p
+            .get_l1_validator(GetL1ValidatorParams::new(v.validation_id.unwrap()))
+            .await
+            .unwrap();
+        assert_eq!((one.node_id, one.subnet_id), (v.node_id, h.l1));
+        assert_eq!(Some(&one.public_key), v.public_key.as_ref());
+        covered.push(warp::SubnetToL1ConversionValidator::new(
+            v.node_id.as_bytes().to_vec(),
+            one.public_key.0.clone().try_into().unwrap(),
+            100,
+        ));
+    }
+    covered.sort_by(|a, b| a.node_id.cmp(&b.node_id));
+    let data = warp::SubnetToL1ConversionData::new(
+        h.l1,
+        h.l1_chain,
+        avalanche_devnet::activity::VALIDATOR_MANAGER.to_vec(),
+        covered,
+    );
+    assert_eq!(
+        l1.conversion_id,
+        Some(Id::from_sha256(&data.to_bytes().unwrap()))
+    );
+    let set = p
+        .get_validators_at(
+            GetValidatorsAtParams::new()
+                .with_subnet_id(h.l1)
+                .with_height(Height::Proposed),
+        )
+        .await
+        .unwrap();
+    assert_eq!(set.len(), 2);
+    assert!(
+        set.values()
+            .all(|v| v.weight.get() == 100 && v.public_key.is_some())
+    );
     // Every block is indexed, on both chains.
-    for (chain, n) in [("X", 4), ("P", 5)] {
+    for (chain, n) in [("X", 4), ("P", 8)] {
         let r = d
             .node
             .index(chain, "block")

@@ -1,6 +1,8 @@
-//! A permissioned Subnet's whole life through `platform.issueTx`: created, a chain on it, a
-//! validator added, its owner changed, the validator removed by the new owner, another one
-//! leaving at its end; with the node's refusals at each step, and every method reporting it.
+//! Subnets through `platform.issueTx`: a permissioned Subnet's whole life (created, a chain
+//! on it, a validator added, its owner changed, the validator removed by the new owner,
+//! another one leaving at its end) and an L1's (converted, its validator paying the
+//! continuous fee until it runs out, refilled, disabled); with the node's refusals at each
+//! step, and every method reporting it.
 
 #![allow(deprecated)]
 
@@ -227,4 +229,190 @@ async fn a_subnet_lives_its_whole_life() {
         subnet
     );
     assert_ne!(subnet, Id::ZERO);
+}
+
+#[tokio::test]
+async fn an_l1_validator_pays_its_fee_runs_out_is_refilled_and_disabled() {
+    use avalanche_devnet::wallet::L1Validator;
+    let d = Devnet::start(common::options()).await;
+    let p = d.node.platform();
+    let keys = test_keys();
+    let (owner, other) = (&keys[2], &keys[3]);
+    let subnet = d
+        .p_issue(
+            &d.p_tx(
+                owner,
+                PKind::CreateSubnet {
+                    owner: owner.address(),
+                },
+            )
+            .await,
+        )
+        .await
+        .unwrap();
+    let bls = avalanche_rpc::bls::SecretKey::from_seed(&[11; 32]).unwrap();
+    let node = NodeId::new([11; 20]);
+    let validators = [L1Validator {
+        node,
+        bls: &bls,
+        weight: 40,
+        balance: 100,
+        owner: other.address(),
+    }];
+    let convert = |auth| PKind::ConvertToL1 {
+        subnet,
+        chain: Id::new([1; 32]),
+        address: &[0xaa; 20],
+        validators: &validators,
+        auth,
+    };
+    let e = d
+        .p_issue(&d.p_tx(owner, convert(other)).await)
+        .await
+        .unwrap_err();
+    assert!(e.contains("not by the owner"), "{e}");
+    d.p_issue(&d.p_tx(owner, convert(owner)).await)
+        .await
+        .unwrap();
+    // Converted: its owner no longer acts on it.
+    let e = d
+        .p_issue(
+            &d.p_tx(
+                owner,
+                PKind::CreateChain {
+                    subnet,
+                    name: "Late",
+                    vm: name_id("timestampvm"),
+                    genesis: b"",
+                    auth: owner,
+                },
+            )
+            .await,
+        )
+        .await
+        .unwrap_err();
+    assert!(e.contains("is immutable"), "{e}");
+    let l1 = |p: PlatformEndpoint<_>| async move {
+        p.get_current_validators(GetCurrentValidatorsParams::new().with_subnet_id(subnet))
+            .await
+            .unwrap()
+            .validators
+            .remove(0)
+    };
+    let v = l1(p.clone()).await;
+    let id = v.validation_id.unwrap();
+    assert_eq!(v.balance.map(|b| b.get()), Some(100));
+    let fees = p
+        .get_validator_fee_state(GetValidatorFeeStateParams::new())
+        .await
+        .unwrap();
+    assert_eq!(
+        fees.price, 1,
+        "one active validator: no excess, the minimum price"
+    );
+
+    // 100 nAVAX at 1 nAVAX a second: after 100 s it is out, in a block made then; its
+    // weight stays in the set under the empty node ID.
+    let height = p
+        .get_height(GetHeightParams::new())
+        .await
+        .unwrap()
+        .height
+        .get();
+    d.node
+        .devnet()
+        .advance_clock(AdvanceClockParams::new(150u64))
+        .await
+        .unwrap();
+    let v = l1(p.clone()).await;
+    assert_eq!(v.balance.map(|b| b.get()), Some(0));
+    assert_eq!(
+        p.get_height(GetHeightParams::new())
+            .await
+            .unwrap()
+            .height
+            .get(),
+        height + 1
+    );
+    let set = p
+        .get_validators_at(
+            GetValidatorsAtParams::new()
+                .with_subnet_id(subnet)
+                .with_height(Height::Proposed),
+        )
+        .await
+        .unwrap();
+    assert_eq!(set.len(), 1);
+    let empty = NodeId::new([0; 20]);
+    assert_eq!(set[&empty].weight.get(), 40);
+    assert!(set[&empty].public_key.is_none());
+
+    // Refilled: active again under its own node ID and key.
+    d.p_issue(
+        &d.p_tx(
+            other,
+            PKind::IncreaseL1Balance {
+                validation_id: id,
+                amount: 1_000_000,
+            },
+        )
+        .await,
+    )
+    .await
+    .unwrap();
+    let v = l1(p.clone()).await;
+    let balance = v.balance.unwrap().get();
+    assert!(balance <= 1_000_000 && balance > 999_000, "{balance}");
+    let set = p
+        .get_validators_at(
+            GetValidatorsAtParams::new()
+                .with_subnet_id(subnet)
+                .with_height(Height::Proposed),
+        )
+        .await
+        .unwrap();
+    assert_eq!(set[&node].weight.get(), 40);
+    assert_eq!(
+        set[&node].public_key.as_ref().map(|k| k.0.clone()),
+        Some(bls.public_key().to_vec())
+    );
+
+    // Disabled by its deactivation owner alone; what is left goes to its remaining balance
+    // owner as the tx's last output.
+    let disable = |auth| PKind::DisableL1Validator {
+        validation_id: id,
+        auth,
+    };
+    let e = d
+        .p_issue(&d.p_tx(owner, disable(owner)).await)
+        .await
+        .unwrap_err();
+    assert!(
+        e.contains("unsignedTx.disableAuthorization") && e.contains("not by the owner"),
+        "{e}"
+    );
+    let tx = d.p_tx(owner, disable(other)).await;
+    let disabled = d.p_issue(&tx).await.unwrap();
+    let v = l1(p.clone()).await;
+    assert_eq!(v.balance.map(|b| b.get()), Some(0));
+    let codec::UnsignedTx::DisableL1ValidatorTx(t) = &tx.unsigned else {
+        panic!()
+    };
+    let refund = avalanche_rpc::codec::avax::UtxoId::new(disabled, t.base.outputs.len() as u32);
+    let pa = Address::new(Some("P"), "local", *other.address().as_bytes()).unwrap();
+    let utxos = p
+        .get_utxos(GetUtxosParams::new(vec![pa]))
+        .await
+        .unwrap()
+        .utxos;
+    let paid = utxos
+        .iter()
+        .map(|u| codec::Utxo::from_bytes(u.strip_checksum().unwrap()).unwrap())
+        .find(|u| u.utxo_id.id() == refund.id())
+        .expect("the remaining balance was paid");
+    let codec::UtxoOutput::TransferOutput(o) = &paid.output else {
+        panic!()
+    };
+    assert!(o.amount > 999_000 && o.amount <= balance, "{}", o.amount);
+    assert_eq!(o.owners.addresses, vec![other.address()]);
 }

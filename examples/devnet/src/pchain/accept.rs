@@ -4,7 +4,7 @@
 //! new fee state, its proposervm wrapper and its index entry are committed together.
 
 use super::verify::{self, Change, Current, Effects, View};
-use super::{Record, Utxo, fee, stakers, subnets};
+use super::{Record, Utxo, fee, l1, stakers, subnets};
 use crate::devnet::Devnet;
 use crate::index::{self, Kind};
 use crate::ledger::{self, Chain, Status};
@@ -12,7 +12,7 @@ use crate::mempool::{Mempool, Pending};
 use crate::proposer;
 use crate::secp::TxError;
 use crate::store::{self, Reader, StoreError};
-use avalanche_rpc::codec::platform;
+use avalanche_rpc::codec::{platform, secp256k1fx};
 use avalanche_rpc::wire::{Id, NodeId};
 use redb::WriteTransaction;
 
@@ -106,6 +106,8 @@ impl Devnet {
             .advance(time - parent_time);
         let price = fee::price(state.excess);
         let height = parent_height + 1;
+        // The block's time first charges the L1 validators' continuous fee.
+        l1::advance(&w, time - parent_time, height)?;
         let mut txs = Vec::new();
         let mut included = Vec::new();
         let mut dropped = Vec::new();
@@ -211,7 +213,7 @@ fn apply(w: &WriteTransaction, p: &Pending, height: u64, fx: &Effects) -> Result
     for (id, owners) in &fx.imported {
         ledger::spend_utxo(w, ledger::X_TO_P, id, owners)?;
     }
-    match fx.change {
+    match fx.change.clone() {
         Change::None => {}
         Change::AddValidator {
             subnet,
@@ -259,11 +261,64 @@ fn apply(w: &WriteTransaction, p: &Pending, height: u64, fx: &Effects) -> Result
         Change::CreateSubnet => subnets::set_owner(w, &p.id, &p.id)?,
         Change::CreateChain { subnet } => subnets::add_chain(w, &subnet, &p.id)?,
         Change::SetSubnetOwner { subnet } => subnets::set_owner(w, &subnet, &p.id)?,
+        Change::Convert {
+            subnet,
+            conversion,
+            validators,
+            balances,
+        } => {
+            let accrued = l1::fee_state(w)?.accrued;
+            for (mut v, balance) in validators.into_iter().zip(balances) {
+                if balance > 0 {
+                    v.end_accumulated_fee = balance.saturating_add(accrued);
+                }
+                l1::put(w, &v, None, height)?;
+            }
+            l1::set_conversion(w, &subnet, &conversion)?;
+        }
+        Change::IncreaseBalance {
+            validation_id,
+            amount,
+        } => {
+            let before = l1_validator(w, &validation_id)?;
+            let mut v = before.clone();
+            if !v.active() {
+                v.end_accumulated_fee = l1::fee_state(w)?.accrued;
+            }
+            v.end_accumulated_fee = v.end_accumulated_fee.saturating_add(amount);
+            l1::put(w, &v, Some(&before), height)?;
+        }
+        Change::Disable {
+            validation_id,
+            index,
+        } => {
+            let before = l1_validator(w, &validation_id)?;
+            if before.active() {
+                let left = before.balance(&l1::fee_state(w)?);
+                let owner = &before.remaining_balance_owner;
+                let u = Utxo::new(platform::Utxo::new(
+                    avalanche_rpc::codec::avax::UtxoId::new(p.id, index),
+                    fx.avax,
+                    platform::UtxoOutput::TransferOutput(secp256k1fx::TransferOutput::new(
+                        left,
+                        secp256k1fx::OutputOwners::new(0, owner.threshold, owner.addresses.clone()),
+                    )),
+                ));
+                ledger::put_utxo(w, Chain::P, &u.id, &u.bytes, &u.owners())?;
+                let mut v = before.clone();
+                v.end_accumulated_fee = 0;
+                l1::put(w, &v, Some(&before), height)?;
+            }
+        }
     }
     for u in &fx.exported {
         ledger::put_utxo(w, ledger::P_TO_X, &u.id, &u.bytes, &u.owners())?;
     }
     Ok(())
+}
+
+fn l1_validator(w: &WriteTransaction, id: &Id) -> Result<l1::Validator, StoreError> {
+    l1::validator(w, id)?.ok_or_else(|| StoreError(format!("L1 validator {id} is not stored")))
 }
 
 /// The reward a stake of `weight` for `duration` seconds earns, from the supply now; the
@@ -308,10 +363,20 @@ impl<R: Reader> View for StateView<'_, R> {
         self.read(ledger::X_TO_P, id)
     }
 
-    fn subnet_owner(&mut self, subnet: &Id) -> Result<Option<platform::Owner>, TxError> {
-        Ok(subnets::owner(self.r, subnet)
-            .map_err(stored)?
-            .map(|o| o.owner))
+    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, TxError> {
+        let Some(o) = subnets::owner(self.r, subnet).map_err(stored)? else {
+            return Ok(None);
+        };
+        let converted = l1::conversion(self.r, subnet).map_err(stored)?.is_some();
+        Ok(Some((o.owner, converted)))
+    }
+
+    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<l1::Validator>, TxError> {
+        l1::validator(self.r, validation_id).map_err(stored)
+    }
+
+    fn active_l1_validators(&mut self) -> Result<u64, TxError> {
+        l1::active_count(self.r).map_err(stored)
     }
 
     fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, TxError> {

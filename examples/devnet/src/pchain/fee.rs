@@ -22,11 +22,17 @@ pub fn gas(c: &Complexity) -> Option<u64> {
         .try_fold(0u64, |acc, (c, w)| acc.checked_add(c.checked_mul(w)?))
 }
 
-/// MinPrice · e^(excess / K), as the node approximates it (`gas.CalculatePrice`).
+/// MinPrice · e^(excess / K) of the dynamic fee, as the node approximates it.
 pub fn price(excess: u64) -> u64 {
-    let k = u128::from(EXCESS_CONVERSION_CONSTANT);
+    calculate_price(MIN_PRICE, excess, EXCESS_CONVERSION_CONSTANT)
+}
+
+/// `min_price` · e^(excess / k), as the node approximates it (`gas.CalculatePrice`, a Taylor
+/// series in integers); saturates at `u64::MAX`.
+pub fn calculate_price(min_price: u64, excess: u64, k: u64) -> u64 {
+    let k = u128::from(k);
     let excess = u128::from(excess);
-    let mut acc = u128::from(MIN_PRICE) * k;
+    let mut acc = u128::from(min_price) * k;
     let mut out: u128 = 0;
     let mut i: u128 = 1;
     let cap = k * u128::from(u64::MAX);
@@ -234,6 +240,27 @@ pub fn complexity(tx: &platform::UnsignedTx) -> Result<Complexity, String> {
             auth(&t.subnet_auth),
             owner(&t.owner),
         ]),
+        T::ConvertSubnetToL1Tx(t) => {
+            let validators = t.validators.iter().map(|v| {
+                let addresses = (v.remaining_balance_owner.addresses.len()
+                    + v.deactivation_owner.addresses.len()) as u64;
+                // Node ID length, weight, balance, two thresholds and address counts; the
+                // proof of possession; the addresses.
+                [
+                    36 + v.node_id.len() as u64 + 144 + 20 * addresses,
+                    0,
+                    4,
+                    1_050,
+                ]
+            });
+            let mut parts = vec![
+                base(&t.base),
+                [32 + 32 + 4 * 4 + t.address.len() as u64, 3, 2, 0],
+                auth(&t.subnet_auth),
+            ];
+            parts.extend(validators);
+            sum(&parts)
+        }
         T::IncreaseL1ValidatorBalanceTx(t) => sum(&[base(&t.base), [32 + 8, 1, 5, 0]]),
         T::DisableL1ValidatorTx(t) => {
             sum(&[base(&t.base), [32 + 4 * 2, 1, 6, 0], auth(&t.disable_auth)])

@@ -3,6 +3,7 @@
 
 pub mod accept;
 pub mod fee;
+pub mod l1;
 pub mod reward;
 pub mod stakers;
 pub mod subnets;

@@ -9,7 +9,7 @@
 //! - a permissioned Subnet validator leaves in an empty standard block that moves the chain
 //!   time to its end.
 
-use super::{Delegator, Staker, Utxo, fee, stakers};
+use super::{Delegator, Staker, Utxo, fee, l1, stakers};
 use crate::devnet::Devnet;
 use crate::index::{self, Kind};
 use crate::ledger::{self, Chain, Status};
@@ -24,6 +24,8 @@ enum Due {
     /// A permissioned Subnet validator: removed by the block that moves the chain time past
     /// its end, without a reward.
     Permissioned(Staker),
+    /// An L1 validator's balance runs out at this time: a block then deactivates it.
+    Depleted(u64),
     /// A delegator: a proposal block rewards it.
     Delegator(Delegator),
     /// A Primary Network validator: a proposal block rewards it.
@@ -35,6 +37,7 @@ impl Due {
         match self {
             Due::Permissioned(s) | Due::Validator(s) => s.end(),
             Due::Delegator(d) => d.tx.validator.end,
+            Due::Depleted(t) => *t,
         }
     }
 
@@ -42,7 +45,7 @@ impl Due {
     /// permissioned Subnet validators, then delegators, then validators.
     fn priority(&self) -> u8 {
         match self {
-            Due::Permissioned(_) => 0,
+            Due::Permissioned(_) | Due::Depleted(_) => 0,
             Due::Delegator(_) => 1,
             Due::Validator(_) => 2,
         }
@@ -52,6 +55,7 @@ impl Due {
         match self {
             Due::Permissioned(s) | Due::Validator(s) => s.tx_id,
             Due::Delegator(d) => d.tx_id,
+            Due::Depleted(_) => Id::ZERO,
         }
     }
 }
@@ -73,6 +77,8 @@ fn next_due(w: &WriteTransaction, now: u64) -> Result<Option<Due>, StoreError> {
             .into_iter()
             .map(Due::Delegator),
     );
+    let chain_time = store::meta_u64_in(w, "p_timestamp")?.unwrap_or(0);
+    all.extend(l1::next_depletion(w, chain_time)?.map(Due::Depleted));
     Ok(all
         .into_iter()
         .filter(|d| d.end() <= now)
@@ -145,13 +151,18 @@ impl Devnet {
             let parent_time = store::meta_u64_in(&w, "p_timestamp")?.unwrap_or(self.genesis.time);
             let time = due.end().max(parent_time);
             let avax = self.genesis.avax_asset_id;
-            if let Due::Permissioned(s) = &due {
-                // An empty standard block moves the chain time to its end; it leaves.
+            // The block's time first charges the L1 validators' continuous fee (which
+            // deactivates those whose balance it uses up).
+            l1::advance(&w, time - parent_time, parent_height + 1)?;
+            if let Due::Permissioned(_) | Due::Depleted(_) = &due {
+                // An empty standard block moves the chain time to the staker's end.
                 let state = store::meta_in(&w, "p_fee_state")?
                     .and_then(|v| fee::State::decode(&v))
                     .unwrap_or_default()
                     .advance(time - parent_time);
-                stakers::remove_staker(&w, &s.subnet, &s.node, parent_height + 1, s.weight())?;
+                if let Due::Permissioned(s) = &due {
+                    stakers::remove_staker(&w, &s.subnet, &s.node, parent_height + 1, s.weight())?;
+                }
                 self.put_standard_block(
                     &w,
                     (parent_height, &parent_bytes),
@@ -257,7 +268,7 @@ impl Devnet {
                         d.tx.validator.weight,
                     )?;
                 }
-                Due::Permissioned(_) => unreachable!("handled above"),
+                Due::Permissioned(_) | Due::Depleted(_) => unreachable!("handled above"),
             }
             // Both blocks wrapped, the option on its proposal; both indexed.
             let parent_tip = match proposer::tip_in(&w, Chain::P)? {

@@ -285,7 +285,7 @@ fn decode_diff(v: &[u8]) -> (i64, Option<[u8; 48]>) {
 
 /// Records a change of `node`'s weight in `subnet` at `height`, merged with any change the
 /// same block already made (a validator and its first delegator in one block).
-fn add_diff(
+pub fn change_weight(
     w: &WriteTransaction,
     (height, subnet, node): (u64, &Id, &NodeId),
     delta: i64,
@@ -320,7 +320,7 @@ pub fn add_staker(
 ) -> Result<(), StoreError> {
     w.open_table(store::P_STAKERS)?
         .insert(staker_key(subnet, node).as_slice(), rec.encode().as_slice())?;
-    add_diff(w, (height, subnet, node), signed(weight)?, pk)
+    change_weight(w, (height, subnet, node), signed(weight)?, pk)
 }
 
 /// Adds to a validator's accrued delegatee reward.
@@ -348,7 +348,7 @@ pub fn remove_staker(
 ) -> Result<(), StoreError> {
     w.open_table(store::P_STAKERS)?
         .remove(staker_key(subnet, node).as_slice())?;
-    add_diff(w, (height, subnet, node), -signed(weight)?, None)
+    change_weight(w, (height, subnet, node), -signed(weight)?, None)
 }
 
 /// Adds a current delegator of `node`, recording the change of its weight at `height`.
@@ -363,7 +363,7 @@ pub fn add_delegator(
         store::key(&[subnet.as_bytes(), node.as_bytes(), tx.as_bytes()]).as_slice(),
         store::key(&[&reward.to_be_bytes(), &start.to_be_bytes()]).as_slice(),
     )?;
-    add_diff(w, (height, subnet, node), signed(weight)?, None)
+    change_weight(w, (height, subnet, node), signed(weight)?, None)
 }
 
 /// Removes a current delegator, recording the change of its validator's weight at `height`.
@@ -375,5 +375,5 @@ pub fn remove_delegator(
 ) -> Result<(), StoreError> {
     w.open_table(store::P_DELEGATORS)?
         .remove(store::key(&[subnet.as_bytes(), node.as_bytes(), tx.as_bytes()]).as_slice())?;
-    add_diff(w, (height, subnet, node), -signed(weight)?, None)
+    change_weight(w, (height, subnet, node), -signed(weight)?, None)
 }

@@ -2,10 +2,11 @@
 //! (`vms/platformvm/txs/executor`), and what it changes. Transaction types are accepted one
 //! by one as the devnet learns them; the others are refused by name.
 
+use super::l1;
 use super::{Utxo, fee};
 use crate::genesis::staking;
 use crate::secp::{TxError, check_signatures, fail};
-use avalanche_rpc::codec::{Verify, avax, platform};
+use avalanche_rpc::codec::{Verify, avax, platform, secp256k1fx, warp};
 use avalanche_rpc::wire::{Id, NodeId};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -24,8 +25,12 @@ pub trait View {
     fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, TxError>;
     /// An output the X-chain exported to the P-chain.
     fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, TxError>;
-    /// A Subnet's owner.
-    fn subnet_owner(&mut self, subnet: &Id) -> Result<Option<platform::Owner>, TxError>;
+    /// A Subnet's owner, and whether it was converted to an L1.
+    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, TxError>;
+    /// An L1 validator.
+    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<l1::Validator>, TxError>;
+    /// How many L1 validators are active.
+    fn active_l1_validators(&mut self) -> Result<u64, TxError>;
     /// A current validator of a Subnet.
     fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, TxError>;
 }
@@ -53,6 +58,8 @@ pub struct Effects {
     pub exported: Vec<Utxo>,
     /// What it changes beyond UTXOs.
     pub change: Change,
+    /// The asset fees and balances are paid in.
+    pub avax: Id,
     pub gas: u64,
 }
 
@@ -91,16 +98,48 @@ pub enum Change {
     SetSubnetOwner {
         subnet: Id,
     },
+    /// The Subnet becomes an L1 with these first validators, from `start`.
+    Convert {
+        subnet: Id,
+        conversion: l1::Conversion,
+        validators: Vec<l1::Validator>,
+        /// Their balances, in order (an active validator's paid-up mark is its balance
+        /// above the accumulator when the block is accepted).
+        balances: Vec<u64>,
+    },
+    /// An L1 validator's balance grows by `amount` (reactivating it if it was inactive).
+    IncreaseBalance {
+        validation_id: Id,
+        amount: u64,
+    },
+    /// An L1 validator is disabled; what is left of its balance is paid to its remaining
+    /// balance owner as output `index` of the tx.
+    Disable {
+        validation_id: Id,
+        index: u32,
+    },
 }
 
-/// The Subnet-owner authorization a transaction carries, with its Subnet.
-fn subnet_auth(tx: &platform::UnsignedTx) -> Option<(&Id, &platform::Auth)> {
+/// Whose authorization a transaction carries (its last credential signs for it).
+enum Authority<'t> {
+    /// A permissioned Subnet's owner.
+    Subnet(&'t Id),
+    /// An L1 validator's deactivation owner.
+    Deactivation(&'t Id),
+}
+
+fn authority(tx: &platform::UnsignedTx) -> Option<(Authority<'_>, &platform::Auth)> {
     use platform::UnsignedTx as T;
+    let s = Authority::Subnet;
     match tx {
-        T::CreateChainTx(t) => Some((&t.subnet_id, &t.subnet_auth)),
-        T::AddSubnetValidatorTx(t) => Some((&t.validator.subnet_id, &t.subnet_auth)),
-        T::RemoveSubnetValidatorTx(t) => Some((&t.subnet_id, &t.subnet_auth)),
-        T::TransferSubnetOwnershipTx(t) => Some((&t.subnet_id, &t.subnet_auth)),
+        T::CreateChainTx(t) => Some((s(&t.subnet_id), &t.subnet_auth)),
+        T::AddSubnetValidatorTx(t) => Some((s(&t.validator.subnet_id), &t.subnet_auth)),
+        T::RemoveSubnetValidatorTx(t) => Some((s(&t.subnet_id), &t.subnet_auth)),
+        T::TransferSubnetOwnershipTx(t) => Some((s(&t.subnet_id), &t.subnet_auth)),
+        T::ConvertSubnetToL1Tx(t) => Some((s(&t.subnet_id), &t.subnet_auth)),
+        T::DisableL1ValidatorTx(t) => {
+            Some((Authority::Deactivation(&t.validation_id), &t.disable_auth))
+        }
         _ => None,
     }
 }
@@ -152,6 +191,9 @@ pub fn verify(
         T::AddSubnetValidatorTx(t) => (&t.base, no_inputs, no_outputs, no_outputs),
         T::RemoveSubnetValidatorTx(t) => (&t.base, no_inputs, no_outputs, no_outputs),
         T::TransferSubnetOwnershipTx(t) => (&t.base, no_inputs, no_outputs, no_outputs),
+        T::ConvertSubnetToL1Tx(t) => (&t.base, no_inputs, no_outputs, no_outputs),
+        T::IncreaseL1ValidatorBalanceTx(t) => (&t.base, no_inputs, no_outputs, no_outputs),
+        T::DisableL1ValidatorTx(t) => (&t.base, no_inputs, no_outputs, no_outputs),
         other => {
             return fail(format!(
                 "the devnet does not accept {} on the P-chain yet",
@@ -175,17 +217,17 @@ pub fn verify(
     if !base.memo.is_empty() {
         return fail("`unsignedTx.memo` must be empty on the P-chain since Durango");
     }
-    let auth = subnet_auth(&tx.unsigned);
+    let auth = authority(&tx.unsigned);
     let spends = base.inputs.len() + imported.len();
     let wanted = spends + usize::from(auth.is_some());
     if tx.credentials.len() != wanted {
         return fail(format!(
             "the transaction has {} credentials but needs {wanted}: one for each of its {spends} inputs and imported inputs{}",
             tx.credentials.len(),
-            if auth.is_some() {
-                ", then one for the Subnet authorization"
-            } else {
-                ""
+            match &auth {
+                Some((Authority::Subnet(_), _)) => ", then one for the Subnet authorization",
+                Some((Authority::Deactivation(_), _)) => ", then one for the disable authorization",
+                None => "",
             }
         ));
     }
@@ -198,6 +240,7 @@ pub fn verify(
 
     let mut fx = Effects {
         gas,
+        avax: rules.avax,
         ..Effects::default()
     };
     let mut consumed: BTreeMap<Id, u128> = BTreeMap::new();
@@ -318,8 +361,41 @@ pub fn verify(
         staked = staked.saturating_add(t.amount);
         *produced.entry(o.asset_id).or_default() += u128::from(t.amount);
     }
-    if let Some((subnet, auth)) = auth {
-        check_subnet_auth(view, subnet, auth, tx, &hash, time)?;
+    // L1 validators' balances are paid like outputs.
+    let balances = match &tx.unsigned {
+        T::ConvertSubnetToL1Tx(c) => c
+            .validators
+            .iter()
+            .fold(0u64, |a, v| a.saturating_add(v.balance)),
+        T::IncreaseL1ValidatorBalanceTx(t) => t.balance,
+        _ => 0,
+    };
+    *produced.entry(rules.avax).or_default() += u128::from(balances);
+    match auth {
+        Some((Authority::Subnet(subnet), auth)) => {
+            check_subnet_auth(view, subnet, auth, tx, &hash, time)?
+        }
+        Some((Authority::Deactivation(id), auth)) => {
+            let Some(v) = view.l1_validator(id)? else {
+                return fail(format!(
+                    "`unsignedTx.validationID` {id} is not an L1 validator of this chain"
+                ));
+            };
+            let owner = secp256k1fx::OutputOwners::new(
+                0,
+                v.deactivation_owner.threshold,
+                v.deactivation_owner.addresses.clone(),
+            );
+            check_auth(
+                &owner,
+                auth,
+                tx,
+                &hash,
+                time,
+                "unsignedTx.disableAuthorization",
+            )?;
+        }
+        None => {}
     }
     fx.change = match &tx.unsigned {
         T::AddPermissionlessValidatorTx(v) => check_validator(rules, v, staked, time, view)?,
@@ -350,6 +426,29 @@ pub fn verify(
         }
         T::TransferSubnetOwnershipTx(t) => Change::SetSubnetOwner {
             subnet: t.subnet_id,
+        },
+        T::ConvertSubnetToL1Tx(c) => check_conversion(c, time, view)?,
+        T::IncreaseL1ValidatorBalanceTx(t) => {
+            let Some(v) = view.l1_validator(&t.validation_id)? else {
+                return fail(format!(
+                    "`unsignedTx.validationID` {} is not an L1 validator of this chain",
+                    t.validation_id
+                ));
+            };
+            if !v.active() && view.active_l1_validators()? >= l1::CAPACITY {
+                return fail(format!(
+                    "the L1 validators' capacity of {} active validators is reached",
+                    l1::CAPACITY
+                ));
+            }
+            Change::IncreaseBalance {
+                validation_id: t.validation_id,
+                amount: t.balance,
+            }
+        }
+        T::DisableL1ValidatorTx(t) => Change::Disable {
+            validation_id: t.validation_id,
+            index: base.outputs.len() as u32,
         },
         _ => Change::None,
     };
@@ -383,31 +482,156 @@ fn check_subnet_auth(
     if *subnet == Id::ZERO {
         return fail("`unsignedTx.subnetID` is the Primary Network, which has no owner");
     }
-    let Some(owner) = view.subnet_owner(subnet)? else {
+    let Some((owner, converted)) = view.subnet(subnet)? else {
         return fail(format!(
             "`unsignedTx.subnetID` {subnet} is not a Subnet of this chain"
         ));
     };
+    if converted {
+        return fail(format!(
+            "\"{subnet}\" is immutable: it was converted to an L1, and its owner no longer acts on it"
+        ));
+    }
     let platform::Owner::OutputOwners(owner) = owner else {
         return fail(format!("Subnet {subnet} has an owner of an unknown type"));
     };
-    let platform::Auth::Input(input) = auth else {
-        return fail("`unsignedTx.subnetAuthorization` is not a secp256k1fx input");
-    };
-    let last = tx.credentials.len() - 1;
-    let platform::Credential::Credential(cred) = &tx.credentials[last] else {
-        return fail(format!(
-            "`credentials[{last}]` (the Subnet authorization's) is not a secp256k1fx credential"
-        ));
-    };
-    check_signatures(
+    check_auth(
         &owner.owners,
-        &input.input.signature_indices,
-        cred,
+        auth,
+        tx,
         hash,
         time,
         "unsignedTx.subnetAuthorization",
     )
+}
+
+/// An authorization (`verifyAuthorization`): the last credential signs for the addresses of
+/// `owner` that the auth names.
+fn check_auth(
+    owner: &secp256k1fx::OutputOwners,
+    auth: &platform::Auth,
+    tx: &platform::Tx,
+    hash: &[u8; 32],
+    time: u64,
+    place: &str,
+) -> Result<(), TxError> {
+    let platform::Auth::Input(input) = auth else {
+        return fail(format!("`{place}` is not a secp256k1fx input"));
+    };
+    let last = tx.credentials.len() - 1;
+    let platform::Credential::Credential(cred) = &tx.credentials[last] else {
+        return fail(format!(
+            "`credentials[{last}]` (the authorization's) is not a secp256k1fx credential"
+        ));
+    };
+    check_signatures(
+        owner,
+        &input.input.signature_indices,
+        cred,
+        hash,
+        time,
+        place,
+    )
+}
+
+/// The node's rules for converting a Subnet to an L1 (`ConvertSubnetToL1Tx`): validators
+/// with weight, a real node ID, a proof of possession and valid owners; room among the
+/// active L1 validators. The conversion ID is SHA-256 of the SubnetToL1ConversionData.
+fn check_conversion(
+    c: &platform::ConvertSubnetToL1Tx,
+    time: u64,
+    view: &mut dyn View,
+) -> Result<Change, TxError> {
+    if c.validators.is_empty() {
+        return fail("`unsignedTx.validators` is empty: a conversion needs at least one validator");
+    }
+    let mut validators = Vec::new();
+    let mut balances = Vec::new();
+    let mut data = Vec::new();
+    for (i, v) in c.validators.iter().enumerate() {
+        let place = format!("unsignedTx.validators[{i}]");
+        let node: [u8; 20] = v.node_id.as_slice().try_into().map_err(|_| {
+            TxError(format!(
+                "`{place}.nodeID` has {} bytes; a node ID has 20",
+                v.node_id.len()
+            ))
+        })?;
+        if node == [0; 20] {
+            return fail(format!("`{place}.nodeID` is the empty node ID"));
+        }
+        avalanche_rpc::bls::verify_proof_of_possession(
+            &v.signer.public_key,
+            &v.signer.proof_of_possession,
+        )
+        .map_err(|e| {
+            TxError(format!(
+                "`{place}.signer.proofOfPossession` does not verify: {e}"
+            ))
+        })?;
+        for (owner, name) in [
+            (&v.remaining_balance_owner, "remainingBalanceOwner"),
+            (&v.deactivation_owner, "deactivationOwner"),
+        ] {
+            check_owner(owner, &format!("{place}.{name}"))?;
+        }
+        validators.push(l1::Validator {
+            validation_id: l1::conversion_validation_id(&c.subnet_id, i as u32),
+            subnet: c.subnet_id,
+            node: NodeId::new(node),
+            public_key: v.signer.public_key,
+            remaining_balance_owner: v.remaining_balance_owner.clone(),
+            deactivation_owner: v.deactivation_owner.clone(),
+            start: time,
+            weight: v.weight,
+            min_nonce: 0,
+            end_accumulated_fee: 0,
+        });
+        balances.push(v.balance);
+        data.push(warp::SubnetToL1ConversionValidator::new(
+            v.node_id.clone(),
+            v.signer.public_key,
+            v.weight,
+        ));
+    }
+    let new_active = balances.iter().filter(|b| **b > 0).count() as u64;
+    if view.active_l1_validators()?.saturating_add(new_active) > l1::CAPACITY {
+        return fail(format!(
+            "the L1 validators' capacity of {} active validators would be exceeded",
+            l1::CAPACITY
+        ));
+    }
+    let bytes =
+        warp::SubnetToL1ConversionData::new(c.subnet_id, c.chain_id, c.address.clone(), data)
+            .to_bytes()
+            .map_err(|e| TxError(format!("the conversion data does not encode: {e}")))?;
+    Ok(Change::Convert {
+        subnet: c.subnet_id,
+        conversion: l1::Conversion {
+            id: Id::from_sha256(&bytes),
+            manager_chain: c.chain_id,
+            manager_address: c.address.clone(),
+        },
+        validators,
+        balances,
+    })
+}
+
+/// An owner without a locktime (`secp256k1fx.OutputOwners.Verify`): a threshold the
+/// addresses can meet, no addresses without a threshold.
+fn check_owner(o: &platform::PChainOwner, place: &str) -> Result<(), TxError> {
+    if o.threshold as usize > o.addresses.len() {
+        return fail(format!(
+            "`{place}.threshold` is {} but it has {} addresses: it could never be spent",
+            o.threshold,
+            o.addresses.len()
+        ));
+    }
+    if o.threshold == 0 && !o.addresses.is_empty() {
+        return fail(format!(
+            "`{place}` has addresses but a threshold of 0; leave the addresses out"
+        ));
+    }
+    Ok(())
 }
 
 /// The node's rules for a permissioned Subnet validator (`verifyAddSubnetValidatorTx`).

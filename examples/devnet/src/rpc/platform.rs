@@ -16,14 +16,6 @@ use avalanche_rpc::wire::{
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-/// The L1 validators' continuous fee on a local network (`genesis/genesis_local.go`).
-mod validator_fees {
-    pub const CAPACITY: u64 = 20_000;
-    pub const TARGET: u64 = 10_000;
-    pub const MIN_PRICE: u64 = 1;
-    pub const EXCESS_CONVERSION_CONSTANT: u64 = 865_617;
-}
-
 /// The most addresses `getStake` takes.
 const MAX_STAKE_ADDRESSES: usize = 256;
 
@@ -165,6 +157,27 @@ impl PChain {
             }
             None => Err(RpcError::server("not found")),
         }
+    }
+
+    /// An owner without a locktime, as the API shows it (`locktime` 0).
+    fn p_owner(&self, o: &codec::PChainOwner) -> Owner {
+        let addrs: Vec<Address> = o
+            .addresses
+            .iter()
+            .filter_map(|a| format_address(&self.0, "P", *a.as_bytes()).parse().ok())
+            .collect();
+        Owner::new(0u64, o.threshold, addrs)
+    }
+
+    /// A getCurrentValidators entry of an L1 validator (inactive ones with balance 0).
+    fn l1_entry(&self, v: &pchain::l1::Validator, fees: &pchain::l1::FeeState) -> CurrentValidator {
+        CurrentValidator::new(v.start, v.weight, v.node)
+            .with_validation_id(v.validation_id)
+            .with_public_key(HexBytes(v.public_key.to_vec()))
+            .with_remaining_balance_owner(self.p_owner(&v.remaining_balance_owner))
+            .with_deactivation_owner(self.p_owner(&v.deactivation_owner))
+            .with_min_nonce(v.min_nonce)
+            .with_balance(v.balance(fees))
     }
 
     fn control_keys(&self, o: &codec::OutputOwners) -> Vec<Address> {
@@ -429,21 +442,29 @@ impl PlatformServer for PChain {
     }
 
     async fn get_tx_status(&self, p: GetTxStatusParams) -> Result<GetTxStatusResult, RpcError> {
-        let r = self.0.store.read().map_err(internal)?;
-        // Accepted state, then the mempool, then the recently dropped, as the node looks.
-        Ok(
-            match ledger::tx(&r, Chain::P, &p.tx_id).map_err(internal)? {
-                Some(t) if t.status == Status::Aborted => GetTxStatusResult::new(TxStatus::Aborted),
-                Some(_) => GetTxStatusResult::new(TxStatus::Committed),
-                None => match self.0.p_pending_status(&p.tx_id) {
-                    Some(Ok(())) => GetTxStatusResult::new(TxStatus::Processing),
-                    Some(Err(reason)) => {
-                        GetTxStatusResult::new(TxStatus::Dropped).with_reason(reason)
-                    }
-                    None => GetTxStatusResult::new(TxStatus::Unknown),
-                },
-            },
-        )
+        // Accepted state, then the mempool, then the recently dropped, as the node looks. A
+        // tx leaves the mempool only after its block is committed, so one found in neither
+        // may have been committed in between: the accepted state is read again.
+        let accepted = || -> Result<Option<GetTxStatusResult>, RpcError> {
+            let r = self.0.store.read().map_err(internal)?;
+            Ok(ledger::tx(&r, Chain::P, &p.tx_id)
+                .map_err(internal)?
+                .map(|t| {
+                    GetTxStatusResult::new(if t.status == Status::Aborted {
+                        TxStatus::Aborted
+                    } else {
+                        TxStatus::Committed
+                    })
+                }))
+        };
+        if let Some(s) = accepted()? {
+            return Ok(s);
+        }
+        Ok(match self.0.p_pending_status(&p.tx_id) {
+            Some(Ok(())) => GetTxStatusResult::new(TxStatus::Processing),
+            Some(Err(reason)) => GetTxStatusResult::new(TxStatus::Dropped).with_reason(reason),
+            None => accepted()?.unwrap_or_else(|| GetTxStatusResult::new(TxStatus::Unknown)),
+        })
     }
 
     async fn issue_tx(&self, p: IssueTxParams) -> Result<IssueTxResult, RpcError> {
@@ -473,6 +494,16 @@ impl PlatformServer for PChain {
                     .collect();
                 self.current_validator(s, &mine, listed)
             })
+            .chain({
+                // An L1's validators follow its legacy ones.
+                let fees = pchain::l1::fee_state(&r).map_err(internal)?;
+                pchain::l1::validators(&r, Some(&subnet))
+                    .map_err(internal)?
+                    .into_iter()
+                    .filter(|v| wanted.is_empty() || wanted.contains(&v.node))
+                    .map(move |v| self.l1_entry(&v, &fees))
+                    .collect::<Vec<_>>()
+            })
             .collect();
         Ok(GetCurrentValidatorsResult::new(validators))
     }
@@ -481,11 +512,29 @@ impl PlatformServer for PChain {
         &self,
         p: GetL1ValidatorParams,
     ) -> Result<GetL1ValidatorResult, RpcError> {
-        // No Subnet has been converted to an L1 on this chain yet.
-        Err(RpcError::server(format!(
-            "fetching L1 validator \"{}\" failed: not found",
-            p.validation_id
-        )))
+        let r = self.0.store.read().map_err(internal)?;
+        let v = pchain::l1::validator(&r, &p.validation_id)
+            .map_err(internal)?
+            .ok_or_else(|| {
+                RpcError::server(format!(
+                    "fetching L1 validator \"{}\" failed: not found",
+                    p.validation_id
+                ))
+            })?;
+        let fees = pchain::l1::fee_state(&r).map_err(internal)?;
+        Ok(GetL1ValidatorResult::new(
+            v.node,
+            v.weight,
+            v.start,
+            v.validation_id,
+            HexBytes(v.public_key.to_vec()),
+            self.p_owner(&v.remaining_balance_owner),
+            self.p_owner(&v.deactivation_owner),
+            v.min_nonce,
+            v.balance(&fees),
+            v.subnet,
+            ledger::height(&r, Chain::P).map_err(internal)?,
+        ))
     }
 
     async fn get_validators_at(
@@ -652,16 +701,22 @@ impl PlatformServer for PChain {
 
     async fn get_subnet(&self, p: GetSubnetParams) -> Result<GetSubnetResult, RpcError> {
         let (_, o) = self.subnet(&p.subnet_id)?;
-        // No Subnet is transformed (elastic) or converted to an L1 on this devnet yet.
-        Ok(GetSubnetResult::new(
-            true,
+        let r = self.0.store.read().map_err(internal)?;
+        let conversion = pchain::l1::conversion(&r, &p.subnet_id).map_err(internal)?;
+        // No Subnet is transformed (elastic) on this devnet: that ended with Etna.
+        let result = GetSubnetResult::new(
+            conversion.is_none(),
             self.control_keys(&o),
             o.owners.threshold,
             o.owners.locktime,
             Id::ZERO,
-            Id::ZERO,
-            Id::ZERO,
-        ))
+            conversion.as_ref().map_or(Id::ZERO, |c| c.id),
+            conversion.as_ref().map_or(Id::ZERO, |c| c.manager_chain),
+        );
+        Ok(match conversion {
+            Some(c) => result.with_manager_address(HexBytes(c.manager_address)),
+            None => result,
+        })
     }
 
     async fn get_subnets(&self, p: GetSubnetsParams) -> Result<GetSubnetsResult, RpcError> {
@@ -843,11 +898,12 @@ impl PlatformServer for PChain {
         &self,
         _: GetValidatorFeeConfigParams,
     ) -> Result<GetValidatorFeeConfigResult, RpcError> {
+        use pchain::l1;
         Ok(GetValidatorFeeConfigResult::new(
-            validator_fees::CAPACITY,
-            validator_fees::TARGET,
-            validator_fees::MIN_PRICE,
-            validator_fees::EXCESS_CONVERSION_CONSTANT,
+            l1::CAPACITY,
+            l1::TARGET,
+            l1::MIN_PRICE,
+            l1::EXCESS_CONVERSION_CONSTANT,
         ))
     }
 
@@ -855,12 +911,13 @@ impl PlatformServer for PChain {
         &self,
         _: GetValidatorFeeStateParams,
     ) -> Result<GetValidatorFeeStateResult, RpcError> {
-        // No L1 validator pays a continuous fee yet: no excess, the minimum price.
+        // The state of the last accepted block, at its time.
         let r = self.0.store.read().map_err(internal)?;
         let t = pchain::timestamp(&r).map_err(internal)?;
+        let fees = pchain::l1::fee_state(&r).map_err(internal)?;
         Ok(GetValidatorFeeStateResult::new(
-            0u64,
-            validator_fees::MIN_PRICE,
+            fees.excess,
+            fees.price(),
             Timestamp::from_unix(t as i64, 0),
         ))
     }
