@@ -140,6 +140,7 @@ async fn prepare(blocks: u64, dir: std::path::PathBuf, keep: bool) -> Served {
             index_enabled: true,
             index_allow_incomplete: false,
             staking_port: 9651,
+            genesis: None,
         })
         .expect("a devnet on disk"),
     );

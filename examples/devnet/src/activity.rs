@@ -228,14 +228,19 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
     )?;
     let validators: Vec<wallet::L1Validator<'_>> = d.nodes[3..5]
         .iter()
-        .map(|n| wallet::L1Validator {
-            node: n.id,
-            bls: &n.bls,
-            weight: 100,
-            balance: AVAX / 10,
-            owner: keys[4].address(),
+        .map(|n| {
+            Ok(wallet::L1Validator {
+                node: n.id,
+                bls: n
+                    .bls
+                    .as_ref()
+                    .ok_or(format!("the devnet does not hold {}'s BLS key", n.id))?,
+                weight: 100,
+                balance: AVAX / 10,
+                owner: keys[4].address(),
+            })
         })
-        .collect();
+        .collect::<Result<_, String>>()?;
     p(
         &keys[4],
         PKind::ConvertToL1 {

@@ -27,6 +27,8 @@ pub struct Options {
     pub index_enabled: bool,
     pub index_allow_incomplete: bool,
     pub staking_port: u16,
+    /// A genesis in the node's format (`--genesis-file`'s contents); `None`: the built-in one.
+    pub genesis: Option<String>,
 }
 
 /// Why the devnet could not start.
@@ -83,24 +85,57 @@ impl Devnet {
         let r = store.read()?;
         let genesis_time = store::meta_u64(&r, "genesis_time")?;
         let stored_network = store::meta_u64(&r, "network_id")?;
+        let stored_file = store::meta(&r, "genesis_file")?;
         drop(r);
         let fresh = genesis_time.is_none();
-        let genesis = match (genesis_time, stored_network) {
-            (Some(time), Some(network)) => {
-                if network != u64::from(options.network_id) {
-                    return Err(StartError(format!(
-                        "the database was made for network {network}, not {}: pass --network-id={network} or another --db-dir",
-                        options.network_id
-                    )));
-                }
-                genesis::default_genesis(options.network_id, time)
+        if let (Some(network), false) = (stored_network, fresh)
+            && network != u64::from(options.network_id)
+        {
+            return Err(StartError(format!(
+                "the database was made for network {network}, not {}: pass --network-id={network} or another --db-dir",
+                options.network_id
+            )));
+        }
+        // The genesis file this chain was made from, kept in the store: a restart needs no
+        // flag, and another file is refused.
+        let file = match (&stored_file, &options.genesis, fresh) {
+            (_, given, true) => given.clone(),
+            (Some(stored), Some(given), false) if stored.as_slice() != given.as_bytes() => {
+                return Err(StartError(
+                    "the database was made from another genesis file: pass the same one, none, or another --db-dir".into(),
+                ));
             }
-            _ => {
-                let g = genesis::default_genesis(options.network_id, clock.now());
-                write_genesis(&store, &g)?;
-                g
+            (None, Some(_), false) => {
+                return Err(StartError(
+                    "the database was made from the built-in genesis, not a genesis file: drop --genesis-file or pass another --db-dir".into(),
+                ));
             }
+            (Some(stored), _, false) => Some(
+                String::from_utf8(stored.clone())
+                    .map_err(|_| StartError("the stored genesis file is not UTF-8".into()))?,
+            ),
+            (None, None, false) => None,
         };
+        let (genesis, nodes) = match &file {
+            Some(json) => {
+                let f = crate::genesis_file::parse(json, Some(options.network_id), clock.now())
+                    .map_err(|e| StartError(format!("--genesis-file: {e}")))?;
+                let nodes = network::from_stakers(&f.stakers, options.staking_port);
+                (f.genesis, nodes)
+            }
+            None => (
+                genesis::default_genesis(options.network_id, genesis_time.unwrap_or(clock.now())),
+                network::nodes(options.staking_port),
+            ),
+        };
+        if fresh {
+            write_genesis(&store, &genesis)?;
+            if let Some(json) = &file {
+                let w = store.write()?;
+                store::set_meta(&w, "genesis_file", json.as_bytes())?;
+                w.commit()?;
+            }
+        }
         let rules = verify::Rules {
             network_id: options.network_id,
             chain_id: genesis.x_chain_id,
@@ -114,7 +149,7 @@ impl Devnet {
             x_chain: genesis.x_chain_id,
         };
         let devnet = Devnet {
-            nodes: network::nodes(options.staking_port),
+            nodes,
             started_ns: clock.now_ns(),
             fresh,
             store,

@@ -269,6 +269,23 @@ pub fn default_genesis(network_id: u32, time: u64) -> Genesis {
             minters: vec![vec![addrs[0]]],
         },
     ];
+    let x_avax: u64 = 300_000_000 * AVAX + (TEST_KEYS as u64 - 1) * 1_000_000 * AVAX;
+    // No EVM runs here, but the C-chain exists as on a local network, with an empty genesis.
+    assemble(network_id, time, defs, Vec::new(), |avax, chains| {
+        p_genesis(network_id, time, avax, &addrs, chains, x_avax)
+    })
+}
+
+/// A genesis from its parts, as the node puts one together: the X-chain's assets (the first
+/// is the fee asset), the C-chain's genesis, and the P-chain's genesis made by `p` from the
+/// fee asset's ID and the two chains' CreateChainTxs.
+pub fn assemble(
+    network_id: u32,
+    time: u64,
+    defs: Vec<AssetDef>,
+    c_genesis: Vec<u8>,
+    p: impl FnOnce(Id, [platform::Tx; 2]) -> platform::Genesis,
+) -> Genesis {
     let genesis_assets = x_genesis_assets(network_id, defs);
     let assets: Vec<GenesisAsset> = genesis_assets
         .iter()
@@ -284,16 +301,16 @@ pub fn default_genesis(network_id: u32, time: u64) -> Genesis {
     let x_genesis_bytes = avm::Genesis::new(genesis_assets)
         .to_bytes()
         .expect("the genesis encodes");
-    let x_chain_id = chain_id(
+    let x_create = create_chain(
         network_id,
         "X-Chain",
         "avm",
         &X_FXS,
         x_genesis_bytes.clone(),
     );
-    // No EVM runs here, but the C-chain exists as on a local network: its ID is its
-    // CreateChainTx's, with an empty genesis.
-    let c_chain_id = chain_id(network_id, "C-Chain", "evm", &[], Vec::new());
+    let c_create = create_chain(network_id, "C-Chain", "evm", &[], c_genesis);
+    let x_chain_id = x_create.id().expect("a CreateChainTx encodes");
+    let c_chain_id = c_create.id().expect("a CreateChainTx encodes");
     let x_block = avm::Block::from(avm::StandardBlock::new(
         Id::ZERO,
         0,
@@ -302,24 +319,8 @@ pub fn default_genesis(network_id: u32, time: u64) -> Genesis {
         Vec::new(),
     ));
     let avax_asset_id = assets[0].id;
-    let x_avax: u64 = 300_000_000 * AVAX + (TEST_KEYS as u64 - 1) * 1_000_000 * AVAX;
-    let (p, p_bytes) = p_genesis(
-        network_id,
-        time,
-        avax_asset_id,
-        &addrs,
-        [
-            create_chain(
-                network_id,
-                "X-Chain",
-                "avm",
-                &X_FXS,
-                x_genesis_bytes.clone(),
-            ),
-            create_chain(network_id, "C-Chain", "evm", &[], Vec::new()),
-        ],
-        x_avax,
-    );
+    let p = p(avax_asset_id, [x_create, c_create]);
+    let p_bytes = p.to_bytes().expect("the P-chain genesis encodes");
     let p_block = platform::Block::from(platform::ApricotCommitBlock::new(
         Id::from_sha256(&p_bytes),
         0,
@@ -350,7 +351,7 @@ fn p_genesis(
     addrs: &[ShortId],
     chains: [platform::Tx; 2],
     x_avax: u64,
-) -> (platform::Genesis, Vec<u8>) {
+) -> platform::Genesis {
     let owners = |a: ShortId| secp256k1fx::OutputOwners::new(0, 1, vec![a]);
     let mut amounts: Vec<(u64, Option<u64>, ShortId)> = vec![(30_000_000 * AVAX, None, addrs[0])];
     amounts.extend(addrs[1..].iter().map(|a| (1_000_000 * AVAX, None, *a)));
@@ -389,8 +390,7 @@ fn p_genesis(
                 base,
                 platform::Validator::new(n.id, time, end, stake),
                 Id::ZERO,
-                platform::ProofOfPossession::new(n.bls.public_key(), n.bls.proof_of_possession())
-                    .into(),
+                platform::ProofOfPossession::new(n.public_key, n.proof_of_possession).into(),
                 vec![platform::TransferableOutput::new(
                     avax,
                     secp256k1fx::TransferOutput::new(stake, owners(addrs[i])).into(),
@@ -404,16 +404,14 @@ fn p_genesis(
         .collect();
     let p_avax: u64 = amounts.iter().map(|a| a.0).sum();
     let supply = x_avax + p_avax + stake * validators.len() as u64;
-    let g = platform::Genesis::new(
+    platform::Genesis::new(
         utxos,
         validators,
         chains.to_vec(),
         time,
         supply,
         "avalanche-devnet".into(),
-    );
-    let bytes = g.to_bytes().expect("the P-chain genesis encodes");
-    (g, bytes)
+    )
 }
 
 /// An asset of an X-chain genesis, as `avm.buildGenesis` takes it.
@@ -468,13 +466,6 @@ pub fn x_genesis_assets(network_id: u32, mut defs: Vec<AssetDef>) -> Vec<avm::Ge
             avm::GenesisAsset::new(d.alias, create)
         })
         .collect()
-}
-
-/// The ID of a primary-network chain: the ID of its genesis CreateChainTx.
-fn chain_id(network_id: u32, name: &str, vm: &str, fxs: &[&str], genesis: Vec<u8>) -> Id {
-    create_chain(network_id, name, vm, fxs, genesis)
-        .id()
-        .expect("a CreateChainTx encodes")
 }
 
 /// A primary-network chain's genesis CreateChainTx (`vms/platformvm/genesis/genesis.go`).

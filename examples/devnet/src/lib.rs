@@ -10,6 +10,7 @@ pub mod clock;
 pub mod control;
 pub mod devnet;
 pub mod genesis;
+pub mod genesis_file;
 pub mod http;
 pub mod index;
 pub mod ledger;

@@ -21,9 +21,16 @@ struct Flags {
     /// Port reported as this node's staking port (`info.getNodeIP`); the devnet opens none.
     #[arg(long, default_value_t = 9651)]
     staking_port: u16,
-    /// The network's ID (12345: `local`, addresses `X-local1…`).
-    #[arg(long, default_value_t = genesis::LOCAL_NETWORK_ID)]
-    network_id: u32,
+    /// The network's ID (12345: `local`, addresses `X-local1…`). With `--genesis-file`, the
+    /// file's `networkID` (this flag, if given, must agree).
+    #[arg(long)]
+    network_id: Option<u32>,
+    /// Start a fresh chain from this genesis, in the node's genesis-file format (as its
+    /// `genesis_local.json`), instead of the built-in one; the start history is then left
+    /// out. The file is kept with the chain, so a restart on the same `--db-dir` needs no
+    /// flag. Unlike the node, any network ID may be given one, the local network's included.
+    #[arg(long)]
+    genesis_file: Option<PathBuf>,
     /// Keep the chain in this directory, across restarts. Without it the devnet runs in
     /// memory and starts from genesis each time.
     #[arg(long, conflicts_with = "in_memory")]
@@ -74,14 +81,32 @@ async fn main() {
 }
 
 async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
+    let genesis = match &flags.genesis_file {
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| format!("--genesis-file {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
+    let network_id = match (&genesis, flags.network_id) {
+        (Some(json), given) => {
+            let now = avalanche_devnet::clock::Clock::default().now();
+            avalanche_devnet::genesis_file::parse(json, given, now)
+                .map_err(|e| format!("--genesis-file: {e}"))?
+                .genesis
+                .network_id
+        }
+        (None, given) => given.unwrap_or(genesis::LOCAL_NETWORK_ID),
+    };
     let devnet = Arc::new(Devnet::open(Options {
-        network_id: flags.network_id,
+        network_id,
         db_dir: flags.db_dir.clone(),
         index_enabled: flags.index_enabled,
         index_allow_incomplete: flags.index_allow_incomplete,
         staking_port: flags.staking_port,
+        genesis,
     })?);
-    if devnet.fresh && flags.history {
+    if devnet.fresh && flags.history && devnet.options.genesis.is_none() {
         let d = devnet.clone();
         let h = tokio::task::spawn_blocking(move || avalanche_devnet::activity::seed(&d)).await??;
         println!(
@@ -143,7 +168,11 @@ fn print_banner(devnet: &Devnet, addr: &str, flags: &Flags) {
         }
     );
     println!();
-    println!("Test keys (funded on the X-chain; never use them elsewhere):");
+    if devnet.options.genesis.is_some() {
+        println!("Test keys (funded only where the genesis file allocates to them):");
+    } else {
+        println!("Test keys (funded on the X-chain; never use them elsewhere):");
+    }
     let mut first = String::new();
     for (i, k) in genesis::test_keys().iter().enumerate() {
         let a = avalanche_rpc::wire::Address::new(Some("X"), &hrp, *k.address().as_bytes())

@@ -14,9 +14,51 @@ pub const NODES: usize = 5;
 /// One node of the network.
 pub struct Node {
     pub id: NodeId,
-    pub bls: SecretKey,
+    /// Its BLS public key and proof of possession.
+    pub public_key: [u8; 48],
+    pub proof_of_possession: [u8; 96],
+    /// Its BLS secret key, when the devnet holds it: its own nodes', not those a genesis
+    /// file names with their keys.
+    pub bls: Option<SecretKey>,
     /// `host:port` of its staking port.
     pub ip: String,
+}
+
+fn seeded_bls(n: usize) -> SecretKey {
+    SecretKey::from_seed(&sha256(format!("avalanche-devnet bls {n}").as_bytes()))
+        .expect("32 bytes of seed are enough")
+}
+
+fn ip(staking_port: u16, n: usize) -> String {
+    format!("127.0.0.1:{}", staking_port as usize + 2 * n)
+}
+
+/// The nodes a genesis file names as its initial stakers, this one first; one without a BLS
+/// key in the file gets the devnet's seeded key of its number.
+pub fn from_stakers(stakers: &[crate::genesis_file::Staker], staking_port: u16) -> Vec<Node> {
+    stakers
+        .iter()
+        .enumerate()
+        .map(|(n, s)| match s.signer {
+            Some((public_key, proof_of_possession)) => Node {
+                id: s.node,
+                public_key,
+                proof_of_possession,
+                bls: None,
+                ip: ip(staking_port, n),
+            },
+            None => {
+                let bls = seeded_bls(n);
+                Node {
+                    id: s.node,
+                    public_key: bls.public_key(),
+                    proof_of_possession: bls.proof_of_possession(),
+                    bls: Some(bls),
+                    ip: ip(staking_port, n),
+                }
+            }
+        })
+        .collect()
 }
 
 /// The network's nodes: node `n`'s ID comes from SHA-256 of `avalanche-devnet node <n>`, its
@@ -27,12 +69,13 @@ pub fn nodes(staking_port: u16) -> Vec<Node> {
             let key =
                 PrivateKey::from_bytes(&sha256(format!("avalanche-devnet node {n}").as_bytes()))
                     .expect("a SHA-256 digest is a valid key");
-            let bls = SecretKey::from_seed(&sha256(format!("avalanche-devnet bls {n}").as_bytes()))
-                .expect("32 bytes of seed are enough");
+            let bls = seeded_bls(n);
             Node {
                 id: NodeId::new(*key.address().as_bytes()),
-                bls,
-                ip: format!("127.0.0.1:{}", staking_port as usize + 2 * n),
+                public_key: bls.public_key(),
+                proof_of_possession: bls.proof_of_possession(),
+                bls: Some(bls),
+                ip: ip(staking_port, n),
             }
         })
         .collect()

@@ -69,6 +69,7 @@ async fn sigkill_while_producing_loses_nothing_acknowledged() {
         index_enabled: true,
         index_allow_incomplete: false,
         staking_port: 9651,
+        genesis: None,
     })
     .unwrap()
     .rules

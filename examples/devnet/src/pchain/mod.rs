@@ -104,21 +104,27 @@ pub fn write_genesis(w: &WriteTransaction, g: &Genesis) -> Result<(), StoreError
         let bytes = tx.to_bytes().map_err(|e| StoreError(e.to_string()))?;
         let id = Id::from_sha256(&bytes);
         ledger::put_tx(w, Chain::P, &id, 0, Status::Committed, &bytes)?;
-        let platform::UnsignedTx::AddPermissionlessValidatorTx(v) = &tx.unsigned else {
-            return Err(StoreError(
-                "a genesis validator is not an AddPermissionlessValidatorTx".into(),
-            ));
+        let staker = Staker {
+            subnet: Id::ZERO,
+            node: avalanche_rpc::wire::NodeId::new([0; 20]),
+            tx_id: id,
+            tx: tx.clone(),
+            potential_reward: 0,
+            start: 0,
+            accrued: 0,
         };
+        let v = staker.terms().ok_or_else(|| {
+            StoreError(
+                "a genesis validator is neither an AddPermissionlessValidatorTx nor an AddValidatorTx"
+                    .into(),
+            )
+        })?;
         let duration = v.validator.end - v.validator.start;
         let reward = staking::reward(duration, v.validator.weight, supply);
         supply = supply.saturating_add(reward);
-        let pk = match &v.signer {
-            platform::Signer::ProofOfPossession(p) => Some(p.public_key),
-            _ => None,
-        };
         stakers::add_staker(
             w,
-            (&v.subnet_id, &v.validator.node_id),
+            (&Id::ZERO, &v.validator.node_id),
             Record {
                 tx_id: id,
                 reward,
@@ -127,7 +133,7 @@ pub fn write_genesis(w: &WriteTransaction, g: &Genesis) -> Result<(), StoreError
             },
             0,
             v.validator.weight,
-            pk,
+            staker.public_key(),
         )?;
     }
     for tx in &g.p.chains {

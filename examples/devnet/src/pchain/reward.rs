@@ -221,36 +221,30 @@ impl Devnet {
             // (`rewardValidatorTx`, `rewardDelegatorTx`).
             match &due {
                 Due::Validator(s) => {
-                    let v = s.validator().ok_or_else(|| {
-                        StoreError(format!("validator {} has no permissionless tx", s.tx_id))
+                    let v = s.terms().ok_or_else(|| {
+                        StoreError(format!("validator {} has no staking terms", s.tx_id))
                     })?;
-                    let mut index = unstake(&w, &s.tx_id, v.base.outputs.len(), &v.stake)?;
+                    let mut index = unstake(&w, &s.tx_id, v.outputs, v.stake)?;
                     if s.potential_reward > 0 {
                         pay(
                             &w,
                             (&s.tx_id, index),
                             avax,
                             s.potential_reward,
-                            &v.validator_rewards_owner,
+                            v.validation_owner,
                         )?;
                         index += 1;
                     }
                     // Its share of its delegators' rewards, accrued since Cortina.
                     if s.accrued > 0 {
-                        pay(
-                            &w,
-                            (&s.tx_id, index),
-                            avax,
-                            s.accrued,
-                            &v.delegator_rewards_owner,
-                        )?;
+                        pay(&w, (&s.tx_id, index), avax, s.accrued, v.delegation_owner)?;
                     }
                     stakers::remove_staker(&w, &s.subnet, &s.node, commit_height, s.weight())?;
                 }
                 Due::Delegator(d) => {
                     let index = unstake(&w, &d.tx_id, d.tx.base.outputs.len(), &d.tx.stake)?;
                     let shares = stakers::staker(&w, &d.subnet, &d.node)?
-                        .and_then(|v| v.validator().map(|t| t.delegation_shares))
+                        .and_then(|v| v.terms().map(|t| t.shares))
                         .ok_or_else(|| {
                             StoreError(format!("delegator {} has no validator", d.tx_id))
                         })?;

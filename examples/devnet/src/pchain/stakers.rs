@@ -60,11 +60,44 @@ pub struct Staker {
     pub accrued: u64,
 }
 
+/// What a reward-earning validator's tx says, whichever its type: an
+/// AddPermissionlessValidatorTx, or the AddValidatorTx a genesis file's staker without a BLS
+/// key gets (one owner for both rewards).
+#[derive(Debug, Clone, Copy)]
+pub struct Terms<'a> {
+    pub validator: &'a platform::Validator,
+    /// How many outputs the tx's base has (returned stake and rewards are numbered after).
+    pub outputs: usize,
+    pub stake: &'a [platform::TransferableOutput],
+    pub validation_owner: &'a platform::Owner,
+    pub delegation_owner: &'a platform::Owner,
+    /// The delegation fee, in millionths.
+    pub shares: u32,
+    pub signer: Option<&'a platform::Signer>,
+}
+
 impl Staker {
-    /// The permissionless validator's tx (Primary Network validators).
-    pub fn validator(&self) -> Option<&platform::AddPermissionlessValidatorTx> {
+    /// The terms of a Primary Network validator (none for a permissioned Subnet validator).
+    pub fn terms(&self) -> Option<Terms<'_>> {
         match &self.tx.unsigned {
-            platform::UnsignedTx::AddPermissionlessValidatorTx(v) => Some(v),
+            platform::UnsignedTx::AddPermissionlessValidatorTx(v) => Some(Terms {
+                validator: &v.validator,
+                outputs: v.base.outputs.len(),
+                stake: &v.stake,
+                validation_owner: &v.validator_rewards_owner,
+                delegation_owner: &v.delegator_rewards_owner,
+                shares: v.delegation_shares,
+                signer: Some(&v.signer),
+            }),
+            platform::UnsignedTx::AddValidatorTx(v) => Some(Terms {
+                validator: &v.validator,
+                outputs: v.base.outputs.len(),
+                stake: &v.stake,
+                validation_owner: &v.rewards_owner,
+                delegation_owner: &v.rewards_owner,
+                shares: v.delegation_shares,
+                signer: None,
+            }),
             _ => None,
         }
     }
@@ -78,8 +111,8 @@ impl Staker {
     }
 
     fn period(&self) -> Option<&platform::Validator> {
-        self.validator()
-            .map(|v| &v.validator)
+        self.terms()
+            .map(|t| t.validator)
             .or(self.subnet_validator().map(|v| &v.validator.validator))
     }
 
@@ -94,7 +127,7 @@ impl Staker {
     }
 
     pub fn public_key(&self) -> Option<[u8; 48]> {
-        match &self.validator()?.signer {
+        match self.terms()?.signer? {
             platform::Signer::ProofOfPossession(p) => Some(p.public_key),
             _ => None,
         }

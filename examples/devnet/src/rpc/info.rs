@@ -75,8 +75,8 @@ impl InfoServer for Info {
         Ok(GetNodeIdResult::new(
             me.id,
             ProofOfPossession::new(
-                HexBytes(me.bls.public_key().to_vec()),
-                HexBytes(me.bls.proof_of_possession().to_vec()),
+                HexBytes(me.public_key.to_vec()),
+                HexBytes(me.proof_of_possession.to_vec()),
             ),
         ))
     }

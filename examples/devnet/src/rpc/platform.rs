@@ -76,7 +76,7 @@ impl PChain {
         delegators: &[pchain::Delegator],
         listed: bool,
     ) -> CurrentValidator {
-        let Some(v) = s.validator() else {
+        let Some(v) = s.terms() else {
             // A permissioned Subnet validator: its tx, period, weight and node alone.
             return CurrentValidator::new(s.start, s.weight(), s.node)
                 .with_tx_id(s.tx_id)
@@ -91,20 +91,20 @@ impl PChain {
             .with_end_time(v.validator.end)
             .with_potential_reward(s.potential_reward)
             .with_accrued_delegatee_reward(s.accrued)
-            .with_delegation_fee(Percent(f64::from(v.delegation_shares) / 10_000.0))
+            .with_delegation_fee(Percent(f64::from(v.shares) / 10_000.0))
             .with_delegator_count(delegators.len() as u64)
             .with_delegator_weight(delegated);
-        if let Some(o) = self.owner(&v.validator_rewards_owner) {
+        if let Some(o) = self.owner(v.validation_owner) {
             c = c.with_validation_reward_owner(o);
         }
-        if let Some(o) = self.owner(&v.delegator_rewards_owner) {
+        if let Some(o) = self.owner(v.delegation_owner) {
             c = c.with_delegation_reward_owner(o);
         }
         if s.subnet == Id::ZERO {
             // Every node of the devnet is up and connected for as long as it validates.
             c = c.with_uptime(Percent(100.0)).with_connected(true);
         }
-        if let codec::Signer::ProofOfPossession(p) = &v.signer {
+        if let Some(codec::Signer::ProofOfPossession(p)) = v.signer {
             c = c.with_signer(ProofOfPossession::new(
                 HexBytes(p.public_key.to_vec()),
                 HexBytes(p.proof_of_possession.to_vec()),
@@ -299,7 +299,7 @@ impl PlatformServer for PChain {
             let stakes: Vec<Vec<codec::TransferableOutput>> = pchain::stakers::stakers(&r, &subnet)
                 .map_err(internal)?
                 .into_iter()
-                .filter_map(|s| s.validator().map(|v| v.stake.clone()))
+                .filter_map(|s| s.terms().map(|v| v.stake.to_vec()))
                 .chain(
                     pchain::stakers::delegators(&r, &subnet, None)
                         .map_err(internal)?

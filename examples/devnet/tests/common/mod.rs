@@ -20,6 +20,7 @@ pub fn options() -> Options {
         index_enabled: true,
         index_allow_incomplete: false,
         staking_port: 9651,
+        genesis: None,
     }
 }
 
