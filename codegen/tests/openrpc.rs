@@ -118,8 +118,8 @@ fn there_is_one_document_per_interface_and_a_combined_one() {
     let methods = combined["methods"].as_array().unwrap();
     assert_eq!(
         methods.len(),
-        71,
-        "63 from the description + getAllValidatorsAt and the two proposervm methods + the devnet's five"
+        72,
+        "63 from the description + getAllValidatorsAt and the two proposervm methods + the devnet's six"
     );
     let devnet: Vec<&str> = methods
         .iter()
@@ -133,14 +133,15 @@ fn there_is_one_document_per_interface_and_a_combined_one() {
             "devnet.buildBlocks",
             "devnet.fund",
             "devnet.snapshot",
-            "devnet.revert"
+            "devnet.revert",
+            "devnet.signWarpMessage"
         ]
     );
     let per_interface: usize = docs[..docs.len() - 1]
         .iter()
         .map(|(_, d)| d["methods"].as_array().unwrap().len())
         .sum();
-    assert_eq!(per_interface, 71);
+    assert_eq!(per_interface, 72);
     for (name, doc) in &docs {
         assert_eq!(doc["openrpc"], "1.3.2", "{name}");
         assert_eq!(doc["info"]["version"], env!("CARGO_PKG_VERSION"), "{name}");
@@ -544,9 +545,9 @@ fn a_changed_spec_makes_the_committed_outputs_stale() {
 fn the_html_page_lists_every_method_and_fetches_nothing() {
     let spec = spec();
     let page = avalanche_rpc_codegen::html::page(&spec);
-    assert_eq!(page.matches("<section class=\"method").count(), 71);
-    assert_eq!(page.matches("class=\"nav-method").count(), 71);
-    assert_eq!(page.matches("badge badge-devnet\" title").count(), 5);
+    assert_eq!(page.matches("<section class=\"method").count(), 72);
+    assert_eq!(page.matches("class=\"nav-method").count(), 72);
+    assert_eq!(page.matches("badge badge-devnet\" title").count(), 6);
     for (_, m) in spec.methods() {
         let id = format!("id=\"{}\"", m.wire_name);
         assert_eq!(page.matches(&id).count(), 1, "{}", m.wire_name);

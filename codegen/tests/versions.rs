@@ -85,7 +85,7 @@ fn member_count(spec: &Spec) -> usize {
 fn without_a_version_everything_is_there() {
     let all = spec_for(None);
     assert_eq!(all.node_version, None);
-    assert_eq!(methods(&all).len(), 71);
+    assert_eq!(methods(&all).len(), 72);
     let plain = avalanche_rpc_codegen::load(&sources()).unwrap();
     assert_eq!(emit::rust(&all), emit::rust(&plain));
 }

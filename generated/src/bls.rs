@@ -96,3 +96,57 @@ pub fn verify_signature(
 ) -> Result<(), BlsError> {
     verify(public_key, signature, message, SIGNATURE_DST)
 }
+
+/// The aggregate of compressed public keys (each validated), as Warp verification sums the
+/// signers' keys.
+pub fn aggregate_public_keys(keys: &[[u8; 48]]) -> Result<[u8; 48], BlsError> {
+    let keys = keys
+        .iter()
+        .map(|k| {
+            BlstPublicKey::key_validate(k)
+                .map_err(|e| BlsError(format!("not a valid BLS public key: {e:?}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let refs: Vec<&BlstPublicKey> = keys.iter().collect();
+    blst::min_pk::AggregatePublicKey::aggregate(&refs, false)
+        .map(|a| a.to_public_key().compress())
+        .map_err(|e| BlsError(format!("cannot aggregate the public keys: {e:?}")))
+}
+
+/// The aggregate of compressed signatures (each validated), as a Warp signature is made.
+pub fn aggregate_signatures(signatures: &[[u8; 96]]) -> Result<[u8; 96], BlsError> {
+    let sigs = signatures
+        .iter()
+        .map(|s| {
+            Signature::sig_validate(s, true)
+                .map_err(|e| BlsError(format!("not a valid BLS signature: {e:?}")))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let refs: Vec<&Signature> = sigs.iter().collect();
+    blst::min_pk::AggregateSignature::aggregate(&refs, false)
+        .map(|a| a.to_signature().compress())
+        .map_err(|e| BlsError(format!("cannot aggregate the signatures: {e:?}")))
+}
+
+#[cfg(test)]
+mod aggregate_tests {
+    use super::*;
+
+    #[test]
+    fn an_aggregate_signature_verifies_under_the_aggregate_key() {
+        let keys: Vec<SecretKey> = (1..=3u8)
+            .map(|i| SecretKey::from_seed(&[i; 32]).unwrap())
+            .collect();
+        let message = b"warp";
+        let pk = aggregate_public_keys(&keys.iter().map(SecretKey::public_key).collect::<Vec<_>>())
+            .unwrap();
+        let sig = aggregate_signatures(&keys.iter().map(|k| k.sign(message)).collect::<Vec<_>>())
+            .unwrap();
+        verify_signature(&pk, &sig, message).unwrap();
+        // Two of the three signatures do not verify under the three keys.
+        let two = aggregate_signatures(&[keys[0].sign(message), keys[1].sign(message)]).unwrap();
+        assert!(verify_signature(&pk, &two, message).is_err());
+        assert!(aggregate_public_keys(&[[0; 48]]).is_err());
+        assert!(aggregate_public_keys(&[]).is_err());
+    }
+}

@@ -4,7 +4,7 @@
 //
 // Environment: API_PAGE (the page to open; default ../../generated/docs/api.html),
 // SCREENSHOT (default /tmp/api-page.png), CHROMIUM (default /usr/bin/chromium),
-// EXPECTED_METHODS (default 71), VIEWPORT (WIDTHxHEIGHT, default 1440x900).
+// EXPECTED_METHODS (default 72), VIEWPORT (WIDTHxHEIGHT, default 1440x900).
 //
 // Asserts that every method is listed, that the search box filters the list as one types,
 // that a method link (#platform.getValidatorsAt) scrolls the method into view, and that the
@@ -20,7 +20,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const pagePath = path.resolve(process.env.API_PAGE || path.join(here, "../../generated/docs/api.html"));
 const screenshot = process.argv[2] || process.env.SCREENSHOT || "/tmp/api-page.png";
 const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
-const expected = Number(process.env.EXPECTED_METHODS || 71);
+const expected = Number(process.env.EXPECTED_METHODS || 72);
 const [width, height] = (process.env.VIEWPORT || "1440x900").split("x").map(Number);
 const url = pathToFileURL(pagePath).href;
 

@@ -75,7 +75,7 @@ async fn every_example_round_trips_through_client_and_server() {
         METHODS.len(),
         "every method has an example the server can answer"
     );
-    assert_eq!(METHODS.len(), 71);
+    assert_eq!(METHODS.len(), 72);
     assert!(examples_sent >= METHODS.len());
 }
 

@@ -8,6 +8,8 @@ use crate::genesis::{AVAX, test_keys};
 use crate::ledger::Chain;
 use crate::wallet::{self, PKind, Payment};
 use crate::{pchain, xchain};
+use avalanche_rpc::codec::warp;
+use avalanche_rpc::codec::warp_l1::L1Message;
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::wire::Id;
 use std::sync::Arc;
@@ -18,6 +20,9 @@ use std::time::Duration;
 pub const VALIDATOR_MANAGER: [u8; 20] = [
     0x0f, 0xee, 0xdc, 0x0d, 0xe0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
+
+/// The node ID of the L1 validator the start history registers through a Warp message.
+pub const L1_VALIDATOR: [u8; 20] = [0x11; 20];
 
 /// What the history holds, for the banner.
 pub struct History {
@@ -51,7 +56,8 @@ fn accept(d: &Devnet, chain: Chain, bytes: Result<Vec<u8>, String>) -> Result<Id
 /// node 1 for two weeks; key 4 creates a permissioned Subnet, a chain on it, and makes node 2
 /// its validator for two weeks; key 4 creates another Subnet with a chain and converts it to
 /// an L1 validated by nodes 3 and 4 (0.1 AVAX of balance each, about three years of the
-/// continuous fee at its minimum price).
+/// continuous fee at its minimum price), then registers a third validator and changes its
+/// weight through Warp messages the L1 signs.
 pub fn seed(d: &Devnet) -> Result<History, String> {
     let keys = test_keys();
     let now = d.clock.now();
@@ -251,6 +257,46 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
             auth: &keys[4],
         },
     )?;
+    // The manager registers a third validator, then changes its weight: Warp messages the
+    // devnet signs as the L1's validators (nodes 3 and 4).
+    let bls = avalanche_rpc::bls::SecretKey::from_seed(&crate::genesis::sha256(
+        b"avalanche-devnet l1 validator",
+    ))
+    .map_err(|e| e.to_string())?;
+    let owner = avalanche_rpc::codec::platform::PChainOwner::new(1, vec![keys[4].address()]);
+    let register = L1Message::RegisterL1Validator(Box::new(warp::RegisterL1Validator::new(
+        l1,
+        L1_VALIDATOR.to_vec(),
+        bls.public_key(),
+        d.clock.now() + 3_600,
+        owner.clone(),
+        owner,
+        20,
+    )));
+    let validation_id = Id::from_sha256(&register.to_bytes().map_err(|e| e.to_string())?);
+    let network = d.options.network_id;
+    let message = d.sign_warp(&wallet::l1_message(
+        network,
+        l1_chain,
+        &VALIDATOR_MANAGER,
+        register,
+    )?)?;
+    p(
+        &keys[4],
+        PKind::RegisterL1Validator {
+            message: &message,
+            proof_of_possession: bls.proof_of_possession(),
+            balance: AVAX / 10,
+        },
+    )?;
+    let reweigh = L1Message::L1ValidatorWeight(warp::L1ValidatorWeight::new(validation_id, 0, 30));
+    let message = d.sign_warp(&wallet::l1_message(
+        network,
+        l1_chain,
+        &VALIDATOR_MANAGER,
+        reweigh,
+    )?)?;
+    p(&keys[4], PKind::SetL1ValidatorWeight { message: &message })?;
     Ok(History {
         x_txs,
         p_txs,

@@ -147,4 +147,39 @@ impl Devnet {
             .set_advanced(store::meta_u64(&r, "clock_advanced")?.unwrap_or(0));
         Ok(true)
     }
+
+    /// Signs an unsigned Warp message (network, source chain, payload) with the BLS keys the
+    /// devnet holds, as the validators of the source chain's Subnet at the last accepted
+    /// height: the signed message's bytes, or why it cannot.
+    pub fn sign_warp(&self, unsigned: &[u8]) -> Result<Vec<u8>, String> {
+        use crate::pchain::warp;
+        let mut r = avalanche_rpc::codec::Reader::new(unsigned);
+        let (version, network, chain, payload) = (|| {
+            let parts = (r.u16()?, r.u32()?, r.id()?, r.bytes()?);
+            r.finish()?;
+            Ok::<_, avalanche_rpc::codec::DecodeError>(parts)
+        })()
+        .map_err(|e| format!("message is not an unsigned Warp message: {e}"))?;
+        if version != 0 {
+            return Err(format!(
+                "message is not an unsigned Warp message: codec version {version}, not 0"
+            ));
+        }
+        if network != self.options.network_id {
+            return Err(format!(
+                "the message is for network {network}, not {}",
+                self.options.network_id
+            ));
+        }
+        let r = self.store.read().map_err(|e| e.to_string())?;
+        let subnet = warp::subnet_of(&r, &chain)
+            .map_err(|e| e.to_string())?
+            .ok_or(format!(
+                "the source chain {chain} is not a chain of this network"
+            ))?;
+        let set = warp::canonical(&r, &subnet, u64::MAX).map_err(|e| e.to_string())?;
+        let held: Vec<&avalanche_rpc::bls::SecretKey> =
+            self.nodes.iter().filter_map(|n| n.bls.as_ref()).collect();
+        warp::sign(network, &chain, payload, &set, &held)
+    }
 }

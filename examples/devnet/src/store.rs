@@ -52,6 +52,9 @@ pub const P_L1_NODES: TableDefinition<&[u8], &[u8]> = TableDefinition::new("p_l1
 /// Subnets converted to L1s: Subnet ID → conversion ID (32 bytes) ‖ manager chain ID (32) ‖
 /// manager address.
 pub const P_CONVERSIONS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("p_conversions");
+/// Registration expiries not yet past: expiry (8 bytes) ‖ validation ID (a
+/// RegisterL1Validator message is accepted once).
+pub const P_EXPIRIES: TableDefinition<&[u8], ()> = TableDefinition::new("p_expiries");
 /// Changes of the P-chain's validator sets: height ‖ Subnet ID ‖ node ID → weight change
 /// (i64, 8 bytes) ‖ the BLS public key (48 bytes) if it has one.
 pub const P_VALIDATOR_DIFFS: TableDefinition<&[u8], &[u8]> =
@@ -143,6 +146,7 @@ impl Store {
         w.open_table(P_L1_VALIDATORS)?;
         w.open_table(P_L1_NODES)?;
         w.open_table(P_CONVERSIONS)?;
+        w.open_table(P_EXPIRIES)?;
         w.open_table(P_VALIDATOR_DIFFS)?;
         w.open_table(P_CHAINS)?;
         w.open_table(P_REWARD_UTXOS)?;

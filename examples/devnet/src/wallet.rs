@@ -303,6 +303,18 @@ pub enum PKind<'u> {
         validation_id: Id,
         auth: &'u PrivateKey,
     },
+    /// Register the L1 validator a signed Warp message (a RegisterL1Validator payload) names,
+    /// with the proof of possession of its BLS key and a balance.
+    RegisterL1Validator {
+        message: &'u [u8],
+        proof_of_possession: [u8; 96],
+        balance: u64,
+    },
+    /// Set an L1 validator's weight as a signed Warp message (an L1ValidatorWeight payload)
+    /// says.
+    SetL1ValidatorWeight {
+        message: &'u [u8],
+    },
 }
 
 /// A first validator of an L1 a wallet converts a Subnet to: its node and BLS key, weight,
@@ -330,6 +342,7 @@ impl PKind<'_> {
         match self {
             PKind::ConvertToL1 { validators, .. } => validators.iter().map(|v| v.balance).sum(),
             PKind::IncreaseL1Balance { amount, .. } => *amount,
+            PKind::RegisterL1Validator { balance, .. } => *balance,
             _ => 0,
         }
     }
@@ -594,6 +607,20 @@ pub fn p_tx(
             PKind::DisableL1Validator { validation_id, .. } => {
                 platform::DisableL1ValidatorTx::new(base, *validation_id, subnet_auth()).into()
             }
+            PKind::RegisterL1Validator {
+                message,
+                proof_of_possession,
+                balance,
+            } => platform::RegisterL1ValidatorTx::new(
+                base,
+                *balance,
+                *proof_of_possession,
+                message.to_vec(),
+            )
+            .into(),
+            PKind::SetL1ValidatorWeight { message } => {
+                platform::SetL1ValidatorWeightTx::new(base, message.to_vec()).into()
+            }
         };
         let needed = fee::gas(&fee::complexity(&unsigned)?).ok_or("gas overflows")? * price;
         if needed <= tx_fee {
@@ -673,4 +700,24 @@ pub fn x_import_tx(
         Vec::new(),
     );
     sign(avm::ImportTx::new(base, Id::ZERO, inputs).into(), &signers)
+}
+
+/// An unsigned Warp message from an L1's validator manager (`address` on `chain`) carrying
+/// `message` in an AddressedCall: what the manager contract would emit, for the L1's
+/// validators to sign (`devnet.signWarpMessage`).
+pub fn l1_message(
+    network_id: u32,
+    chain: Id,
+    address: &[u8],
+    message: avalanche_rpc::codec::warp_l1::L1Message,
+) -> Result<Vec<u8>, String> {
+    use avalanche_rpc::codec::{warp, warp_payload};
+    let inner = message.to_bytes().map_err(|e| e.to_string())?;
+    let payload =
+        warp_payload::Payload::AddressedCall(warp::AddressedCall::new(address.to_vec(), inner))
+            .to_bytes()
+            .map_err(|e| e.to_string())?;
+    Ok(crate::pchain::warp::unsigned_bytes(
+        network_id, &chain, &payload,
+    ))
 }

@@ -60,15 +60,16 @@ async fn the_start_history_is_consistent() {
         d.balance(&xa(1), "AVAX").await,
         1_001_000 * AVAX - d.devnet.rules.create_asset_tx_fee
     );
-    // The P-chain transfer: key 4 has 10 AVAX more, less the fees of its six Subnet and L1
-    // txs (a few thousand gas each at the minimum price) and the two L1 validators' balances.
+    // The P-chain transfer: key 4 has 10 AVAX more, less the fees of its eight Subnet and L1
+    // txs (a few thousand gas each at the minimum price) and the three L1 validators'
+    // balances.
     let pa = |i: usize| Address::new(Some("P"), "local", *keys[i].address().as_bytes()).unwrap();
     let p = d.node.platform();
     let b = p
         .get_balance(PBalance::new().with_addresses(vec![pa(4)]))
         .await
         .unwrap();
-    let fees = 1_000_010 * AVAX - 2 * (AVAX / 10) - b.unlocked.get();
+    let fees = 1_000_010 * AVAX - 3 * (AVAX / 10) - b.unlocked.get();
     assert!(fees > 0 && fees < AVAX / 1_000, "{fees}");
     // Key 1's delegation to node 1 (besides the 2,000,000 AVAX key 1 stakes for genesis
     // validator 1): staked, counted and listed.
@@ -184,9 +185,21 @@ async fn the_start_history_is_consistent() {
         .await
         .unwrap()
         .validators;
-    assert_eq!(vs.len(), 2);
+    assert_eq!(vs.len(), 3);
+    // The one registered by a Warp message, reweighted from 20 to 30.
+    let registered = vs
+        .iter()
+        .find(|v| v.node_id.as_bytes() == &avalanche_devnet::activity::L1_VALIDATOR)
+        .expect("the registered validator");
+    assert_eq!(
+        (
+            registered.weight.get(),
+            registered.min_nonce.map(|n| n.get())
+        ),
+        (30, Some(1))
+    );
     let mut covered = Vec::new();
-    for v in &vs {
+    for v in vs.iter().filter(|v| v.node_id != registered.node_id) {
         assert_eq!(v.weight.get(), 100);
         let balance = v.balance.unwrap().get();
         assert!(balance > 0 && balance <= AVAX / 10, "{balance}");
@@ -221,13 +234,15 @@ async fn the_start_history_is_consistent() {
         )
         .await
         .unwrap();
-    assert_eq!(set.len(), 2);
-    assert!(
-        set.values()
-            .all(|v| v.weight.get() == 100 && v.public_key.is_some())
+    assert_eq!(set.len(), 3);
+    assert_eq!(
+        set.values().map(|v| v.weight.get()).sum::<u64>(),
+        230,
+        "two of 100 and one of 30"
     );
+    assert!(set.values().all(|v| v.public_key.is_some()));
     // Every block is indexed, on both chains.
-    for (chain, n) in [("X", 4), ("P", 8)] {
+    for (chain, n) in [("X", 4), ("P", 10)] {
         let r = d
             .node
             .index(chain, "block")

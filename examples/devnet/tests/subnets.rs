@@ -13,7 +13,7 @@ use avalanche_devnet::wallet::PKind;
 use avalanche_rpc::codec::platform as codec;
 use avalanche_rpc::devnet::{AdvanceClockParams, DevnetClient};
 use avalanche_rpc::platform::*;
-use avalanche_rpc::wire::{Address, Height, HexOrJson, Id, NodeId};
+use avalanche_rpc::wire::{Address, Height, HexBytes, HexOrJson, Id, NodeId};
 use common::Devnet;
 
 #[tokio::test]
@@ -415,4 +415,275 @@ async fn an_l1_validator_pays_its_fee_runs_out_is_refilled_and_disabled() {
     };
     assert!(o.amount > 999_000 && o.amount <= balance, "{}", o.amount);
     assert_eq!(o.owners.addresses, vec![other.address()]);
+}
+
+#[tokio::test]
+async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_signs() {
+    use avalanche_devnet::wallet::{self, L1Validator};
+    use avalanche_rpc::codec::{platform as p_codec, warp, warp_l1};
+    use avalanche_rpc::devnet::SignWarpMessageParams;
+    let d = Devnet::start(common::options()).await;
+    let p = d.node.platform();
+    let control = d.node.devnet();
+    let keys = test_keys();
+    let owner = &keys[2];
+    let tx = |kind| d.p_tx(owner, kind);
+    let subnet = d
+        .p_issue(
+            &tx(PKind::CreateSubnet {
+                owner: owner.address(),
+            })
+            .await,
+        )
+        .await
+        .unwrap();
+    let chain = d
+        .p_issue(
+            &tx(PKind::CreateChain {
+                subnet,
+                name: "Manager",
+                vm: name_id("subnetevm"),
+                genesis: b"{}",
+                auth: owner,
+            })
+            .await,
+        )
+        .await
+        .unwrap();
+    let manager = [0x42u8; 20];
+    // The devnet's nodes 3 and 4 validate it: the devnet can sign as the L1.
+    let first: Vec<L1Validator<'_>> = d.devnet.nodes[3..5]
+        .iter()
+        .map(|n| L1Validator {
+            node: n.id,
+            bls: n.bls.as_ref().unwrap(),
+            weight: 50,
+            balance: 1_000_000,
+            owner: owner.address(),
+        })
+        .collect();
+    d.p_issue(
+        &tx(PKind::ConvertToL1 {
+            subnet,
+            chain,
+            address: &manager,
+            validators: &first,
+            auth: owner,
+        })
+        .await,
+    )
+    .await
+    .unwrap();
+
+    let sign = |unsigned: Vec<u8>| {
+        let control = control.clone();
+        async move {
+            control
+                .sign_warp_message(SignWarpMessageParams::new(HexBytes(unsigned)))
+                .await
+                .map(|r| r.signed_message.0)
+                .map_err(|e| e.to_string())
+        }
+    };
+    let bls = avalanche_rpc::bls::SecretKey::from_seed(&[12; 32]).unwrap();
+    let node = NodeId::new([12; 20]);
+    let pchain_owner = p_codec::PChainOwner::new(1, vec![owner.address()]);
+    let register = |address: &[u8], expiry: u64| {
+        wallet::l1_message(
+            12345,
+            chain,
+            address,
+            warp_l1::L1Message::RegisterL1Validator(Box::new(warp::RegisterL1Validator::new(
+                subnet,
+                node.as_bytes().to_vec(),
+                bls.public_key(),
+                expiry,
+                pchain_owner.clone(),
+                pchain_owner.clone(),
+                30,
+            ))),
+        )
+        .unwrap()
+    };
+    let expiry = d.devnet.clock.now() + 3_600;
+    let signed = sign(register(&manager, expiry)).await.unwrap();
+    fn registration<'m>(message: &'m [u8], bls: &avalanche_rpc::bls::SecretKey) -> PKind<'m> {
+        PKind::RegisterL1Validator {
+            message,
+            proof_of_possession: bls.proof_of_possession(),
+            balance: 5_000,
+        }
+    }
+
+    // Refused: a tampered signature, another sender, a message expiring too late.
+    let mut tampered = signed.clone();
+    let last = tampered.len() - 1;
+    tampered[last] ^= 1;
+    let e = d
+        .p_issue(&tx(registration(&tampered, &bls)).await)
+        .await
+        .unwrap_err();
+    assert!(e.contains("`unsignedTx.message`'s signature"), "{e}");
+    let elsewhere = sign(register(&[0x43; 20], expiry)).await.unwrap();
+    let e = d
+        .p_issue(&tx(registration(&elsewhere, &bls)).await)
+        .await
+        .unwrap_err();
+    assert!(e.contains("comes from address"), "{e}");
+    let late = sign(register(&manager, expiry + 2 * 86_400)).await.unwrap();
+    let e = d
+        .p_issue(&tx(registration(&late, &bls)).await)
+        .await
+        .unwrap_err();
+    assert!(e.contains("the limit is a day"), "{e}");
+
+    let reg_tx = d
+        .p_issue(&tx(registration(&signed, &bls)).await)
+        .await
+        .unwrap();
+    let inner = warp_l1::L1Message::RegisterL1Validator(Box::new(warp::RegisterL1Validator::new(
+        subnet,
+        node.as_bytes().to_vec(),
+        bls.public_key(),
+        expiry,
+        pchain_owner.clone(),
+        pchain_owner.clone(),
+        30,
+    )));
+    let validation_id = Id::from_sha256(&inner.to_bytes().unwrap());
+    let v = p
+        .get_l1_validator(GetL1ValidatorParams::new(validation_id))
+        .await
+        .unwrap();
+    assert_eq!(
+        (v.node_id, v.weight.get(), v.balance.get()),
+        (node, 30, 5_000)
+    );
+    assert_ne!(reg_tx, Id::ZERO);
+    // Accepted once.
+    let e = d
+        .p_issue(&tx(registration(&signed, &bls)).await)
+        .await
+        .unwrap_err();
+    assert!(e.contains("already issued"), "{e}");
+
+    // Reweighted with nonce 0; the nonce is then used up. (The devnet's nodes keep more than
+    // 67 % of the weight, so it can still sign as the L1.)
+    let weight = |nonce: u64, w: u64| {
+        wallet::l1_message(
+            12345,
+            chain,
+            &manager,
+            warp_l1::L1Message::L1ValidatorWeight(warp::L1ValidatorWeight::new(
+                validation_id,
+                nonce,
+                w,
+            )),
+        )
+        .unwrap()
+    };
+    let m = sign(weight(0, 40)).await.unwrap();
+    d.p_issue(&tx(PKind::SetL1ValidatorWeight { message: &m }).await)
+        .await
+        .unwrap();
+    let v = p
+        .get_l1_validator(GetL1ValidatorParams::new(validation_id))
+        .await
+        .unwrap();
+    assert_eq!((v.weight.get(), v.min_nonce.get()), (40, 1));
+    let stale = sign(weight(0, 80)).await.unwrap();
+    let e = d
+        .p_issue(&tx(PKind::SetL1ValidatorWeight { message: &stale }).await)
+        .await
+        .unwrap_err();
+    assert!(e.contains("nonce 0 is stale"), "{e}");
+    let set = p
+        .get_validators_at(
+            GetValidatorsAtParams::new()
+                .with_subnet_id(subnet)
+                .with_height(Height::Proposed),
+        )
+        .await
+        .unwrap();
+    assert_eq!(set[&node].weight.get(), 40);
+
+    // Weight 0 removes it; what is left of its balance comes back.
+    let m = sign(weight(1, 0)).await.unwrap();
+    let removal = tx(PKind::SetL1ValidatorWeight { message: &m }).await;
+    let removed = d.p_issue(&removal).await.unwrap();
+    let e = p
+        .get_l1_validator(GetL1ValidatorParams::new(validation_id))
+        .await
+        .unwrap_err();
+    assert!(e.to_string().contains("not found"), "{e}");
+    let codec::UnsignedTx::SetL1ValidatorWeightTx(t) = &removal.unsigned else {
+        panic!()
+    };
+    let refund = avalanche_rpc::codec::avax::UtxoId::new(removed, t.base.outputs.len() as u32);
+    let pa = Address::new(Some("P"), "local", *owner.address().as_bytes()).unwrap();
+    let utxos = p
+        .get_utxos(GetUtxosParams::new(vec![pa]))
+        .await
+        .unwrap()
+        .utxos;
+    assert!(
+        utxos
+            .iter()
+            .map(|u| codec::Utxo::from_bytes(u.strip_checksum().unwrap()).unwrap())
+            .any(|u| u.utxo_id.id() == refund.id()),
+        "the remaining balance was paid"
+    );
+
+    // The devnet cannot sign for an L1 whose validators it does not run.
+    let stranger = avalanche_rpc::bls::SecretKey::from_seed(&[13; 32]).unwrap();
+    let other = d
+        .p_issue(
+            &tx(PKind::CreateSubnet {
+                owner: owner.address(),
+            })
+            .await,
+        )
+        .await
+        .unwrap();
+    let other_chain = d
+        .p_issue(
+            &tx(PKind::CreateChain {
+                subnet: other,
+                name: "Other",
+                vm: name_id("subnetevm"),
+                genesis: b"{}",
+                auth: owner,
+            })
+            .await,
+        )
+        .await
+        .unwrap();
+    let theirs = [L1Validator {
+        node: NodeId::new([13; 20]),
+        bls: &stranger,
+        weight: 1,
+        balance: 0,
+        owner: owner.address(),
+    }];
+    d.p_issue(
+        &tx(PKind::ConvertToL1 {
+            subnet: other,
+            chain: other_chain,
+            address: &manager,
+            validators: &theirs,
+            auth: owner,
+        })
+        .await,
+    )
+    .await
+    .unwrap();
+    let unsigned = wallet::l1_message(
+        12345,
+        other_chain,
+        &manager,
+        warp_l1::L1Message::L1ValidatorWeight(warp::L1ValidatorWeight::new(Id::ZERO, 0, 1)),
+    )
+    .unwrap();
+    let e = sign(unsigned).await.unwrap_err();
+    assert!(e.contains("the devnet holds the keys of 0"), "{e}");
 }

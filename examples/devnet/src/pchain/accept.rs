@@ -4,7 +4,7 @@
 //! new fee state, its proposervm wrapper and its index entry are committed together.
 
 use super::verify::{self, Change, Current, Effects, View};
-use super::{Record, Utxo, fee, l1, stakers, subnets};
+use super::{Record, Utxo, fee, l1, stakers, subnets, warp};
 use crate::devnet::Devnet;
 use crate::index::{self, Kind};
 use crate::ledger::{self, Chain, Status};
@@ -107,7 +107,7 @@ impl Devnet {
         let price = fee::price(state.excess);
         let height = parent_height + 1;
         // The block's time first charges the L1 validators' continuous fee.
-        l1::advance(&w, time - parent_time, height)?;
+        l1::advance(&w, (time, time - parent_time), height)?;
         let mut txs = Vec::new();
         let mut included = Vec::new();
         let mut dropped = Vec::new();
@@ -294,27 +294,64 @@ fn apply(w: &WriteTransaction, p: &Pending, height: u64, fx: &Effects) -> Result
         } => {
             let before = l1_validator(w, &validation_id)?;
             if before.active() {
-                let left = before.balance(&l1::fee_state(w)?);
-                let owner = &before.remaining_balance_owner;
-                let u = Utxo::new(platform::Utxo::new(
-                    avalanche_rpc::codec::avax::UtxoId::new(p.id, index),
-                    fx.avax,
-                    platform::UtxoOutput::TransferOutput(secp256k1fx::TransferOutput::new(
-                        left,
-                        secp256k1fx::OutputOwners::new(0, owner.threshold, owner.addresses.clone()),
-                    )),
-                ));
-                ledger::put_utxo(w, Chain::P, &u.id, &u.bytes, &u.owners())?;
+                refund(w, &before, (&p.id, index), fx.avax)?;
                 let mut v = before.clone();
                 v.end_accumulated_fee = 0;
                 l1::put(w, &v, Some(&before), height)?;
             }
+        }
+        Change::Register {
+            mut validator,
+            balance,
+            expiry,
+        } => {
+            if balance > 0 {
+                validator.end_accumulated_fee = balance.saturating_add(l1::fee_state(w)?.accrued);
+            }
+            l1::put(w, &validator, None, height)?;
+            l1::put_expiry(w, expiry, &validator.validation_id)?;
+        }
+        Change::SetWeight {
+            validation_id,
+            nonce,
+            weight,
+            index,
+        } => {
+            let before = l1_validator(w, &validation_id)?;
+            if weight == 0 && before.active() {
+                refund(w, &before, (&p.id, index), fx.avax)?;
+            }
+            let mut v = before.clone();
+            v.min_nonce = nonce.saturating_add(1);
+            v.weight = weight;
+            l1::put(w, &v, Some(&before), height)?;
         }
     }
     for u in &fx.exported {
         ledger::put_utxo(w, ledger::P_TO_X, &u.id, &u.bytes, &u.owners())?;
     }
     Ok(())
+}
+
+/// Pays what is left of an active L1 validator's balance to its remaining balance owner, as
+/// output `index` of tx `tx`.
+fn refund(
+    w: &WriteTransaction,
+    v: &l1::Validator,
+    (tx, index): (&Id, u32),
+    avax: Id,
+) -> Result<(), StoreError> {
+    let left = v.balance(&l1::fee_state(w)?);
+    let owner = &v.remaining_balance_owner;
+    let u = Utxo::new(platform::Utxo::new(
+        avalanche_rpc::codec::avax::UtxoId::new(*tx, index),
+        avax,
+        platform::UtxoOutput::TransferOutput(secp256k1fx::TransferOutput::new(
+            left,
+            secp256k1fx::OutputOwners::new(0, owner.threshold, owner.addresses.clone()),
+        )),
+    ));
+    ledger::put_utxo(w, Chain::P, &u.id, &u.bytes, &u.owners())
 }
 
 fn l1_validator(w: &WriteTransaction, id: &Id) -> Result<l1::Validator, StoreError> {
@@ -377,6 +414,31 @@ impl<R: Reader> View for StateView<'_, R> {
 
     fn active_l1_validators(&mut self) -> Result<u64, TxError> {
         l1::active_count(self.r).map_err(stored)
+    }
+
+    fn conversion(&mut self, subnet: &Id) -> Result<Option<l1::Conversion>, TxError> {
+        l1::conversion(self.r, subnet).map_err(stored)
+    }
+
+    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, TxError> {
+        l1::validation_of(self.r, subnet, node).map_err(stored)
+    }
+
+    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, TxError> {
+        l1::weight(self.r, subnet).map_err(stored)
+    }
+
+    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, TxError> {
+        l1::has_expiry(self.r, expiry, validation_id).map_err(stored)
+    }
+
+    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, TxError> {
+        let Some(subnet) = warp::subnet_of(self.r, chain).map_err(stored)? else {
+            return Ok(None);
+        };
+        warp::canonical(self.r, &subnet, u64::MAX)
+            .map(Some)
+            .map_err(stored)
     }
 
     fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, TxError> {

@@ -184,6 +184,22 @@ pub fn auth(a: &platform::Auth) -> Complexity {
     }
 }
 
+/// The complexity of a Warp message (`WarpComplexity`): its bytes, the validator-set reads,
+/// and aggregating its signers' keys and verifying.
+fn warp(message: &[u8]) -> Result<Complexity, String> {
+    let m = avalanche_rpc::codec::warp::Message::from_bytes(message)
+        .map_err(|e| format!("`unsignedTx.message` is not a Warp message: {e}"))?;
+    let signers = match &m.signature {
+        avalanche_rpc::codec::warp::Signature::BitSetSignature(s) => s
+            .signers
+            .iter()
+            .map(|b| u64::from(b.count_ones()))
+            .sum::<u64>(),
+        _ => 0,
+    };
+    Ok([message.len() as u64, 3 + 20, 0, 5 * signers + 1_000])
+}
+
 /// The complexity of a transaction (`complexityVisitor`): its base, the intrinsic part of its
 /// type and what it carries. `Err` names a type the devnet does not price (those it does not
 /// accept either).
@@ -261,6 +277,10 @@ pub fn complexity(tx: &platform::UnsignedTx) -> Result<Complexity, String> {
             parts.extend(validators);
             sum(&parts)
         }
+        T::RegisterL1ValidatorTx(t) => {
+            sum(&[base(&t.base), [8 + 96 + 4, 5, 6, 1_050], warp(&t.message)?])
+        }
+        T::SetL1ValidatorWeightTx(t) => sum(&[base(&t.base), [4, 3, 5, 0], warp(&t.message)?]),
         T::IncreaseL1ValidatorBalanceTx(t) => sum(&[base(&t.base), [32 + 8, 1, 5, 0]]),
         T::DisableL1ValidatorTx(t) => {
             sum(&[base(&t.base), [32 + 4 * 2, 1, 6, 0], auth(&t.disable_auth)])

@@ -212,14 +212,21 @@ pub fn put(
     before: Option<&Validator>,
     height: u64,
 ) -> Result<(), StoreError> {
-    w.open_table(store::P_L1_VALIDATORS)?.insert(
-        v.validation_id.as_bytes().as_slice(),
-        v.encode()?.as_slice(),
-    )?;
-    w.open_table(store::P_L1_NODES)?.insert(
-        store::key(&[v.subnet.as_bytes(), v.node.as_bytes()]).as_slice(),
-        v.validation_id.as_bytes().as_slice(),
-    )?;
+    let node_key = store::key(&[v.subnet.as_bytes(), v.node.as_bytes()]);
+    if v.weight == 0 {
+        // Weight 0 removes it (`L1Validator.isDeleted`).
+        w.open_table(store::P_L1_VALIDATORS)?
+            .remove(v.validation_id.as_bytes().as_slice())?;
+        w.open_table(store::P_L1_NODES)?
+            .remove(node_key.as_slice())?;
+    } else {
+        w.open_table(store::P_L1_VALIDATORS)?.insert(
+            v.validation_id.as_bytes().as_slice(),
+            v.encode()?.as_slice(),
+        )?;
+        w.open_table(store::P_L1_NODES)?
+            .insert(node_key.as_slice(), v.validation_id.as_bytes().as_slice())?;
+    }
     let side = |v: &Validator| {
         if v.active() {
             (v.node, Some(v.public_key))
@@ -231,8 +238,52 @@ pub fn put(
         let (node, _) = side(b);
         super::stakers::change_weight(w, (height, &b.subnet, &node), -signed(b.weight)?, None)?;
     }
+    if v.weight == 0 {
+        return Ok(());
+    }
     let (node, pk) = side(v);
     super::stakers::change_weight(w, (height, &v.subnet, &node), signed(v.weight)?, pk)
+}
+
+/// The total weight of `subnet`'s L1 validators, active or not.
+pub fn weight<R: Reader>(r: &R, subnet: &Id) -> Result<u64, StoreError> {
+    Ok(validators(r, Some(subnet))?
+        .iter()
+        .map(|v| v.weight)
+        .fold(0, u64::saturating_add))
+}
+
+fn expiry_key(expiry: u64, validation_id: &Id) -> Vec<u8> {
+    store::key(&[&expiry.to_be_bytes(), validation_id.as_bytes()])
+}
+
+/// Whether a registration with this expiry and validation ID was accepted (and its expiry
+/// is not yet past).
+pub fn has_expiry<R: Reader>(r: &R, expiry: u64, validation_id: &Id) -> Result<bool, StoreError> {
+    let t = r.table(store::P_EXPIRIES)?;
+    Ok(t.get(expiry_key(expiry, validation_id).as_slice())?
+        .is_some())
+}
+
+/// Records an accepted registration's expiry.
+pub fn put_expiry(w: &WriteTransaction, expiry: u64, validation_id: &Id) -> Result<(), StoreError> {
+    w.open_table(store::P_EXPIRIES)?
+        .insert(expiry_key(expiry, validation_id).as_slice(), ())?;
+    Ok(())
+}
+
+/// Forgets the expiries at or before `time` (`removeStaleExpiries`).
+fn remove_stale_expiries(w: &WriteTransaction, time: u64) -> Result<(), StoreError> {
+    let mut t = w.open_table(store::P_EXPIRIES)?;
+    let end = (time.saturating_add(1)).to_be_bytes();
+    let stale: Vec<Vec<u8>> = t
+        .range(..end.as_slice())?
+        .map(|e| e.map(|(k, _)| k.value().to_vec()))
+        .collect::<Result<_, _>>()?;
+    for k in stale {
+        t.remove(k.as_slice())?;
+    }
+    Ok(())
 }
 
 fn signed(weight: u64) -> Result<i64, StoreError> {
@@ -244,10 +295,16 @@ pub fn active_count<R: Reader>(r: &R) -> Result<u64, StoreError> {
     Ok(validators(r, None)?.iter().filter(|v| v.active()).count() as u64)
 }
 
-/// Moves the continuous fee `seconds` forward for the block at `height`: the accumulator
-/// grows by what one active validator pays, and validators whose balance it reaches become
-/// inactive (`advanceValidatorFeeState`).
-pub fn advance(w: &WriteTransaction, seconds: u64, height: u64) -> Result<(), StoreError> {
+/// Moves the chain's L1 state to the block at `height` with time `time`, `seconds` after its
+/// parent: expiries past are forgotten, the accumulator grows by what one active validator
+/// pays, and validators whose balance it reaches become inactive
+/// (`advanceValidatorFeeState`).
+pub fn advance(
+    w: &WriteTransaction,
+    (time, seconds): (u64, u64),
+    height: u64,
+) -> Result<(), StoreError> {
+    remove_stale_expiries(w, time)?;
     let all = validators(w, None)?;
     let active = all.iter().filter(|v| v.active()).count() as u64;
     let state = fee_state(w)?;

@@ -8,6 +8,7 @@ pub mod reward;
 pub mod stakers;
 pub mod subnets;
 pub mod verify;
+pub mod warp;
 
 pub use stakers::{Delegator, Record, Staker, ValidatorSet};
 

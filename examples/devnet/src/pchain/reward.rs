@@ -153,7 +153,7 @@ impl Devnet {
             let avax = self.genesis.avax_asset_id;
             // The block's time first charges the L1 validators' continuous fee (which
             // deactivates those whose balance it uses up).
-            l1::advance(&w, time - parent_time, parent_height + 1)?;
+            l1::advance(&w, (time, time - parent_time), parent_height + 1)?;
             if let Due::Permissioned(_) | Due::Depleted(_) = &due {
                 // An empty standard block moves the chain time to the staker's end.
                 let state = store::meta_in(&w, "p_fee_state")?

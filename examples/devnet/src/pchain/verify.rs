@@ -2,11 +2,10 @@
 //! (`vms/platformvm/txs/executor`), and what it changes. Transaction types are accepted one
 //! by one as the devnet learns them; the others are refused by name.
 
-use super::l1;
-use super::{Utxo, fee};
+use super::{Utxo, fee, l1, warp};
 use crate::genesis::staking;
 use crate::secp::{TxError, check_signatures, fail};
-use avalanche_rpc::codec::{Verify, avax, platform, secp256k1fx, warp};
+use avalanche_rpc::codec::{Verify, avax, platform, secp256k1fx, warp as warp_codec, warp_l1};
 use avalanche_rpc::wire::{Id, NodeId};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -31,6 +30,16 @@ pub trait View {
     fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<l1::Validator>, TxError>;
     /// How many L1 validators are active.
     fn active_l1_validators(&mut self) -> Result<u64, TxError>;
+    /// A converted Subnet's conversion.
+    fn conversion(&mut self, subnet: &Id) -> Result<Option<l1::Conversion>, TxError>;
+    /// The validation of `node` on L1 `subnet`, if any.
+    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, TxError>;
+    /// The total weight of an L1's validators.
+    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, TxError>;
+    /// Whether a registration with this expiry and validation ID was already accepted.
+    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, TxError>;
+    /// The canonical validator set of the Subnet validating `chain`, now.
+    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, TxError>;
     /// A current validator of a Subnet.
     fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, TxError>;
 }
@@ -118,6 +127,21 @@ pub enum Change {
         validation_id: Id,
         index: u32,
     },
+    /// An L1 validator registered by a Warp message, with its balance, and the message's
+    /// expiry (kept so it is accepted once).
+    Register {
+        validator: Box<l1::Validator>,
+        balance: u64,
+        expiry: u64,
+    },
+    /// An L1 validator's weight set by a Warp message (0 removes it, paying what is left of
+    /// its balance as output `index`).
+    SetWeight {
+        validation_id: Id,
+        nonce: u64,
+        weight: u64,
+        index: u32,
+    },
 }
 
 /// Whose authorization a transaction carries (its last credential signs for it).
@@ -194,6 +218,8 @@ pub fn verify(
         T::ConvertSubnetToL1Tx(t) => (&t.base, no_inputs, no_outputs, no_outputs),
         T::IncreaseL1ValidatorBalanceTx(t) => (&t.base, no_inputs, no_outputs, no_outputs),
         T::DisableL1ValidatorTx(t) => (&t.base, no_inputs, no_outputs, no_outputs),
+        T::RegisterL1ValidatorTx(t) => (&t.base, no_inputs, no_outputs, no_outputs),
+        T::SetL1ValidatorWeightTx(t) => (&t.base, no_inputs, no_outputs, no_outputs),
         other => {
             return fail(format!(
                 "the devnet does not accept {} on the P-chain yet",
@@ -368,6 +394,7 @@ pub fn verify(
             .iter()
             .fold(0u64, |a, v| a.saturating_add(v.balance)),
         T::IncreaseL1ValidatorBalanceTx(t) => t.balance,
+        T::RegisterL1ValidatorTx(t) => t.balance,
         _ => 0,
     };
     *produced.entry(rules.avax).or_default() += u128::from(balances);
@@ -450,6 +477,10 @@ pub fn verify(
             validation_id: t.validation_id,
             index: base.outputs.len() as u32,
         },
+        T::RegisterL1ValidatorTx(t) => check_registration(rules, t, time, view)?,
+        T::SetL1ValidatorWeightTx(t) => {
+            check_weight(rules, &t.message, base.outputs.len() as u32, view)?
+        }
         _ => Change::None,
     };
     for (asset, out) in &produced {
@@ -587,7 +618,7 @@ fn check_conversion(
             end_accumulated_fee: 0,
         });
         balances.push(v.balance);
-        data.push(warp::SubnetToL1ConversionValidator::new(
+        data.push(warp_codec::SubnetToL1ConversionValidator::new(
             v.node_id.clone(),
             v.signer.public_key,
             v.weight,
@@ -601,7 +632,7 @@ fn check_conversion(
         ));
     }
     let bytes =
-        warp::SubnetToL1ConversionData::new(c.subnet_id, c.chain_id, c.address.clone(), data)
+        warp_codec::SubnetToL1ConversionData::new(c.subnet_id, c.chain_id, c.address.clone(), data)
             .to_bytes()
             .map_err(|e| TxError(format!("the conversion data does not encode: {e}")))?;
     Ok(Change::Convert {
@@ -613,6 +644,169 @@ fn check_conversion(
         },
         validators,
         balances,
+    })
+}
+
+/// A Warp message about an L1: parsed, from the L1's manager (its chain and address), and
+/// signed by 67 % of the weight of the Subnet validating that chain.
+fn check_l1_message(
+    rules: &Rules,
+    message: &[u8],
+    subnet: &Id,
+    view: &mut dyn View,
+) -> Result<(), TxError> {
+    let parsed = warp::parse(message)?;
+    let Some(c) = view.conversion(subnet)? else {
+        return fail(format!(
+            "`unsignedTx.message` is about Subnet {subnet}, which was not converted to an L1"
+        ));
+    };
+    let m = &parsed.message;
+    if m.source_chain_id != c.manager_chain {
+        return fail(format!(
+            "`unsignedTx.message` comes from chain {}, but the L1's manager is on chain {}",
+            m.source_chain_id, c.manager_chain
+        ));
+    }
+    if parsed.source_address != c.manager_address {
+        return fail(format!(
+            "`unsignedTx.message` comes from address 0x{}, but the L1's manager is 0x{}",
+            hex(&parsed.source_address),
+            hex(&c.manager_address)
+        ));
+    }
+    let Some(set) = view.warp_validators(&m.source_chain_id)? else {
+        return fail(format!(
+            "`unsignedTx.message`'s source chain {} is not a chain of this network",
+            m.source_chain_id
+        ));
+    };
+    warp::verify(&parsed, rules.network_id, &set)
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// The node's rules for RegisterL1ValidatorTx: the message registers a validator with
+/// weight, a real node ID, valid owners and an expiry within the next day, once; its proof
+/// of possession holds; the node does not already validate the L1.
+fn check_registration(
+    rules: &Rules,
+    t: &platform::RegisterL1ValidatorTx,
+    time: u64,
+    view: &mut dyn View,
+) -> Result<Change, TxError> {
+    let parsed = warp::parse(&t.message)?;
+    let warp_l1::L1Message::RegisterL1Validator(m) = &parsed.l1 else {
+        return fail("`unsignedTx.message` does not carry a RegisterL1Validator message");
+    };
+    if m.weight == 0 {
+        return fail("`unsignedTx.message`'s weight is 0");
+    }
+    let node: [u8; 20] = m.node_id.as_slice().try_into().map_err(|_| {
+        TxError(format!(
+            "`unsignedTx.message`'s nodeID has {} bytes; a node ID has 20",
+            m.node_id.len()
+        ))
+    })?;
+    if node == [0; 20] {
+        return fail("`unsignedTx.message`'s nodeID is the empty node ID");
+    }
+    check_owner(
+        &m.remaining_balance_owner,
+        "unsignedTx.message.remainingBalanceOwner",
+    )?;
+    check_owner(&m.disable_owner, "unsignedTx.message.disableOwner")?;
+    check_l1_message(rules, &t.message, &m.subnet_id, view)?;
+    if m.expiry <= time {
+        return fail(format!(
+            "`unsignedTx.message` expired at {} and the chain time is {time}",
+            m.expiry
+        ));
+    }
+    if m.expiry - time > 24 * 3600 {
+        return fail(format!(
+            "`unsignedTx.message` expires {} seconds from now; the limit is a day (86400)",
+            m.expiry - time
+        ));
+    }
+    let validation_id = Id::from_sha256(&parsed.l1_bytes);
+    if view.has_expiry(m.expiry, &validation_id)? {
+        return fail(format!(
+            "`unsignedTx.message` was already issued: validation {validation_id} is registered"
+        ));
+    }
+    avalanche_rpc::bls::verify_proof_of_possession(&m.bls_public_key, &t.proof_of_possession)
+        .map_err(|e| {
+            TxError(format!(
+                "`unsignedTx.proofOfPossession` does not verify for the message's key: {e}"
+            ))
+        })?;
+    let node = NodeId::new(node);
+    if view.l1_validation_of(&m.subnet_id, &node)?.is_some() {
+        return fail(format!("{node} already validates L1 {}", m.subnet_id));
+    }
+    if t.balance > 0 && view.active_l1_validators()? >= l1::CAPACITY {
+        return fail(format!(
+            "the L1 validators' capacity of {} active validators is reached",
+            l1::CAPACITY
+        ));
+    }
+    Ok(Change::Register {
+        validator: Box::new(l1::Validator {
+            validation_id,
+            subnet: m.subnet_id,
+            node,
+            public_key: m.bls_public_key,
+            remaining_balance_owner: m.remaining_balance_owner.clone(),
+            deactivation_owner: m.disable_owner.clone(),
+            start: time,
+            weight: m.weight,
+            min_nonce: 0,
+            end_accumulated_fee: 0,
+        }),
+        balance: t.balance,
+        expiry: m.expiry,
+    })
+}
+
+/// The node's rules for SetL1ValidatorWeightTx: the message names a validator of this chain
+/// with a nonce not below its minimum; removing it may not remove the L1's last weight.
+fn check_weight(
+    rules: &Rules,
+    message: &[u8],
+    index: u32,
+    view: &mut dyn View,
+) -> Result<Change, TxError> {
+    let parsed = warp::parse(message)?;
+    let warp_l1::L1Message::L1ValidatorWeight(m) = &parsed.l1 else {
+        return fail("`unsignedTx.message` does not carry an L1ValidatorWeight message");
+    };
+    let Some(v) = view.l1_validator(&m.validation_id)? else {
+        return fail(format!(
+            "`unsignedTx.message` names validation {}, which is not an L1 validator of this chain",
+            m.validation_id
+        ));
+    };
+    if m.nonce < v.min_nonce {
+        return fail(format!(
+            "`unsignedTx.message`'s nonce {} is stale: it must be at least {}",
+            m.nonce, v.min_nonce
+        ));
+    }
+    check_l1_message(rules, message, &v.subnet, view)?;
+    if m.weight == 0 && view.l1_weight(&v.subnet)? == v.weight {
+        return fail(format!(
+            "`unsignedTx.message` would remove the last validator of L1 {}",
+            v.subnet
+        ));
+    }
+    Ok(Change::SetWeight {
+        validation_id: m.validation_id,
+        nonce: m.nonce,
+        weight: m.weight,
+        index,
     })
 }
 

@@ -6,7 +6,7 @@ use crate::devnet::Devnet;
 use crate::ledger::Chain;
 use avalanche_rpc::devnet::*;
 use avalanche_rpc::rpc::RpcError;
-use avalanche_rpc::wire::Timestamp;
+use avalanche_rpc::wire::{HexBytes, Timestamp};
 use std::sync::Arc;
 
 pub struct Control(pub Arc<Devnet>);
@@ -87,5 +87,17 @@ impl DevnetServer for Control {
             .map_err(|e| RpcError::internal(e.to_string()))?
             .map_err(internal)?;
         Ok(RevertResult::new(reverted))
+    }
+
+    async fn sign_warp_message(
+        &self,
+        p: SignWarpMessageParams,
+    ) -> Result<SignWarpMessageResult, RpcError> {
+        let d = self.0.clone();
+        let signed = tokio::task::spawn_blocking(move || d.sign_warp(&p.message.0))
+            .await
+            .map_err(|e| RpcError::internal(e.to_string()))?
+            .map_err(|e| RpcError::invalid_params("message", e))?;
+        Ok(SignWarpMessageResult::new(HexBytes(signed)))
     }
 }
