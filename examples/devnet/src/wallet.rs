@@ -197,6 +197,21 @@ pub fn sign(unsigned: avm::UnsignedTx, signers: &[&PrivateKey]) -> Result<avm::T
     Ok(avm::Tx::new(unsigned, credentials))
 }
 
+/// Signs an unsigned P-chain transaction: credential i by `signers[i]` (the inputs', then
+/// the authorization's).
+pub fn sign_p(
+    unsigned: platform::UnsignedTx,
+    signers: &[&PrivateKey],
+) -> Result<platform::Tx, String> {
+    let bytes = unsigned.to_bytes().map_err(|e| e.to_string())?;
+    let hash = *Id::from_sha256(&bytes).as_bytes();
+    let credentials = signers
+        .iter()
+        .map(|k| secp256k1fx::Credential::new(vec![k.sign_hash(&hash)]).into())
+        .collect();
+    Ok(platform::Tx::new(unsigned, credentials))
+}
+
 /// The amount, signature index and key with which a 1-of-n TransferOutput can be spent now.
 fn spendable<'k>(
     u: &Utxo,
@@ -624,13 +639,7 @@ pub fn p_tx(
         };
         let needed = fee::gas(&fee::complexity(&unsigned)?).ok_or("gas overflows")? * price;
         if needed <= tx_fee {
-            let bytes = unsigned.to_bytes().map_err(|e| e.to_string())?;
-            let hash = *Id::from_sha256(&bytes).as_bytes();
-            let credentials = signers
-                .iter()
-                .map(|k| secp256k1fx::Credential::new(vec![k.sign_hash(&hash)]).into())
-                .collect();
-            return Ok(platform::Tx::new(unsigned, credentials));
+            return sign_p(unsigned, &signers);
         }
         tx_fee = needed;
     }

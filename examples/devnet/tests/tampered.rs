@@ -1,0 +1,286 @@
+//! Tampered transactions are refused through `issueTx`, each with a message naming what
+//! failed, and a refused transaction changes nothing: UTXOs, heights and the index are the
+//! same after all of them as before.
+
+#![allow(deprecated)]
+
+mod common;
+
+use avalanche_devnet::genesis::{AVAX, test_keys};
+use avalanche_devnet::wallet::{self, PKind, Payment};
+use avalanche_rpc::avm::{AvmClient, GetHeightParams, IssueTxParams};
+use avalanche_rpc::codec::{avm, platform};
+use avalanche_rpc::index::{GetLastAcceptedParams, IndexClient};
+use avalanche_rpc::platform::PlatformClient;
+use avalanche_rpc::wire::{HexBytes, Id, NodeId};
+use common::Devnet;
+
+/// What a refused tx must not change.
+#[derive(Debug, PartialEq)]
+struct State {
+    x_utxos: Vec<Vec<Id>>,
+    p_utxos: Vec<Vec<Id>>,
+    heights: (u64, u64),
+    last_indexed: (Option<Id>, Option<Id>),
+}
+
+async fn state(d: &Devnet) -> State {
+    let keys = test_keys();
+    let mut x_utxos = Vec::new();
+    let mut p_utxos = Vec::new();
+    for k in &keys[..3] {
+        let mut x: Vec<Id> = d
+            .utxos(&d.x_address(k.address()))
+            .await
+            .iter()
+            .map(|u| u.id)
+            .collect();
+        x.sort();
+        x_utxos.push(x);
+        let mut p: Vec<Id> = d.p_utxos(k).await.iter().map(|u| u.id).collect();
+        p.sort();
+        p_utxos.push(p);
+    }
+    let heights = (
+        d.node
+            .avm("X")
+            .get_height(GetHeightParams::new())
+            .await
+            .unwrap()
+            .height
+            .get(),
+        d.node
+            .platform()
+            .get_height(avalanche_rpc::platform::GetHeightParams::new())
+            .await
+            .unwrap()
+            .height
+            .get(),
+    );
+    let last = |chain: &'static str| {
+        let index = d.node.index(chain, "block");
+        async move {
+            index
+                .get_last_accepted(GetLastAcceptedParams::new())
+                .await
+                .ok()
+                .map(|c| c.id)
+        }
+    };
+    State {
+        x_utxos,
+        p_utxos,
+        heights,
+        last_indexed: (last("X").await, last("P").await),
+    }
+}
+
+async fn refused_x(d: &Devnet, tx: &avm::Tx) -> String {
+    d.node
+        .avm("X")
+        .issue_tx(IssueTxParams::new(HexBytes::with_checksum(
+            &tx.to_bytes().unwrap(),
+        )))
+        .await
+        .expect_err("a tampered tx is refused")
+        .to_string()
+}
+
+fn base_of(tx: &avm::Tx) -> avm::Base {
+    let avm::UnsignedTx::BaseTx(b) = &tx.unsigned else {
+        panic!("a BaseTx")
+    };
+    b.base.clone()
+}
+
+#[tokio::test]
+async fn tampered_transactions_are_refused_and_change_nothing() {
+    let d = Devnet::start(common::options()).await;
+    let keys = test_keys();
+    let (payer, payee, stranger) = (&keys[0], &keys[1], &keys[2]);
+    let rules = &d.devnet.rules;
+    let avax = d.devnet.genesis.avax_asset_id;
+    let now = d.devnet.clock.now();
+    let pay = |to, amount| Payment {
+        asset: avax,
+        amount,
+        to,
+    };
+
+    // Before the snapshot: the payer's UTXOs as they were, then a valid tx spending some of
+    // them and paying the payee an output locked until tomorrow.
+    let old = d.utxos(&d.x_address(payer.address())).await;
+    let valid = wallet::base_tx(
+        rules,
+        std::slice::from_ref(payer),
+        &old,
+        &[pay(payee.address(), 5 * AVAX)],
+        payer.address(),
+        now,
+    )
+    .unwrap();
+    let mut base = base_of(&valid);
+    for o in &mut base.outputs {
+        if let avm::TransferableOut::TransferOutput(t) = &mut o.output
+            && t.owners.addresses == [payee.address()]
+        {
+            t.owners.locktime = now + 86_400;
+        }
+    }
+    let locked = wallet::sign(avm::BaseTx::new(base).into(), &[payer]).unwrap();
+    let locked_id = d
+        .node
+        .avm("X")
+        .issue_tx(IssueTxParams::new(HexBytes::with_checksum(
+            &locked.to_bytes().unwrap(),
+        )))
+        .await
+        .unwrap()
+        .tx_id;
+    d.wait_accepted(&locked_id).await;
+    let before = state(&d).await;
+
+    let utxos = d.utxos(&d.x_address(payer.address())).await;
+    let fresh = wallet::base_tx(
+        rules,
+        std::slice::from_ref(payer),
+        &utxos,
+        &[pay(payee.address(), AVAX)],
+        payer.address(),
+        now,
+    )
+    .unwrap();
+    let signers = vec![payer; base_of(&fresh).inputs.len()];
+    let resign = |base: avm::Base, by: &[&avalanche_rpc::keys::PrivateKey]| {
+        wallet::sign(avm::BaseTx::new(base).into(), by).unwrap()
+    };
+
+    // A bad signature: the stranger signs the payer's inputs.
+    let bad = resign(base_of(&fresh), &vec![stranger; signers.len()]);
+    let e = refused_x(&d, &bad).await;
+    assert!(
+        e.contains("signature 0 is by") && e.contains("not by the owner"),
+        "{e}"
+    );
+
+    // A spent input: built from the UTXOs as they were before the valid tx.
+    let stale = wallet::base_tx(
+        rules,
+        std::slice::from_ref(payer),
+        &old,
+        &[pay(payee.address(), AVAX)],
+        payer.address(),
+        now,
+    )
+    .unwrap();
+    let e = refused_x(&d, &stale).await;
+    assert!(e.contains("not an unspent output"), "{e}");
+
+    // Another network's ID.
+    let mut b = base_of(&fresh);
+    b.network_id = 1;
+    let e = refused_x(&d, &resign(b, &signers)).await;
+    assert!(e.contains("`unsignedTx.networkID` is 1"), "{e}");
+
+    // The fee one nAVAX short: the change output one more.
+    let mut b = base_of(&fresh);
+    for o in &mut b.outputs {
+        if let avm::TransferableOut::TransferOutput(t) = &mut o.output
+            && t.owners.addresses == [payer.address()]
+        {
+            t.amount += 1;
+        }
+    }
+    let e = refused_x(&d, &resign(b, &signers)).await;
+    assert!(e.contains("insufficient funds"), "{e}");
+
+    // The same input twice.
+    let mut b = base_of(&fresh);
+    b.inputs.push(b.inputs[0].clone());
+    let mut twice = signers.clone();
+    twice.push(payer);
+    let e = refused_x(&d, &resign(b, &twice)).await;
+    assert!(
+        e.contains("inputs") && (e.contains("second time") || e.contains("codec")),
+        "{e}"
+    );
+
+    // The locked output, spent before its locktime (a wallet thinking it is tomorrow).
+    let payee_utxos = d.utxos(&d.x_address(payee.address())).await;
+    let early = wallet::base_tx(
+        rules,
+        std::slice::from_ref(payee),
+        &payee_utxos
+            .iter()
+            .filter(|u| u.utxo.utxo_id.tx_id == locked_id)
+            .cloned()
+            .collect::<Vec<_>>(),
+        &[pay(stranger.address(), AVAX)],
+        payee.address(),
+        now + 2 * 86_400,
+    )
+    .unwrap();
+    let e = refused_x(&d, &early).await;
+    assert!(e.contains("locked until"), "{e}");
+
+    // On the P-chain: a stake below the minimum, and the dynamic fee one nAVAX short.
+    let p = d.node.platform();
+    let bls = avalanche_rpc::bls::SecretKey::from_seed(&[31; 32]).unwrap();
+    let small = d
+        .p_tx(
+            payer,
+            PKind::AddValidator {
+                node: NodeId::new([31; 20]),
+                bls: &bls,
+                weight: 1_999 * AVAX,
+                end: now + 3 * 86_400,
+                shares: 20_000,
+                rewards: payer.address(),
+            },
+        )
+        .await;
+    let e = d.p_issue(&small).await.unwrap_err();
+    assert!(
+        e.contains("`unsignedTx.validator.weight` is 1999000000000"),
+        "{e}"
+    );
+    let valid_p = d.p_tx(payer, PKind::Base).await;
+    // Its price was doubled for a margin: pay exactly the fee at the current price, less one.
+    let state_now = p
+        .get_fee_state(avalanche_rpc::platform::GetFeeStateParams::new())
+        .await
+        .unwrap();
+    let platform::UnsignedTx::BaseTx(t) = &valid_p.unsigned else {
+        panic!()
+    };
+    let gas = avalanche_devnet::pchain::fee::gas(
+        &avalanche_devnet::pchain::fee::complexity(&valid_p.unsigned).unwrap(),
+    )
+    .unwrap();
+    let fee = gas * state_now.price;
+    let mut b = t.base.clone();
+    let spent: u64 = d
+        .p_utxos(payer)
+        .await
+        .iter()
+        .filter(|u| b.inputs.iter().any(|i| i.utxo_id.id() == u.id))
+        .map(|u| u.transfer().unwrap().0.amount)
+        .sum();
+    let platform::TransferableOut::TransferOutput(change) = &mut b.outputs[0].output else {
+        panic!()
+    };
+    change.amount = spent - fee + 1;
+    let short = wallet::sign_p(
+        platform::BaseTx::new(b).into(),
+        &vec![payer; t.base.inputs.len()],
+    )
+    .unwrap();
+    let e = d.p_issue(&short).await.unwrap_err();
+    assert!(
+        e.contains("insufficient funds") && e.contains(&format!("needs {}", spent + 1)),
+        "{e}"
+    );
+
+    // Nothing changed.
+    assert_eq!(state(&d).await, before);
+}
