@@ -1,9 +1,15 @@
-// A wallet library transacts against the devnet: @avalabs/avalanchejs 5.2.0 builds, signs and
+// Wallet libraries transact against the devnet: @avalabs/avalanchejs 5.2.0 builds, signs and
 // issues transactions with its own codec and fee rules, and after each the devnet's state
-// (balances, UTXOs, statuses, the index) shows the change. DEVNET_URL names the devnet.
+// (balances, UTXOs, statuses, the index) shows the change; @avalanche-sdk/client 0.1.1's
+// wallet actions send on X and P; AvalancheJS v3 (npm `avalanche`, before dynamic fees) sends
+// on X. DEVNET_URL names the devnet.
 //
 //   DEVNET_URL=http://127.0.0.1:9650 node transact.mjs
 import { createHash } from "node:crypto";
+import { createAvalancheWalletClient } from "@avalanche-sdk/client";
+import { privateKeyToAvalancheAccount } from "@avalanche-sdk/client/accounts";
+import { avalancheFuji } from "@avalanche-sdk/client/chains";
+import avalancheV3 from "avalanche";
 import { bls12_381 } from "@noble/curves/bls12-381";
 import {
   addTxSignatures,
@@ -362,6 +368,64 @@ async function main() {
     check("the L1 validator's weight is 20, its nonce used", v.weight === "20" && v.minNonce === "1", JSON.stringify(v));
   }
 
+
+  // @avalanche-sdk/client's wallet actions: an X-chain send and a P-chain transfer, 2 AVAX
+  // each from ewoq to key 1 (the library reads the network from the devnet).
+  {
+    const account = privateKeyToAvalancheAccount("0x" + Buffer.from(ewoq).toString("hex"));
+    const wallet = createAvalancheWalletClient({
+      account,
+      chain: avalancheFuji,
+      transport: { type: "http", url: `${url}/ext/bc/C/rpc` },
+    });
+    const xb = await xBalance(x(key1Addr));
+    const xReq = await wallet.xChain.prepareBaseTxn({
+      outputs: [{ amount: 2_000_000_000n, addresses: [x(key1Addr)] }],
+    });
+    const xSent = await wallet.sendXPTransaction(xReq);
+    await waitX(xSent.txHash);
+    check("@avalanche-sdk/client X-chain send: accepted, +2 AVAX", (await xBalance(x(key1Addr))) - xb === 2_000_000_000n);
+    const pb = await pBalance(p(key1Addr));
+    const pReq = await wallet.pChain.prepareBaseTxn({
+      outputs: [{ amount: 2_000_000_000n, addresses: [p(key1Addr)] }],
+    });
+    const pSent = await wallet.sendXPTransaction(pReq);
+    await waitP(pSent.txHash);
+    check("@avalanche-sdk/client P-chain transfer: committed, +2 AVAX", (await pBalance(p(key1Addr))) - pb === 2_000_000_000n);
+  }
+
+  // AvalancheJS v3 (static X-chain fee, no dynamic fees): an X-chain send of 3 AVAX.
+  {
+    const { Avalanche, BN } = avalancheV3;
+    const u = new URL(url);
+    // Its built-in local X-chain ID is the node's; this devnet's genesis differs, so it is given.
+    const av = new Avalanche(
+      u.hostname,
+      Number(u.port),
+      u.protocol.replace(":", ""),
+      12345,
+      context.xBlockchainID,
+    );
+    const xchain = av.XChain();
+    xchain.setBlockchainAlias("X");
+    const keychain = xchain.keyChain();
+    keychain.importKey("PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN");
+    const from = keychain.getAddressStrings();
+    const { utxos } = await xchain.getUTXOs(from);
+    const xb = await xBalance(x(key1Addr));
+    const unsigned = await xchain.buildBaseTx(
+      utxos,
+      new BN(3_000_000_000),
+      await xchain.getAVAXAssetID(),
+      [x(key1Addr)],
+      from,
+      from,
+    );
+    const txID = await xchain.issueTx(unsigned.sign(keychain));
+    await waitX(txID);
+    check("AvalancheJS v3 X-chain send: accepted, +3 AVAX", (await xBalance(x(key1Addr))) - xb === 3_000_000_000n);
+  }
+
   console.log(`\n${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
 }
@@ -407,6 +471,11 @@ async function indexed(chain, signedTx, name) {
   const bytes = Buffer.from(signedTx.toBytes().slice(2)).toString("hex");
   const last = await rpc(`/ext/index/${chain}/block`, "index.getLastAccepted", { encoding: "hex" });
   check(`${name}: the last indexed ${chain}-chain block holds it`, last.bytes.includes(bytes), last.id);
+}
+
+async function xBalance(address) {
+  const r = await rpc("/ext/bc/X", "avm.getBalance", { address, assetID: "AVAX" });
+  return BigInt(r.balance);
 }
 
 async function pBalance(address) {
