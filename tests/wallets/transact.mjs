@@ -260,6 +260,45 @@ async function main() {
     check("the total stake grew by both stakes", stake - stakeBefore === 2_100_000_000_000n, `${stake - stakeBefore}`);
   }
 
+  // A validator staked from stakeable-locked funds: key 1's genesis output locked for a year.
+  // The library stakes locked UTXOs first, relocks the rest and pays the fee unlocked.
+  {
+    const lockedBefore = BigInt((await rpc("/ext/bc/P", "platform.getBalance", { addresses: [p(key1Addr)] })).lockedStakeable);
+    const { utxos } = await pApi.getUTXOs({ addresses: [p(key1Addr)] });
+    const feeState = await pApi.getFeeState();
+    const key23 = new Uint8Array(32).fill(23);
+    const pk23 = bls12_381.getPublicKey(key23);
+    const node23 = "NodeID-" + utils.base58check.encode(new Uint8Array(20).fill(23));
+    const tx = pvm.e.newAddPermissionlessValidatorTx(
+      {
+        fromAddressesBytes: [key1Addr],
+        utxos,
+        feeState,
+        nodeId: node23,
+        publicKey: pk23,
+        signature: bls.signProofOfPossession(pk23, bls.secretKeyFromBytes(key23)),
+        subnetId: networkIDs.PrimaryNetworkID.toString(),
+        start: now,
+        end: now + 3n * 86_400n,
+        weight: 2_000_000_000_000n,
+        rewardAddresses: [key1Addr],
+        delegatorRewardsOwner: [key1Addr],
+        shares: 20_000,
+      },
+      context,
+    );
+    await addTxSignatures({ unsignedTx: tx, privateKeys: [key1] });
+    const { txID } = await pApi.issueSignedTx(tx.getSignedTx());
+    await waitP(txID);
+    const lockedAfter = BigInt((await rpc("/ext/bc/P", "platform.getBalance", { addresses: [p(key1Addr)] })).lockedStakeable);
+    check(
+      "AddPermissionlessValidatorTx from stakeable-locked funds: committed, 2,000 AVAX of the lock staked",
+      lockedBefore - lockedAfter === 2_000_000_000_000n,
+      `${lockedBefore} -> ${lockedAfter}`,
+    );
+    await indexed("P", tx.getSignedTx(), "the locked stake");
+  }
+
   // A Subnet, a chain on it, converted to an L1 whose validator is the devnet's own node
   // (so the devnet can sign Warp messages as the L1), then a second L1 validator registered
   // by a Warp message and its weight changed.

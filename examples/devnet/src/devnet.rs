@@ -69,6 +69,10 @@ pub struct Devnet {
     pub wake: tokio::sync::Notify,
 }
 
+/// How many bytes of transactions an X-chain block takes (`vms/avm/block/builder`
+/// `targetBlockSize`).
+pub const TARGET_BLOCK_SIZE: usize = 128 * 1024;
+
 /// The fees of a local network (`vms/avm/config`, `genesis/params.go`).
 pub const TX_FEE: u64 = 1_000_000;
 pub const CREATE_ASSET_TX_FEE: u64 = 1_000_000;
@@ -215,20 +219,27 @@ impl Devnet {
         let tx = avm::Tx::from_bytes(&bytes)
             .map_err(|e| TxError(format!("problem decoding transaction: {e}")))?;
         let id = Id::from_sha256(&bytes);
-        let mut pool = self.x_mempool.lock().expect("mempool lock");
-        if pool.contains(&id) {
+        let admitted = |pool: &Mempool| -> Result<bool, TxError> {
+            if pool.contains(&id) {
+                return Ok(true);
+            }
+            if let Some(reason) = pool.dropped(&id) {
+                return Err(TxError(reason.to_string()));
+            }
+            if bytes.len() > pool.free_bytes() {
+                return Err(TxError(format!(
+                    "mempool is full: {id} size ({}) > available space ({})",
+                    bytes.len(),
+                    pool.free_bytes()
+                )));
+            }
+            Ok(false)
+        };
+        if admitted(&self.x_mempool.lock().expect("mempool lock"))? {
             return Ok(id);
         }
-        if let Some(reason) = pool.dropped(&id) {
-            return Err(TxError(reason.to_string()));
-        }
-        if bytes.len() > pool.free_bytes() {
-            return Err(TxError(format!(
-                "mempool is full: {id} size ({}) > available space ({})",
-                bytes.len(),
-                pool.free_bytes()
-            )));
-        }
+        // Verified against the last accepted state without holding the mempool, so issuers
+        // verify in parallel; conflicts with the mempool are checked after, under its lock.
         let r = self.store.read().map_err(|e| TxError(e.to_string()))?;
         if xchain::tx(&r, &id)
             .map_err(|e| TxError(e.to_string()))?
@@ -237,30 +248,37 @@ impl Devnet {
             return Err(TxError(format!("transaction {id} is already accepted")));
         }
         let time = self.clock.now();
-        let pool_ref = &pool;
-        let conflict = |u: &Id| match pool_ref.spender(u) {
-            Some(other) => Err(TxError(format!(
-                "tx conflicts with other tx: {other} already spends UTXO {u}"
-            ))),
-            None => Ok(()),
-        };
         let result = verify::verify(
             &self.rules,
             &tx,
             id,
             time,
+            &mut |u| xchain::utxo(&r, u).map_err(|e| TxError(e.to_string())),
             &mut |u| {
-                conflict(u)?;
-                xchain::utxo(&r, u).map_err(|e| TxError(e.to_string()))
-            },
-            &mut |u| {
-                conflict(u)?;
                 ledger::utxo(&r, ledger::P_TO_X, u)
                     .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
                     .map_err(|e| TxError(e.to_string()))
             },
         );
-        let effects = match result {
+        drop(r);
+        let mut pool = self.x_mempool.lock().expect("mempool lock");
+        if admitted(&pool)? {
+            return Ok(id);
+        }
+        let conflict = result.and_then(|fx| {
+            match fx
+                .consumed
+                .iter()
+                .chain(&fx.imported)
+                .find_map(|u| pool.spender(u).map(|other| (other, *u)))
+            {
+                Some((other, u)) => Err(TxError(format!(
+                    "tx conflicts with other tx: {other} already spends UTXO {u}"
+                ))),
+                None => Ok(fx),
+            }
+        });
+        let effects = match conflict {
             Ok(fx) => fx,
             Err(e) => {
                 pool.drop_reason(id, e.0.clone());
@@ -325,7 +343,12 @@ impl Devnet {
         let time = self.clock.now().max(parent_block.time);
         let mut built = BuiltBlock::default();
         let mut txs = Vec::new();
+        let mut size = 0usize;
         for p in pending {
+            // The node's builder fills a block up to its target size; the rest waits.
+            if size + p.bytes.len() > TARGET_BLOCK_SIZE && !txs.is_empty() {
+                break;
+            }
             let tx = match avm::Tx::from_bytes(&p.bytes) {
                 Ok(tx) => tx,
                 Err(e) => {
@@ -354,6 +377,7 @@ impl Devnet {
             match result {
                 Ok(effects) => {
                     xchain::put_tx(w, &p.id, height, &p.bytes, &effects)?;
+                    size += p.bytes.len();
                     txs.push(tx);
                     built.included.push(p.id);
                 }
@@ -489,10 +513,16 @@ pub async fn build_blocks(devnet: std::sync::Arc<Devnet>) {
         )
         .await;
         let d = devnet.clone();
+        // Blocks follow one another while transactions wait (a block takes at most its target
+        // size).
         let built = tokio::task::spawn_blocking(move || {
             d.reward_stakers()?;
-            d.build_p_block()?;
-            d.build_x_block()
+            while d.build_p_block()?.is_some() || d.build_x_block()?.is_some() {
+                if d.pending() == 0 {
+                    break;
+                }
+            }
+            Ok::<_, StoreError>(())
         });
         match built.await {
             Ok(Ok(_)) => {}

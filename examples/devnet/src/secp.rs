@@ -3,6 +3,33 @@
 
 use avalanche_rpc::codec::secp256k1fx;
 use avalanche_rpc::keys::PublicKey;
+use avalanche_rpc::wire::ShortId;
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+/// How many recovered signers are remembered.
+const RECOVERED_CAPACITY: usize = 1 << 16;
+
+/// The signer a signature of `hash` recovers to, remembered as the node's `RecoverCache`
+/// does: a transaction's signatures are checked when it is issued and again when its block
+/// is built, and the second time is a lookup. When full, the memory starts over.
+fn recover(hash: &[u8; 32], sig: &[u8; 65]) -> Result<ShortId, String> {
+    type Memory = Mutex<HashMap<([u8; 32], [u8; 65]), ShortId>>;
+    static RECOVERED: OnceLock<Memory> = OnceLock::new();
+    let memory = RECOVERED.get_or_init(Mutex::default);
+    if let Some(a) = memory.lock().expect("recover cache").get(&(*hash, *sig)) {
+        return Ok(*a);
+    }
+    let address = PublicKey::recover(hash, sig)
+        .map_err(|e| e.to_string())?
+        .address();
+    let mut m = memory.lock().expect("recover cache");
+    if m.len() >= RECOVERED_CAPACITY {
+        m.clear();
+    }
+    m.insert((*hash, *sig), address);
+    Ok(address)
+}
 
 /// Why a transaction was refused: one sentence naming the place.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -54,12 +81,11 @@ pub fn check_signatures(
                 owners.addresses.len()
             ));
         };
-        let key = PublicKey::recover(hash, sig)
-            .map_err(|e| TxError(format!("`{place}` signature {k}: {e}")))?;
-        if key.address() != *owner {
+        let signer =
+            recover(hash, sig).map_err(|e| TxError(format!("`{place}` signature {k}: {e}")))?;
+        if signer != *owner {
             return fail(format!(
-                "`{place}` signature {k} is by {}, not by the owner at index {idx} ({owner})",
-                key.address()
+                "`{place}` signature {k} is by {signer}, not by the owner at index {idx} ({owner})"
             ));
         }
     }

@@ -284,3 +284,54 @@ async fn tampered_transactions_are_refused_and_change_nothing() {
     // Nothing changed.
     assert_eq!(state(&d).await, before);
 }
+
+#[tokio::test]
+async fn stakeable_locked_funds_stay_locked() {
+    use avalanche_rpc::codec::secp256k1fx;
+    let d = Devnet::start(common::options()).await;
+    let key = &test_keys()[1];
+    let utxos = d.p_utxos(key).await;
+    let locked = utxos
+        .iter()
+        .find(|u| u.transfer().is_some_and(|(_, lock)| lock.is_some()))
+        .expect("key 1's genesis lock");
+    let (out, lock) = locked.transfer().unwrap();
+    let (amount, lock) = (out.amount, lock.unwrap());
+    let before = state(&d).await;
+    let rules = &d.devnet.p_rules;
+    let spend = |marked: bool| {
+        let ti = secp256k1fx::TransferInput::new(amount, secp256k1fx::Input::new(vec![0]));
+        let input: platform::TransferableIn = if marked {
+            platform::LockIn::new(lock, ti.into()).into()
+        } else {
+            ti.into()
+        };
+        let output = platform::TransferableOutput::new(
+            rules.avax,
+            secp256k1fx::TransferOutput::new(
+                amount - AVAX,
+                secp256k1fx::OutputOwners::new(0, 1, vec![key.address()]),
+            )
+            .into(),
+        );
+        let base = platform::Base::new(
+            rules.network_id,
+            Id::ZERO,
+            vec![output],
+            vec![platform::TransferableInput::new(
+                locked.utxo.utxo_id.clone(),
+                rules.avax,
+                input,
+            )],
+            Vec::new(),
+        );
+        wallet::sign_p(platform::BaseTx::new(base).into(), &[key]).unwrap()
+    };
+    // Spent as if unlocked: refused.
+    let e = d.p_issue(&spend(false)).await.unwrap_err();
+    assert!(e.contains("without marking it locked"), "{e}");
+    // Marked locked but paid out unlocked: the locked funds cannot become spendable.
+    let e = d.p_issue(&spend(true)).await.unwrap_err();
+    assert!(e.contains("insufficient funds"), "{e}");
+    assert_eq!(state(&d).await, before);
+}

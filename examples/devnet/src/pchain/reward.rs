@@ -122,11 +122,19 @@ fn unstake(
 ) -> Result<u32, StoreError> {
     let mut index = outputs as u32;
     for o in stake {
-        if let platform::TransferableOut::TransferOutput(t) = &o.output {
+        // Returned as staked: a stakeable-locked stake stays locked (`unstakeUTXOs`).
+        let output = match &o.output {
+            platform::TransferableOut::TransferOutput(t) => {
+                Some(platform::UtxoOutput::TransferOutput(t.clone()))
+            }
+            platform::TransferableOut::LockOut(l) => Some(platform::UtxoOutput::LockOut(l.clone())),
+            _ => None,
+        };
+        if let Some(output) = output {
             let u = Utxo::new(platform::Utxo::new(
                 avax::UtxoId::new(*tx, index),
                 o.asset_id,
-                platform::UtxoOutput::TransferOutput(t.clone()),
+                output,
             ));
             ledger::put_utxo(w, Chain::P, &u.id, &u.bytes, &u.owners())?;
         }

@@ -269,8 +269,13 @@ pub fn verify(
         avax: rules.avax,
         ..Effects::default()
     };
+    // The node's flow check (`VerifySpendUTXOs`): unlocked amounts per asset; stakeable-locked
+    // ones per asset, locktime and owner. Locked funds may only be produced locked, for the
+    // same owner and locktime (unlocked funds may top them up).
     let mut consumed: BTreeMap<Id, u128> = BTreeMap::new();
     let mut produced: BTreeMap<Id, u128> = BTreeMap::new();
+    let mut locked_consumed: BTreeMap<Locked, u128> = BTreeMap::new();
+    let mut locked_produced: BTreeMap<Locked, u128> = BTreeMap::new();
     *produced.entry(rules.avax).or_default() += u128::from(tx_fee);
     let mut spent = BTreeSet::new();
     let spends = base
@@ -301,15 +306,34 @@ pub fn verify(
                 input.asset_id, utxo.utxo.asset_id
             ));
         }
-        let platform::TransferableIn::TransferInput(ti) = &input.input else {
+        let Some((out, utxo_lock)) = utxo.transfer() else {
             return fail(format!(
-                "`{place}` spends a stakeable-locked output, which only staking transactions may do here"
+                "`{place}` spends an output that is not a TransferOutput"
             ));
         };
-        let Some((out, None)) = utxo.transfer() else {
-            return fail(format!(
-                "`{place}` spends an output that is not an unlocked TransferOutput"
-            ));
+        let lock = utxo_lock.unwrap_or(0);
+        let ti = match &input.input {
+            platform::TransferableIn::TransferInput(ti) => {
+                if time < lock {
+                    return fail(format!(
+                        "`{place}` spends an output stakeable-locked until {lock} (chain time {time}) without marking it locked: use a LockIn"
+                    ));
+                }
+                ti
+            }
+            platform::TransferableIn::LockIn(l) => {
+                if l.locktime != lock {
+                    return fail(format!(
+                        "`{place}.locktime` is {}, but the output is locked until {lock}",
+                        l.locktime
+                    ));
+                }
+                let platform::LockedIn::TransferInput(ti) = &l.input else {
+                    return fail(format!("`{place}` locks an unknown input"));
+                };
+                ti
+            }
+            _ => return fail(format!("`{place}` is an unknown input")),
         };
         if ti.amount != out.amount {
             return fail(format!(
@@ -330,7 +354,13 @@ pub fn verify(
             time,
             &place,
         )?;
-        *consumed.entry(input.asset_id).or_default() += u128::from(ti.amount);
+        if time >= lock {
+            *consumed.entry(input.asset_id).or_default() += u128::from(ti.amount);
+        } else {
+            *locked_consumed
+                .entry(locked(input.asset_id, lock, &out.owners))
+                .or_default() += u128::from(ti.amount);
+        }
         if from_memory {
             fx.imported.push((id, utxo.owners()));
         } else {
@@ -347,7 +377,9 @@ pub fn verify(
                 let platform::LockedOut::TransferOutput(t) = &l.output else {
                     return fail(format!("`unsignedTx.outputs[{i}]` locks an unknown output"));
                 };
-                *produced.entry(o.asset_id).or_default() += u128::from(t.amount);
+                *locked_produced
+                    .entry(locked(o.asset_id, l.locktime, &t.owners))
+                    .or_default() += u128::from(t.amount);
                 platform::UtxoOutput::LockOut(l.clone())
             }
             _ => return fail(format!("`unsignedTx.outputs[{i}]` is an unknown output")),
@@ -379,13 +411,22 @@ pub fn verify(
                 o.asset_id
             ));
         }
-        let platform::TransferableOut::TransferOutput(t) = &o.output else {
-            return fail(format!(
-                "`unsignedTx.stake[{j}]` is stakeable-locked; the devnet stakes unlocked AVAX only so far"
-            ));
-        };
-        staked = staked.saturating_add(t.amount);
-        *produced.entry(o.asset_id).or_default() += u128::from(t.amount);
+        match &o.output {
+            platform::TransferableOut::TransferOutput(t) => {
+                staked = staked.saturating_add(t.amount);
+                *produced.entry(o.asset_id).or_default() += u128::from(t.amount);
+            }
+            platform::TransferableOut::LockOut(l) => {
+                let platform::LockedOut::TransferOutput(t) = &l.output else {
+                    return fail(format!("`unsignedTx.stake[{j}]` locks an unknown output"));
+                };
+                staked = staked.saturating_add(t.amount);
+                *locked_produced
+                    .entry(locked(o.asset_id, l.locktime, &t.owners))
+                    .or_default() += u128::from(t.amount);
+            }
+            _ => return fail(format!("`unsignedTx.stake[{j}]` is an unknown output")),
+        }
     }
     // L1 validators' balances are paid like outputs.
     let balances = match &tx.unsigned {
@@ -483,6 +524,24 @@ pub fn verify(
         }
         _ => Change::None,
     };
+    // Locked outputs beyond the locked inputs of their owner and locktime take unlocked funds.
+    for (key, out) in &locked_produced {
+        let have = locked_consumed.get(key).copied().unwrap_or(0);
+        if *out > have {
+            let more = out - have;
+            let unlocked = consumed.entry(key.asset).or_default();
+            if more > *unlocked {
+                return fail(format!(
+                    "insufficient locked funds: the owner of {} nAVAX locked until {} needs {} more of asset {}",
+                    out,
+                    key.locktime,
+                    more - *unlocked,
+                    key.asset
+                ));
+            }
+            *unlocked -= more;
+        }
+    }
     for (asset, out) in &produced {
         let have = consumed.get(asset).copied().unwrap_or(0);
         if have < *out {
@@ -497,6 +556,22 @@ pub fn verify(
         }
     }
     Ok(fx)
+}
+
+/// Stakeable-locked funds as the flow check counts them: by asset, locktime and owner.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Locked {
+    asset: Id,
+    locktime: u64,
+    owner: Vec<u8>,
+}
+
+fn locked(asset: Id, locktime: u64, owners: &secp256k1fx::OutputOwners) -> Locked {
+    Locked {
+        asset,
+        locktime,
+        owner: crate::genesis::encoded(owners),
+    }
 }
 
 /// The Subnet owner's authorization (`verifyPoASubnetAuthorization`): the last credential

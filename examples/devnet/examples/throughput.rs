@@ -1,0 +1,289 @@
+//! The devnet's sustained acceptance rate for signed X-chain transfers, issued over HTTP on
+//! 127.0.0.1 by a local load generator, and where the time goes.
+//!
+//! A devnet (in memory, or on disk with `--disk`) serves on an ephemeral port with its block
+//! builder running. The faucet first splits its AVAX into `--chains` UTXOs of a load key;
+//! every chain then gets `--rounds` transfers signed ahead (each spends the previous one's
+//! output, so signing is not measured). The generator issues round after round with
+//! `--concurrency` HTTP connections through the generated client (`avm.issueTx`), each round
+//! once the previous one is accepted (the node refuses to spend an output that is not yet
+//! accepted), and stops after `--seconds`. It reports the accepted transfers per second, the
+//! share of the time spent issuing (HTTP, decoding, verifying into the mempool) and waiting
+//! for blocks (building, verifying again, committing), and, measured in the same process
+//! without HTTP, what one verification and one accepted transfer cost.
+//!
+//!   cargo run --release -p avalanche-devnet --example throughput [-- --chains 2000 --seconds 20]
+
+use avalanche_devnet::genesis::test_keys;
+use avalanche_devnet::ledger::Chain;
+use avalanche_devnet::wallet::{self, Payment};
+use avalanche_devnet::xchain::Utxo;
+use avalanche_devnet::{Devnet, Options, http::Gate};
+use avalanche_rpc::avm::{AvmClient, IssueTxParams};
+use avalanche_rpc::codec::{avax, avm};
+use avalanche_rpc::keys::PrivateKey;
+use avalanche_rpc::rpc::Node;
+use avalanche_rpc::wire::{HexBytes, Id};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn arg(name: &str, default: u64) -> u64 {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// The change output of a signed one-input transfer as the next one's input.
+fn next_utxo(tx: &avm::Tx, asset: Id) -> Utxo {
+    let avm::UnsignedTx::BaseTx(b) = &tx.unsigned else {
+        unreachable!("a BaseTx")
+    };
+    let avm::TransferableOut::TransferOutput(t) = &b.base.outputs[0].output else {
+        unreachable!("a TransferOutput")
+    };
+    Utxo::new(avm::Utxo::new(
+        avax::UtxoId::new(tx.id().expect("encodes"), 0),
+        asset,
+        avm::UtxoOutput::Secp256k1fxTransferOutput(t.clone()),
+    ))
+}
+
+#[tokio::main]
+async fn main() {
+    let chains = arg("--chains", 2_000) as usize;
+    let rounds = arg("--rounds", 40) as usize;
+    let seconds = arg("--seconds", 20);
+    let concurrency = arg("--concurrency", 16) as usize;
+    let disk = std::env::args().any(|a| a == "--disk");
+    let dir = std::env::temp_dir().join(format!("devnet-throughput-{}", std::process::id()));
+    let d = Arc::new(
+        Devnet::open(Options {
+            network_id: 12345,
+            db_dir: disk.then(|| dir.clone()),
+            index_enabled: true,
+            index_allow_incomplete: false,
+            staking_port: 9651,
+            genesis: None,
+        })
+        .expect("a devnet"),
+    );
+    let avax = d.genesis.avax_asset_id;
+    let faucet = test_keys().swap_remove(0);
+    let load = PrivateKey::from_bytes(&[7; 32]).unwrap();
+
+    // The faucet splits AVAX into `chains` UTXOs of the load key, 100 per transfer.
+    let started = Instant::now();
+    let mut heads = Vec::with_capacity(chains);
+    while heads.len() < chains {
+        let r = d.store.read().unwrap();
+        let utxos =
+            avalanche_devnet::xchain::all_utxos_of(&r, faucet.address().as_bytes()).unwrap();
+        drop(r);
+        let n = (chains - heads.len()).min(100);
+        let payments: Vec<Payment> = (0..n)
+            .map(|_| Payment {
+                asset: avax,
+                amount: 10_000_000_000,
+                to: load.address(),
+            })
+            .collect();
+        let tx = wallet::base_tx(
+            &d.rules,
+            std::slice::from_ref(&faucet),
+            &utxos,
+            &payments,
+            faucet.address(),
+            d.clock.now(),
+        )
+        .unwrap();
+        let id = d.accept_now(Chain::X, tx.to_bytes().unwrap()).unwrap();
+        let avm::UnsignedTx::BaseTx(b) = &tx.unsigned else {
+            unreachable!()
+        };
+        for (i, o) in b.base.outputs.iter().enumerate() {
+            if let avm::TransferableOut::TransferOutput(t) = &o.output
+                && t.owners.addresses == [load.address()]
+            {
+                heads.push(Utxo::new(avm::Utxo::new(
+                    avax::UtxoId::new(id, i as u32),
+                    avax,
+                    avm::UtxoOutput::Secp256k1fxTransferOutput(t.clone()),
+                )));
+            }
+        }
+    }
+    heads.truncate(chains);
+    // Every chain's transfers, signed ahead: round r of chain j spends round r - 1's output.
+    let mut signed: Vec<Vec<Vec<u8>>> = vec![Vec::with_capacity(chains); rounds];
+    for head in heads {
+        let mut current = head;
+        for round in signed.iter_mut() {
+            let tx = wallet::base_tx(
+                &d.rules,
+                std::slice::from_ref(&load),
+                std::slice::from_ref(&current),
+                &[],
+                load.address(),
+                d.clock.now(),
+            )
+            .unwrap();
+            current = next_utxo(&tx, avax);
+            round.push(tx.to_bytes().unwrap());
+        }
+    }
+    eprintln!(
+        "prepared {chains} chains x {rounds} transfers in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+
+    // Serve, with the block builder running.
+    let app = avalanche_devnet::app(
+        d.clone(),
+        false,
+        Gate {
+            hosts: vec!["*".into()],
+            origins: vec!["*".into()],
+        },
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        let _ = avalanche_rpc::rpc::serve(listener, app, Default::default()).await;
+    });
+    tokio::spawn(avalanche_devnet::devnet::build_blocks(d.clone()));
+    let node = Node::http(&url).unwrap();
+
+    let x_height = || {
+        let r = d.store.read().unwrap();
+        avalanche_devnet::xchain::height(&r).unwrap()
+    };
+    let height_before = x_height();
+    let (mut issuing, mut waiting) = (Duration::ZERO, Duration::ZERO);
+    let mut accepted = 0usize;
+    let run = Instant::now();
+    for round in signed {
+        if run.elapsed() >= Duration::from_secs(seconds) {
+            break;
+        }
+        let t = Instant::now();
+        let round = Arc::new(round);
+        let mut tasks = Vec::new();
+        for c in 0..concurrency {
+            let (node, round) = (node.clone(), round.clone());
+            tasks.push(tokio::spawn(async move {
+                let x = node.avm("X");
+                let mut ok = 0usize;
+                for tx in round.iter().skip(c).step_by(concurrency) {
+                    if x.issue_tx(IssueTxParams::new(HexBytes::with_checksum(tx)))
+                        .await
+                        .is_ok()
+                    {
+                        ok += 1;
+                    }
+                }
+                ok
+            }));
+        }
+        let mut issued = 0;
+        for t in tasks {
+            issued += t.await.unwrap();
+        }
+        assert_eq!(issued, round.len(), "every transfer is taken");
+        issuing += t.elapsed();
+        let t = Instant::now();
+        while d.pending() > 0 {
+            tokio::time::sleep(Duration::from_micros(200)).await;
+        }
+        waiting += t.elapsed();
+        accepted += issued;
+    }
+    let elapsed = run.elapsed();
+    let blocks = x_height() - height_before;
+
+    // In the same process, without HTTP: what verifying one transfer costs (issue into a
+    // fresh mempool) and what accepting one costs (a block of them, committed).
+    let per_verify = {
+        let fresh = Devnet::open(Options {
+            network_id: 12345,
+            db_dir: None,
+            index_enabled: true,
+            index_allow_incomplete: false,
+            staking_port: 9651,
+            genesis: None,
+        })
+        .unwrap();
+        let utxos = {
+            let r = fresh.store.read().unwrap();
+            avalanche_devnet::xchain::all_utxos_of(&r, faucet.address().as_bytes()).unwrap()
+        };
+        // Distinct transfers, so every signature is recovered (none is remembered).
+        let n = 500u32;
+        let txs: Vec<Vec<u8>> = (1..=n)
+            .map(|i| {
+                wallet::base_tx(
+                    &fresh.rules,
+                    std::slice::from_ref(&faucet),
+                    &utxos,
+                    &[Payment {
+                        asset: avax,
+                        amount: u64::from(i),
+                        to: load.address(),
+                    }],
+                    faucet.address(),
+                    fresh.clock.now(),
+                )
+                .unwrap()
+                .to_bytes()
+                .unwrap()
+            })
+            .collect();
+        let t = Instant::now();
+        for bytes in &txs {
+            let tx = avm::Tx::from_bytes(bytes).unwrap();
+            let r = fresh.store.read().unwrap();
+            avalanche_devnet::xchain::verify::verify(
+                &fresh.rules,
+                &tx,
+                Id::from_sha256(bytes),
+                fresh.clock.now(),
+                &mut |u| {
+                    avalanche_devnet::xchain::utxo(&r, u)
+                        .map_err(|e| avalanche_devnet::secp::TxError(e.to_string()))
+                },
+                &mut |_| Ok(None),
+            )
+            .unwrap();
+        }
+        t.elapsed() / n
+    };
+    let rate = accepted as f64 / elapsed.as_secs_f64();
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    println!("| Measure | Value |");
+    println!("|---|---|");
+    println!(
+        "| signed X-chain transfers accepted | {accepted} in {:.1} s, {blocks} blocks ({} storage) |",
+        elapsed.as_secs_f64(),
+        if disk { "redb on disk" } else { "in memory" }
+    );
+    println!("| sustained acceptance rate | {rate:.0} transfers/s (target ≥ 2,000) |");
+    println!(
+        "| time issuing (HTTP, decode, verify into the mempool) | {:.0} % ({:.0} µs a transfer) |",
+        100.0 * issuing.as_secs_f64() / elapsed.as_secs_f64(),
+        us(issuing) / accepted.max(1) as f64
+    );
+    println!(
+        "| time waiting for blocks (build, verify again, commit) | {:.0} % ({:.0} µs a transfer) |",
+        100.0 * waiting.as_secs_f64() / elapsed.as_secs_f64(),
+        us(waiting) / accepted.max(1) as f64
+    );
+    println!(
+        "| one verification in process (decode, UTXO read, signature recovery) | {:.0} µs |",
+        us(per_verify)
+    );
+    if disk {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
