@@ -21,6 +21,9 @@ pub const VALIDATOR_MANAGER: [u8; 20] = [
     0x0f, 0xee, 0xdc, 0x0d, 0xe0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 ];
 
+/// The node ID of the Primary Network validator the start history adds.
+pub const HISTORY_VALIDATOR: [u8; 20] = [0x10; 20];
+
 /// The node ID of the L1 validator the start history registers through a Warp message.
 pub const L1_VALIDATOR: [u8; 20] = [0x11; 20];
 
@@ -165,6 +168,49 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
         Chain::P,
         tx.to_bytes().map_err(|e| e.to_string()),
     )?];
+    // Key 2 moves 50 AVAX from X to P: an export, then an import of it.
+    let tx = wallet::x_export_tx(
+        &d.rules,
+        &keys[2..3],
+        &x_utxos(d, &keys[2])?,
+        50 * AVAX,
+        keys[2].address(),
+        keys[2].address(),
+        now,
+    )?;
+    x_txs.push(accept(
+        d,
+        Chain::X,
+        tx.to_bytes().map_err(|e| e.to_string()),
+    )?);
+    let atomic: Vec<pchain::Utxo> = {
+        let r = d.store.read().map_err(|e| e.to_string())?;
+        crate::ledger::utxos_of(
+            &r,
+            crate::ledger::X_TO_P,
+            keys[2].address().as_bytes(),
+            None,
+            usize::MAX,
+        )
+        .map_err(|e| e.to_string())?
+        .into_iter()
+        .map(|(_, b)| pchain::Utxo::decode(&b).map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()?
+    };
+    let tx = wallet::p_tx(
+        &d.p_rules,
+        &keys[2..3],
+        &[],
+        &[],
+        PKind::Import(&atomic),
+        keys[2].address(),
+        d.p_price_margin().map_err(|e| e.to_string())?,
+    )?;
+    p_txs.push(accept(
+        d,
+        Chain::P,
+        tx.to_bytes().map_err(|e| e.to_string()),
+    )?);
     let two_weeks = d.clock.now() + 14 * 24 * 3600;
     let mut p = |key: &PrivateKey, kind: PKind<'_>| -> Result<Id, String> {
         let price = d.p_price_margin().map_err(|e| e.to_string())?;
@@ -188,6 +234,23 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
             weight: 1_000 * AVAX,
             end: two_weeks,
             rewards: keys[1].address(),
+        },
+    )?;
+    // Key 3 stakes a new validator (a node outside the five, with its own BLS key) for a
+    // month.
+    let history_bls = avalanche_rpc::bls::SecretKey::from_seed(&crate::genesis::sha256(
+        b"avalanche-devnet history validator",
+    ))
+    .map_err(|e| e.to_string())?;
+    p(
+        &keys[3],
+        PKind::AddValidator {
+            node: avalanche_rpc::wire::NodeId::new(HISTORY_VALIDATOR),
+            bls: &history_bls,
+            weight: 2_000 * AVAX,
+            end: d.clock.now() + 30 * 24 * 3600,
+            shares: 20_000,
+            rewards: keys[3].address(),
         },
     )?;
     let subnet = p(

@@ -33,7 +33,7 @@ async fn the_start_history_is_consistent() {
             .unwrap()
             .height
             .get(),
-        4
+        5
     );
     for id in &h.x_txs {
         let s = x.get_tx_status(GetTxStatusParams::new(*id)).await.unwrap();
@@ -89,7 +89,7 @@ async fn the_start_history_is_consistent() {
         .as_ref()
         .expect("one node asked: delegators listed");
     assert_eq!(delegators.len(), 1);
-    assert_eq!(delegators[0].tx_id, h.p_txs[1]);
+    assert_eq!(delegators[0].tx_id, h.p_txs[2]);
     assert_eq!(delegators[0].weight.get(), 1_000 * AVAX);
     assert!(delegators[0].potential_reward.is_some_and(|r| r.get() > 0));
     let all = p
@@ -159,7 +159,7 @@ async fn the_start_history_is_consistent() {
     assert_eq!(sv.validators.len(), 1);
     assert_eq!(sv.validators[0].node_id, d.devnet.nodes[2].id);
     assert_eq!(sv.validators[0].weight.get(), 20);
-    assert_eq!(sv.validators[0].tx_id, Some(h.p_txs[4]));
+    assert_eq!(sv.validators[0].tx_id, Some(h.p_txs[6]));
     let at = p
         .get_validators_at(
             GetValidatorsAtParams::new()
@@ -242,11 +242,30 @@ async fn the_start_history_is_consistent() {
     );
     assert!(set.values().all(|v| v.public_key.is_some()));
     // Every block is indexed, on both chains.
-    for (chain, n) in [("X", 4), ("P", 10)] {
+    // Key 2's 50 AVAX moved to the P-chain; key 3's validator is current.
+    let k2 = p
+        .get_balance(PBalance::new().with_addresses(vec![pa(2)]))
+        .await
+        .unwrap();
+    assert!(
+        k2.unlocked.get() > 1_000_049 * AVAX && k2.unlocked.get() < 1_000_050 * AVAX,
+        "{}",
+        k2.unlocked.get()
+    );
+    let v = p
+        .get_current_validators(GetCurrentValidatorsParams::new().with_node_ids(vec![
+            avalanche_rpc::wire::NodeId::new(avalanche_devnet::activity::HISTORY_VALIDATOR),
+        ]))
+        .await
+        .unwrap()
+        .validators;
+    assert_eq!(v.len(), 1);
+    assert_eq!(v[0].weight.get(), 2_000 * AVAX);
+    for (chain, n) in [("X", 5), ("P", 12)] {
         let r = d
             .node
             .index(chain, "block")
-            .get_container_range(GetContainerRangeParams::new(10u64))
+            .get_container_range(GetContainerRangeParams::new(100u64))
             .await
             .unwrap();
         assert_eq!(r.containers.len(), n, "{chain}");
