@@ -6,7 +6,7 @@
 use crate::genesis::encoded;
 use crate::xchain::Utxo;
 use crate::xchain::verify::Rules;
-use avalanche_rpc::codec::{avm, platform, secp256k1fx};
+use avalanche_rpc::codec::{avm, nftfx, platform, secp256k1fx};
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::wire::{Id, ShortId};
 use std::collections::BTreeMap;
@@ -114,6 +114,88 @@ pub fn mint_tx(
         avm::OperationTx::new(base, vec![operation]).into(),
         &signers,
     )
+}
+
+/// A signed CreateAssetTx of an NFT family (nftfx): `groups` minting rights, group i owned
+/// by `minter` alone; the fee paid from `utxos`.
+pub fn nft_family_tx(
+    rules: &Rules,
+    minter: &PrivateKey,
+    utxos: &[Utxo],
+    (name, symbol): (&str, &str),
+    groups: u32,
+    time: u64,
+) -> Result<avm::Tx, String> {
+    let keys = std::slice::from_ref(minter);
+    let (base, signers) = funded_base(
+        rules,
+        keys,
+        utxos,
+        &[],
+        rules.create_asset_tx_fee,
+        minter.address(),
+        time,
+    )?;
+    let mut outputs: Vec<avm::StateOutput> = (0..groups)
+        .map(|g| nftfx::MintOutput::new(g, owners(minter.address())).into())
+        .collect();
+    outputs.sort_by_cached_key(encoded);
+    let unsigned = avm::CreateAssetTx::new(
+        base,
+        name.into(),
+        symbol.into(),
+        0,
+        vec![avm::InitialState::new(1, outputs)],
+    );
+    sign(unsigned.into(), &signers)
+}
+
+/// A signed OperationTx with one nftfx operation on `utxo` (a minting right or a token that
+/// `signer` owns alone at signature index 0), signed with an nftfx credential; the fee paid
+/// from `payer`'s `utxos`.
+pub fn nft_operation_tx(
+    rules: &Rules,
+    payer: &PrivateKey,
+    utxos: &[Utxo],
+    (utxo, op): (&Utxo, avm::FxOperation),
+    signer: &PrivateKey,
+    time: u64,
+) -> Result<avm::Tx, String> {
+    let keys = std::slice::from_ref(payer);
+    let (base, mut signers) =
+        funded_base(rules, keys, utxos, &[], rules.tx_fee, payer.address(), time)?;
+    let operation = avm::Operation::new(utxo.utxo.asset_id, vec![utxo.utxo.utxo_id.clone()], op);
+    signers.push(signer);
+    let mut tx = sign(
+        avm::OperationTx::new(base, vec![operation]).into(),
+        &signers,
+    )?;
+    let last = tx.credentials.len() - 1;
+    if let avm::Credential::Secp256k1fxCredential(c) = &tx.credentials[last].credential {
+        tx.credentials[last] =
+            avm::FxCredential::new(nftfx::Credential::new(c.signatures.clone()).into());
+    }
+    Ok(tx)
+}
+
+/// An nftfx operation minting one token of `group` with `payload` for each of `to`.
+pub fn nft_mint(group: u32, payload: &[u8], to: &[ShortId]) -> avm::FxOperation {
+    nftfx::MintOperation::new(
+        secp256k1fx::Input::new(vec![0]),
+        group,
+        payload.to_vec(),
+        to.iter().map(|a| owners(*a)).collect(),
+    )
+    .into()
+}
+
+/// An nftfx operation giving a token (its group and payload) to `to`.
+pub fn nft_transfer(group: u32, payload: &[u8], to: ShortId) -> avm::FxOperation {
+    nftfx::TransferOperation::new(
+        secp256k1fx::Input::new(vec![0]),
+        nftfx::TransferOutput::new(group, payload.to_vec(), owners(to)),
+    )
+    .into()
 }
 
 /// The base of a transaction paying `payments` and `fee` (AVAX) from `utxos`: inputs sorted

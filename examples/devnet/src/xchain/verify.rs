@@ -8,7 +8,7 @@
 //! public keys), and the flow of every asset (consumed ≥ produced, plus the fee in AVAX).
 
 use super::Utxo;
-use avalanche_rpc::codec::{Verify, avax, avm, secp256k1fx};
+use avalanche_rpc::codec::{Verify, avax, avm, nftfx, secp256k1fx};
 use avalanche_rpc::wire::{Id, ShortId};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -185,23 +185,39 @@ pub fn verify(
     }
     match &tx.unsigned {
         avm::UnsignedTx::CreateAssetTx(t) => {
-            for state in &t.initial_states {
-                if state.fx_index != 0 {
+            for (i, state) in t.initial_states.iter().enumerate() {
+                let place = format!("unsignedTx.initialStates[{i}]");
+                if state.fx_index > 1 {
                     return fail(format!(
-                        "`unsignedTx.initialStates` uses fx {}; the devnet supports secp256k1fx (0) only so far",
+                        "`{place}.fxIndex` is {}: the devnet supports secp256k1fx (0) and nftfx (1) so far",
                         state.fx_index
                     ));
                 }
-                for o in &state.outputs {
-                    let out = match o {
+                for (j, o) in state.outputs.iter().enumerate() {
+                    // Each output belongs to its state's fx.
+                    let (fx_index, out) = match o {
                         avm::StateOutput::Secp256k1fxTransferOutput(x) => {
-                            avm::UtxoOutput::Secp256k1fxTransferOutput(x.clone())
+                            (0, avm::UtxoOutput::Secp256k1fxTransferOutput(x.clone()))
                         }
                         avm::StateOutput::Secp256k1fxMintOutput(x) => {
-                            avm::UtxoOutput::Secp256k1fxMintOutput(x.clone())
+                            (0, avm::UtxoOutput::Secp256k1fxMintOutput(x.clone()))
                         }
-                        _ => return fail("an initial state output is not a secp256k1fx output"),
+                        avm::StateOutput::NftfxMintOutput(x) => {
+                            (1, avm::UtxoOutput::NftfxMintOutput(x.clone()))
+                        }
+                        avm::StateOutput::NftfxTransferOutput(x) => {
+                            (1, avm::UtxoOutput::NftfxTransferOutput(x.clone()))
+                        }
+                        _ => {
+                            return fail(format!("`{place}.outputs[{j}]` is of an unsupported fx"));
+                        }
                     };
+                    if fx_index != state.fx_index {
+                        return fail(format!(
+                            "`{place}.outputs[{j}]` belongs to fx {fx_index}, not to the state's fx {}",
+                            state.fx_index
+                        ));
+                    }
                     produce(&mut fx, tx_id, &mut index, tx_id, out);
                 }
             }
@@ -210,14 +226,9 @@ pub fn verify(
         avm::UnsignedTx::OperationTx(t) => {
             for (j, op) in t.operations.iter().enumerate() {
                 let place = format!("unsignedTx.operations[{j}]");
-                let avm::FxOperation::Secp256k1fxMintOperation(mint) = &op.op else {
-                    return fail(format!(
-                        "`{place}` is an nftfx or propertyfx operation; the devnet supports secp256k1fx minting only so far"
-                    ));
-                };
                 if op.utxo_ids.len() != 1 {
                     return fail(format!(
-                        "`{place}.inputIDs` must name exactly the one MintOutput spent"
+                        "`{place}.inputIDs` must name exactly the one output the operation spends"
                     ));
                 }
                 let utxo_id = op.utxo_ids[0].id();
@@ -228,35 +239,102 @@ pub fn verify(
                         op.asset_id, utxo.asset_id
                     ));
                 }
-                let avm::UtxoOutput::Secp256k1fxMintOutput(right) = &utxo.output else {
-                    return fail(format!("`{place}` spends a UTXO that is not a MintOutput"));
-                };
                 let k = base.inputs.len() + imported.len() + j;
-                let cred = secp_credential(&tx.credentials[k], &format!("credentials[{k}]"))?;
-                check_signatures(
-                    &right.owners,
-                    &mint.mint_input.signature_indices,
-                    cred,
-                    &hash,
-                    time,
-                    &place,
-                )?;
-                touch(&mut fx, &right.owners, op.asset_id);
+                let cred_place = format!("credentials[{k}]");
+                // What the operation spends, who signs for it, and what it makes.
+                let (owners, indices, cred, outs): (_, _, _, Vec<avm::UtxoOutput>) = match &op.op {
+                    avm::FxOperation::Secp256k1fxMintOperation(mint) => {
+                        let avm::UtxoOutput::Secp256k1fxMintOutput(right) = &utxo.output else {
+                            return fail(format!(
+                                "`{place}` spends a UTXO that is not a MintOutput"
+                            ));
+                        };
+                        (
+                            right.owners.clone(),
+                            mint.mint_input.signature_indices.clone(),
+                            secp_credential(&tx.credentials[k], &cred_place)?.clone(),
+                            vec![
+                                avm::UtxoOutput::Secp256k1fxMintOutput(mint.mint_output.clone()),
+                                avm::UtxoOutput::Secp256k1fxTransferOutput(
+                                    mint.transfer_output.clone(),
+                                ),
+                            ],
+                        )
+                    }
+                    // nftfx (`vms/nftfx/fx.go`): minting spends the group's MintOutput and makes
+                    // one token per owner set; a transfer moves one token, unchanged.
+                    avm::FxOperation::NftfxMintOperation(mint) => {
+                        let avm::UtxoOutput::NftfxMintOutput(right) = &utxo.output else {
+                            return fail(format!(
+                                "`{place}` spends a UTXO that is not an nftfx MintOutput"
+                            ));
+                        };
+                        if right.group_id != mint.group_id {
+                            return fail(format!(
+                                "`{place}.groupID` is {}, but the minting right is for group {}",
+                                mint.group_id, right.group_id
+                            ));
+                        }
+                        let mut outs = Vec::new();
+                        for (m, owners) in mint.outputs.iter().enumerate() {
+                            check_owners(owners, &format!("{place}.outputs[{m}]"))?;
+                            outs.push(avm::UtxoOutput::NftfxTransferOutput(
+                                nftfx::TransferOutput::new(
+                                    mint.group_id,
+                                    mint.payload.clone(),
+                                    owners.clone(),
+                                ),
+                            ));
+                        }
+                        (
+                            right.owners.clone(),
+                            mint.mint_input.signature_indices.clone(),
+                            nft_credential(&tx.credentials[k], &cred_place)?,
+                            outs,
+                        )
+                    }
+                    avm::FxOperation::TransferOperation(transfer) => {
+                        let avm::UtxoOutput::NftfxTransferOutput(token) = &utxo.output else {
+                            return fail(format!(
+                                "`{place}` spends a UTXO that is not an nftfx TransferOutput"
+                            ));
+                        };
+                        if token.group_id != transfer.output.group_id {
+                            return fail(format!(
+                                "`{place}.output.groupID` is {}, but the token is of group {}",
+                                transfer.output.group_id, token.group_id
+                            ));
+                        }
+                        if token.payload != transfer.output.payload {
+                            return fail(format!(
+                                "`{place}.output.payload` differs from the token's"
+                            ));
+                        }
+                        check_owners(&transfer.output.owners, &format!("{place}.output"))?;
+                        (
+                            token.owners.clone(),
+                            transfer.input.signature_indices.clone(),
+                            nft_credential(&tx.credentials[k], &cred_place)?,
+                            vec![avm::UtxoOutput::NftfxTransferOutput(
+                                transfer.output.clone(),
+                            )],
+                        )
+                    }
+                    _ => {
+                        return fail(format!(
+                            "`{place}` is a propertyfx operation; the devnet supports secp256k1fx and nftfx operations so far"
+                        ));
+                    }
+                };
+                check_signatures(&owners, &indices, &cred, &hash, time, &place)?;
+                touch(&mut fx, &owners, op.asset_id);
                 fx.consumed.push(utxo_id);
-                produce(
-                    &mut fx,
-                    tx_id,
-                    &mut index,
-                    op.asset_id,
-                    avm::UtxoOutput::Secp256k1fxMintOutput(mint.mint_output.clone()),
-                );
-                produce(
-                    &mut fx,
-                    tx_id,
-                    &mut index,
-                    op.asset_id,
-                    avm::UtxoOutput::Secp256k1fxTransferOutput(mint.transfer_output.clone()),
-                );
+                for out in outs {
+                    if let avm::UtxoOutput::NftfxTransferOutput(t) = &out {
+                        touch(&mut fx, &t.owners, op.asset_id);
+                    }
+                    produce(&mut fx, tx_id, &mut index, op.asset_id, out);
+                }
             }
         }
         avm::UnsignedTx::ExportTx(t) => {
@@ -337,6 +415,33 @@ fn secp_credential<'a>(
         avm::Credential::Secp256k1fxCredential(c) => Ok(c),
         _ => fail(format!("`{place}` is not a secp256k1fx credential")),
     }
+}
+
+/// An nftfx credential's signatures (the same body as secp256k1fx's).
+fn nft_credential(c: &avm::FxCredential, place: &str) -> Result<secp256k1fx::Credential, TxError> {
+    match &c.credential {
+        avm::Credential::NftfxCredential(c) => {
+            Ok(secp256k1fx::Credential::new(c.signatures.clone()))
+        }
+        _ => fail(format!("`{place}` is not an nftfx credential")),
+    }
+}
+
+/// Owners that can be spent (`secp256k1fx.OutputOwners.Verify`).
+fn check_owners(o: &secp256k1fx::OutputOwners, place: &str) -> Result<(), TxError> {
+    if o.threshold as usize > o.addresses.len() {
+        return fail(format!(
+            "`{place}.threshold` is {} but it has {} addresses: it could never be spent",
+            o.threshold,
+            o.addresses.len()
+        ));
+    }
+    if o.threshold == 0 && !o.addresses.is_empty() {
+        return fail(format!(
+            "`{place}` has addresses but a threshold of 0; leave the addresses out"
+        ));
+    }
+    Ok(())
 }
 
 fn touch(fx: &mut Effects, owners: &secp256k1fx::OutputOwners, asset: Id) {

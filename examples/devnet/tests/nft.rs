@@ -1,0 +1,167 @@
+//! NFTs on the X-chain (nftfx) through `avm.issueTx`: a family created with its minting
+//! rights, a token minted and transferred, with the node's refusals.
+
+#![allow(deprecated)]
+
+mod common;
+
+use avalanche_devnet::genesis::test_keys;
+use avalanche_devnet::wallet;
+use avalanche_devnet::xchain::Utxo;
+use avalanche_rpc::avm::{AvmClient, GetAssetDescriptionParams, IssueTxParams};
+use avalanche_rpc::codec::avm;
+use avalanche_rpc::wire::{HexBytes, Id};
+use common::Devnet;
+
+async fn issue(d: &Devnet, tx: &avm::Tx) -> Result<Id, String> {
+    let id = d
+        .node
+        .avm("X")
+        .issue_tx(IssueTxParams::new(HexBytes::with_checksum(
+            &tx.to_bytes().unwrap(),
+        )))
+        .await
+        .map_err(|e| e.to_string())?
+        .tx_id;
+    d.wait_accepted(&id).await;
+    Ok(id)
+}
+
+/// The NFT outputs of `asset` an address holds: (group, payload, UTXO).
+async fn tokens(d: &Devnet, who: &avalanche_rpc::keys::PrivateKey, asset: Id) -> Vec<Utxo> {
+    d.utxos(&d.x_address(who.address()))
+        .await
+        .into_iter()
+        .filter(|u| u.utxo.asset_id == asset)
+        .collect()
+}
+
+#[tokio::test]
+async fn an_nft_family_mints_and_transfers_tokens() {
+    let d = Devnet::start(common::options()).await;
+    let keys = test_keys();
+    let (artist, collector, friend) = (&keys[1], &keys[2], &keys[3]);
+    let rules = &d.devnet.rules;
+    let now = d.devnet.clock.now();
+    let utxos = |k: &avalanche_rpc::keys::PrivateKey| {
+        let a = d.x_address(k.address());
+        let d = &d;
+        async move { d.utxos(&a).await }
+    };
+
+    let family = wallet::nft_family_tx(
+        rules,
+        artist,
+        &utxos(artist).await,
+        ("Devnet Art", "ART"),
+        2,
+        now,
+    )
+    .unwrap();
+    let asset = issue(&d, &family).await.unwrap();
+    let desc = d
+        .node
+        .avm("X")
+        .get_asset_description(GetAssetDescriptionParams::new(asset.to_string()))
+        .await
+        .unwrap();
+    assert_eq!((desc.symbol.as_str(), desc.denomination.get()), ("ART", 0));
+    let rights = tokens(&d, artist, asset).await;
+    assert_eq!(rights.len(), 2, "two minting rights, groups 0 and 1");
+    let right0 = rights
+        .iter()
+        .find(|u| matches!(&u.utxo.output, avm::UtxoOutput::NftfxMintOutput(m) if m.group_id == 0))
+        .unwrap()
+        .clone();
+
+    // Refused: a mint of another group than the right's; signed by someone else.
+    let wrong_group = wallet::nft_operation_tx(
+        rules,
+        artist,
+        &utxos(artist).await,
+        (
+            &right0,
+            wallet::nft_mint(1, b"art #1", &[collector.address()]),
+        ),
+        artist,
+        now,
+    )
+    .unwrap();
+    let e = issue(&d, &wrong_group).await.unwrap_err();
+    assert!(e.contains("but the minting right is for group 0"), "{e}");
+    let forged = wallet::nft_operation_tx(
+        rules,
+        artist,
+        &utxos(artist).await,
+        (
+            &right0,
+            wallet::nft_mint(0, b"art #1", &[collector.address()]),
+        ),
+        friend,
+        now,
+    )
+    .unwrap();
+    let e = issue(&d, &forged).await.unwrap_err();
+    assert!(e.contains("not by the owner"), "{e}");
+
+    // Minted to the collector.
+    let mint = wallet::nft_operation_tx(
+        rules,
+        artist,
+        &utxos(artist).await,
+        (
+            &right0,
+            wallet::nft_mint(0, b"art #1", &[collector.address()]),
+        ),
+        artist,
+        now,
+    )
+    .unwrap();
+    issue(&d, &mint).await.unwrap();
+    let held = tokens(&d, collector, asset).await;
+    assert_eq!(held.len(), 1);
+    let avm::UtxoOutput::NftfxTransferOutput(token) = &held[0].utxo.output else {
+        panic!("an nftfx TransferOutput")
+    };
+    assert_eq!(
+        (token.group_id, token.payload.as_slice()),
+        (0, &b"art #1"[..])
+    );
+    assert!(
+        tokens(&d, artist, asset).await.iter().all(
+            |u| !matches!(&u.utxo.output, avm::UtxoOutput::NftfxMintOutput(m) if m.group_id == 0)
+        ),
+        "minting spends the group's right (nftfx)"
+    );
+
+    // Transferred, unchanged, by its owner; a changed payload is refused.
+    let altered = wallet::nft_operation_tx(
+        rules,
+        collector,
+        &utxos(collector).await,
+        (
+            &held[0],
+            wallet::nft_transfer(0, b"art #2", friend.address()),
+        ),
+        collector,
+        now,
+    )
+    .unwrap();
+    let e = issue(&d, &altered).await.unwrap_err();
+    assert!(e.contains("payload` differs"), "{e}");
+    let transfer = wallet::nft_operation_tx(
+        rules,
+        collector,
+        &utxos(collector).await,
+        (
+            &held[0],
+            wallet::nft_transfer(0, b"art #1", friend.address()),
+        ),
+        collector,
+        now,
+    )
+    .unwrap();
+    issue(&d, &transfer).await.unwrap();
+    assert!(tokens(&d, collector, asset).await.is_empty());
+    assert_eq!(tokens(&d, friend, asset).await.len(), 1);
+}
