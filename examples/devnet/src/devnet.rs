@@ -226,6 +226,7 @@ impl Devnet {
             if let Some(reason) = pool.dropped(&id) {
                 return Err(TxError(reason.to_string()));
             }
+            crate::mempool::check_size(&id, bytes.len()).map_err(TxError)?;
             if bytes.len() > pool.free_bytes() {
                 return Err(TxError(format!(
                     "mempool is full: {id} size ({}) > available space ({})",

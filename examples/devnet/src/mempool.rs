@@ -6,6 +6,19 @@ use std::collections::{HashMap, VecDeque};
 
 /// How many dropped transactions are remembered.
 const DROPPED: usize = 64;
+/// The largest transaction a mempool takes (`vms/txs/mempool` MaxTxSize).
+pub const MAX_TX_SIZE: usize = 64 * 1024;
+
+/// The node's refusal of a transaction larger than [`MAX_TX_SIZE`].
+pub fn check_size(id: &Id, size: usize) -> Result<(), String> {
+    if size > MAX_TX_SIZE {
+        return Err(format!(
+            "tx too large: {id} size ({size}) > max size ({MAX_TX_SIZE})"
+        ));
+    }
+    Ok(())
+}
+
 /// The most bytes of transactions the mempool holds (64 MiB, as the node's).
 pub const MAX_BYTES: usize = 64 << 20;
 

@@ -1,6 +1,8 @@
 //! Tampered transactions are refused through `issueTx`, each with a message naming what
-//! failed, and a refused transaction changes nothing: UTXOs, heights and the index are the
-//! same after all of them as before.
+//! failed (a bad signature, a spent input, another network's ID, the fee one nAVAX short, an
+//! input twice, a UTXO spent before its locktime, a stake below the minimum, a memo or a tx
+//! too large, locked funds spent as unlocked), and a refused transaction changes nothing:
+//! UTXOs, heights and the index are the same after all of them as before.
 
 #![allow(deprecated)]
 
@@ -222,6 +224,25 @@ async fn tampered_transactions_are_refused_and_change_nothing() {
     .unwrap();
     let e = refused_x(&d, &early).await;
     assert!(e.contains("locked until"), "{e}");
+
+    // A memo over 256 bytes; a transaction over 64 KiB.
+    let mut b = base_of(&fresh);
+    b.memo = vec![7; 257];
+    let e = refused_x(&d, &resign(b, &signers)).await;
+    assert!(e.contains("memo"), "{e}");
+    let many: Vec<Payment> = (0..1_000).map(|_| pay(payee.address(), 1)).collect();
+    let large = wallet::base_tx(
+        rules,
+        std::slice::from_ref(payer),
+        &utxos,
+        &many,
+        payer.address(),
+        now,
+    )
+    .unwrap();
+    assert!(large.to_bytes().unwrap().len() > 64 * 1024);
+    let e = refused_x(&d, &large).await;
+    assert!(e.contains("tx too large"), "{e}");
 
     // On the P-chain: a stake below the minimum, and the dynamic fee one nAVAX short.
     let p = d.node.platform();

@@ -29,6 +29,8 @@ impl Devnet {
         if let Some(reason) = pool.dropped(&id) {
             return Err(TxError(format!("couldn't issue tx: {reason}")));
         }
+        crate::mempool::check_size(&id, bytes.len())
+            .map_err(|e| TxError(format!("couldn't issue tx: {e}")))?;
         let r = self.store.read().map_err(|e| TxError(e.to_string()))?;
         if ledger::tx(&r, Chain::P, &id)
             .map_err(|e| TxError(e.to_string()))?
