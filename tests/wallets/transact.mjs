@@ -137,6 +137,7 @@ async function main() {
     await addTxSignatures({ unsignedTx: tx, privateKeys: [ewoq] });
     const { txID } = await xApi.issueSignedTx(tx.getSignedTx());
     await waitX(txID);
+    await indexed("X", tx.getSignedTx(), "X-chain export");
     const atomic = await pApi.getUTXOs({ addresses: [p(ewoqAddr)], sourceChain: "X" });
     check("X-chain export: the P-chain sees it in shared memory", atomic.utxos.length === 1, `${atomic.utxos.length}`);
     const feeState = await pApi.getFeeState();
@@ -153,6 +154,9 @@ async function main() {
     await addTxSignatures({ unsignedTx: imp, privateKeys: [ewoq] });
     const issued = await pApi.issueSignedTx(imp.getSignedTx());
     await waitP(issued.txID);
+    await indexed("P", imp.getSignedTx(), "P-chain import");
+    const left = await pApi.getUTXOs({ addresses: [p(ewoqAddr)], sourceChain: "X" });
+    check("P-chain import: shared memory no longer holds the UTXO", left.utxos.length === 0, `${left.utxos.length}`);
     const pAfter = await pBalance(p(ewoqAddr));
     const gained = pAfter - pBefore;
     check(
@@ -179,6 +183,7 @@ async function main() {
     await addTxSignatures({ unsignedTx: tx, privateKeys: [ewoq] });
     const { txID } = await pApi.issueSignedTx(tx.getSignedTx());
     await waitP(txID);
+    await indexed("P", tx.getSignedTx(), "P-chain BaseTx");
     const k1After = await pBalance(p(key1Addr));
     check("P-chain BaseTx: committed, the recipient has 5 AVAX more", k1After - k1Before === 5_000_000_000n, `${k1After - k1Before}`);
     const state = await pApi.getFeeState();
