@@ -91,3 +91,19 @@ pub fn check_signatures(
     }
     Ok(())
 }
+
+/// An owner's threshold and address count as `secp256k1fx.OutputOwners.Verify` checks them:
+/// a threshold the addresses can meet, no addresses without a threshold.
+pub fn check_threshold(threshold: u32, addresses: usize, place: &str) -> Result<(), TxError> {
+    if threshold as usize > addresses {
+        return fail(format!(
+            "`{place}.threshold` is {threshold} but it has {addresses} addresses: it could never be spent"
+        ));
+    }
+    if threshold == 0 && addresses > 0 {
+        return fail(format!(
+            "`{place}` has addresses but a threshold of 0; leave the addresses out"
+        ));
+    }
+    Ok(())
+}

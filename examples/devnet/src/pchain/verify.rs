@@ -885,22 +885,9 @@ fn check_weight(
     })
 }
 
-/// An owner without a locktime (`secp256k1fx.OutputOwners.Verify`): a threshold the
-/// addresses can meet, no addresses without a threshold.
+/// An owner without a locktime (`secp256k1fx.OutputOwners.Verify`).
 fn check_owner(o: &platform::PChainOwner, place: &str) -> Result<(), TxError> {
-    if o.threshold as usize > o.addresses.len() {
-        return fail(format!(
-            "`{place}.threshold` is {} but it has {} addresses: it could never be spent",
-            o.threshold,
-            o.addresses.len()
-        ));
-    }
-    if o.threshold == 0 && !o.addresses.is_empty() {
-        return fail(format!(
-            "`{place}` has addresses but a threshold of 0; leave the addresses out"
-        ));
-    }
-    Ok(())
+    crate::secp::check_threshold(o.threshold, o.addresses.len(), place)
 }
 
 /// The node's rules for a permissioned Subnet validator (`verifyAddSubnetValidatorTx`).

@@ -429,19 +429,7 @@ fn nft_credential(c: &avm::FxCredential, place: &str) -> Result<secp256k1fx::Cre
 
 /// Owners that can be spent (`secp256k1fx.OutputOwners.Verify`).
 fn check_owners(o: &secp256k1fx::OutputOwners, place: &str) -> Result<(), TxError> {
-    if o.threshold as usize > o.addresses.len() {
-        return fail(format!(
-            "`{place}.threshold` is {} but it has {} addresses: it could never be spent",
-            o.threshold,
-            o.addresses.len()
-        ));
-    }
-    if o.threshold == 0 && !o.addresses.is_empty() {
-        return fail(format!(
-            "`{place}` has addresses but a threshold of 0; leave the addresses out"
-        ));
-    }
-    Ok(())
+    crate::secp::check_threshold(o.threshold, o.addresses.len(), place)
 }
 
 fn touch(fx: &mut Effects, owners: &secp256k1fx::OutputOwners, asset: Id) {
