@@ -6,7 +6,7 @@
 use crate::genesis::encoded;
 use crate::xchain::Utxo;
 use crate::xchain::verify::Rules;
-use avalanche_rpc::codec::{avm, nftfx, platform, secp256k1fx};
+use avalanche_rpc::codec::{avm, nftfx, platform, propertyfx, secp256k1fx};
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::wire::{Id, ShortId};
 use std::collections::BTreeMap;
@@ -116,44 +116,47 @@ pub fn mint_tx(
     )
 }
 
-/// A signed CreateAssetTx of an NFT family (nftfx): `groups` minting rights, group i owned
-/// by `minter` alone; the fee paid from `utxos`.
-pub fn nft_family_tx(
+/// A signed CreateAssetTx of an asset whose only initial state is `state` (an NFT family's
+/// minting rights, a property's); the fee paid from `creator`'s `utxos`.
+pub fn family_tx(
     rules: &Rules,
-    minter: &PrivateKey,
+    creator: &PrivateKey,
     utxos: &[Utxo],
     (name, symbol): (&str, &str),
-    groups: u32,
+    state: avm::InitialState,
     time: u64,
 ) -> Result<avm::Tx, String> {
-    let keys = std::slice::from_ref(minter);
+    let keys = std::slice::from_ref(creator);
     let (base, signers) = funded_base(
         rules,
         keys,
         utxos,
         &[],
         rules.create_asset_tx_fee,
-        minter.address(),
+        creator.address(),
         time,
     )?;
-    let mut outputs: Vec<avm::StateOutput> = (0..groups)
-        .map(|g| nftfx::MintOutput::new(g, owners(minter.address())).into())
-        .collect();
-    outputs.sort_by_cached_key(encoded);
-    let unsigned = avm::CreateAssetTx::new(
-        base,
-        name.into(),
-        symbol.into(),
-        0,
-        vec![avm::InitialState::new(1, outputs)],
-    );
+    let unsigned = avm::CreateAssetTx::new(base, name.into(), symbol.into(), 0, vec![state]);
     sign(unsigned.into(), &signers)
 }
 
-/// A signed OperationTx with one nftfx operation on `utxo` (a minting right or a token that
-/// `signer` owns alone at signature index 0), signed with an nftfx credential; the fee paid
-/// from `payer`'s `utxos`.
-pub fn nft_operation_tx(
+/// nftfx minting rights for groups 0 to `groups` - 1, each owned by `owner` alone.
+pub fn nft_rights(groups: u32, owner: ShortId) -> avm::InitialState {
+    let mut outputs: Vec<avm::StateOutput> = (0..groups)
+        .map(|g| nftfx::MintOutput::new(g, owners(owner)).into())
+        .collect();
+    outputs.sort_by_cached_key(encoded);
+    avm::InitialState::new(1, outputs)
+}
+
+/// A propertyfx minting right owned by `owner` alone.
+pub fn property_right(owner: ShortId) -> avm::InitialState {
+    avm::InitialState::new(2, vec![propertyfx::MintOutput::new(owners(owner)).into()])
+}
+
+/// A signed OperationTx with one operation on `utxo` (owned by `signer` alone, at signature
+/// index 0), signed with its fx's credential; the fee paid from `payer`'s `utxos`.
+pub fn operation_tx(
     rules: &Rules,
     payer: &PrivateKey,
     utxos: &[Utxo],
@@ -164,6 +167,14 @@ pub fn nft_operation_tx(
     let keys = std::slice::from_ref(payer);
     let (base, mut signers) =
         funded_base(rules, keys, utxos, &[], rules.tx_fee, payer.address(), time)?;
+    let nft = matches!(
+        op,
+        avm::FxOperation::NftfxMintOperation(_) | avm::FxOperation::TransferOperation(_)
+    );
+    let property = matches!(
+        op,
+        avm::FxOperation::PropertyfxMintOperation(_) | avm::FxOperation::BurnOperation(_)
+    );
     let operation = avm::Operation::new(utxo.utxo.asset_id, vec![utxo.utxo.utxo_id.clone()], op);
     signers.push(signer);
     let mut tx = sign(
@@ -172,10 +183,29 @@ pub fn nft_operation_tx(
     )?;
     let last = tx.credentials.len() - 1;
     if let avm::Credential::Secp256k1fxCredential(c) = &tx.credentials[last].credential {
-        tx.credentials[last] =
-            avm::FxCredential::new(nftfx::Credential::new(c.signatures.clone()).into());
+        let sigs = c.signatures.clone();
+        if nft {
+            tx.credentials[last] = avm::FxCredential::new(nftfx::Credential::new(sigs).into());
+        } else if property {
+            tx.credentials[last] = avm::FxCredential::new(propertyfx::Credential::new(sigs).into());
+        }
     }
     Ok(tx)
+}
+
+/// A propertyfx operation minting a property for `to`, the right staying with `owner`.
+pub fn property_mint(owner: ShortId, to: ShortId) -> avm::FxOperation {
+    propertyfx::MintOperation::new(
+        secp256k1fx::Input::new(vec![0]),
+        propertyfx::MintOutput::new(owners(owner)),
+        propertyfx::OwnedOutput::new(owners(to)),
+    )
+    .into()
+}
+
+/// A propertyfx operation burning a property.
+pub fn property_burn() -> avm::FxOperation {
+    propertyfx::BurnOperation::new(secp256k1fx::Input::new(vec![0])).into()
 }
 
 /// An nftfx operation minting one token of `group` with `payload` for each of `to`.

@@ -1,5 +1,6 @@
-//! NFTs on the X-chain (nftfx) through `avm.issueTx`: a family created with its minting
-//! rights, a token minted and transferred, with the node's refusals.
+//! The X-chain's other fxs through `avm.issueTx`: an NFT family (nftfx) created with its
+//! minting rights, a token minted and transferred; a property (propertyfx) minted and burnt;
+//! with the node's refusals.
 
 #![allow(deprecated)]
 
@@ -49,12 +50,12 @@ async fn an_nft_family_mints_and_transfers_tokens() {
         async move { d.utxos(&a).await }
     };
 
-    let family = wallet::nft_family_tx(
+    let family = wallet::family_tx(
         rules,
         artist,
         &utxos(artist).await,
         ("Devnet Art", "ART"),
-        2,
+        wallet::nft_rights(2, artist.address()),
         now,
     )
     .unwrap();
@@ -75,7 +76,7 @@ async fn an_nft_family_mints_and_transfers_tokens() {
         .clone();
 
     // Refused: a mint of another group than the right's; signed by someone else.
-    let wrong_group = wallet::nft_operation_tx(
+    let wrong_group = wallet::operation_tx(
         rules,
         artist,
         &utxos(artist).await,
@@ -89,7 +90,7 @@ async fn an_nft_family_mints_and_transfers_tokens() {
     .unwrap();
     let e = issue(&d, &wrong_group).await.unwrap_err();
     assert!(e.contains("but the minting right is for group 0"), "{e}");
-    let forged = wallet::nft_operation_tx(
+    let forged = wallet::operation_tx(
         rules,
         artist,
         &utxos(artist).await,
@@ -105,7 +106,7 @@ async fn an_nft_family_mints_and_transfers_tokens() {
     assert!(e.contains("not by the owner"), "{e}");
 
     // Minted to the collector.
-    let mint = wallet::nft_operation_tx(
+    let mint = wallet::operation_tx(
         rules,
         artist,
         &utxos(artist).await,
@@ -135,7 +136,7 @@ async fn an_nft_family_mints_and_transfers_tokens() {
     );
 
     // Transferred, unchanged, by its owner; a changed payload is refused.
-    let altered = wallet::nft_operation_tx(
+    let altered = wallet::operation_tx(
         rules,
         collector,
         &utxos(collector).await,
@@ -149,7 +150,7 @@ async fn an_nft_family_mints_and_transfers_tokens() {
     .unwrap();
     let e = issue(&d, &altered).await.unwrap_err();
     assert!(e.contains("payload` differs"), "{e}");
-    let transfer = wallet::nft_operation_tx(
+    let transfer = wallet::operation_tx(
         rules,
         collector,
         &utxos(collector).await,
@@ -164,4 +165,90 @@ async fn an_nft_family_mints_and_transfers_tokens() {
     issue(&d, &transfer).await.unwrap();
     assert!(tokens(&d, collector, asset).await.is_empty());
     assert_eq!(tokens(&d, friend, asset).await.len(), 1);
+}
+
+#[tokio::test]
+async fn a_property_is_minted_and_burnt() {
+    let d = Devnet::start(common::options()).await;
+    let keys = test_keys();
+    let (issuer, owner) = (&keys[1], &keys[2]);
+    let rules = &d.devnet.rules;
+    let now = d.devnet.clock.now();
+    let utxos = |k: &avalanche_rpc::keys::PrivateKey| {
+        let a = d.x_address(k.address());
+        let d = &d;
+        async move { d.utxos(&a).await }
+    };
+    let create = wallet::family_tx(
+        rules,
+        issuer,
+        &utxos(issuer).await,
+        ("Devnet Deed", "DEED"),
+        wallet::property_right(issuer.address()),
+        now,
+    )
+    .unwrap();
+    let asset = issue(&d, &create).await.unwrap();
+    let right = tokens(&d, issuer, asset).await.remove(0);
+
+    // The right must stay with its owners.
+    let e = issue(
+        &d,
+        &wallet::operation_tx(
+            rules,
+            issuer,
+            &utxos(issuer).await,
+            (
+                &right,
+                wallet::property_mint(owner.address(), owner.address()),
+            ),
+            issuer,
+            now,
+        )
+        .unwrap(),
+    )
+    .await
+    .unwrap_err();
+    assert!(e.contains("must keep the minting right's owners"), "{e}");
+    issue(
+        &d,
+        &wallet::operation_tx(
+            rules,
+            issuer,
+            &utxos(issuer).await,
+            (
+                &right,
+                wallet::property_mint(issuer.address(), owner.address()),
+            ),
+            issuer,
+            now,
+        )
+        .unwrap(),
+    )
+    .await
+    .unwrap();
+    let owned = tokens(&d, owner, asset).await;
+    assert_eq!(owned.len(), 1);
+    assert!(matches!(
+        owned[0].utxo.output,
+        avm::UtxoOutput::OwnedOutput(_)
+    ));
+    assert_eq!(tokens(&d, issuer, asset).await.len(), 1, "the right stays");
+
+    // Burnt by its owner: it is gone.
+    issue(
+        &d,
+        &wallet::operation_tx(
+            rules,
+            owner,
+            &utxos(owner).await,
+            (&owned[0], wallet::property_burn()),
+            owner,
+            now,
+        )
+        .unwrap(),
+    )
+    .await
+    .unwrap();
+    assert!(tokens(&d, owner, asset).await.is_empty());
 }

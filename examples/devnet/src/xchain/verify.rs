@@ -187,9 +187,9 @@ pub fn verify(
         avm::UnsignedTx::CreateAssetTx(t) => {
             for (i, state) in t.initial_states.iter().enumerate() {
                 let place = format!("unsignedTx.initialStates[{i}]");
-                if state.fx_index > 1 {
+                if state.fx_index > 2 {
                     return fail(format!(
-                        "`{place}.fxIndex` is {}: the devnet supports secp256k1fx (0) and nftfx (1) so far",
+                        "`{place}.fxIndex` is {}: the X-chain has fxs 0 (secp256k1fx), 1 (nftfx) and 2 (propertyfx)",
                         state.fx_index
                     ));
                 }
@@ -208,8 +208,14 @@ pub fn verify(
                         avm::StateOutput::NftfxTransferOutput(x) => {
                             (1, avm::UtxoOutput::NftfxTransferOutput(x.clone()))
                         }
+                        avm::StateOutput::PropertyfxMintOutput(x) => {
+                            (2, avm::UtxoOutput::PropertyfxMintOutput(x.clone()))
+                        }
+                        avm::StateOutput::OwnedOutput(x) => {
+                            (2, avm::UtxoOutput::OwnedOutput(x.clone()))
+                        }
                         _ => {
-                            return fail(format!("`{place}.outputs[{j}]` is of an unsupported fx"));
+                            return fail(format!("`{place}.outputs[{j}]` is of an unknown fx"));
                         }
                     };
                     if fx_index != state.fx_index {
@@ -320,18 +326,55 @@ pub fn verify(
                             )],
                         )
                     }
-                    _ => {
-                        return fail(format!(
-                            "`{place}` is a propertyfx operation; the devnet supports secp256k1fx and nftfx operations so far"
-                        ));
+                    // propertyfx (`vms/propertyfx/fx.go`): minting passes the right on to the
+                    // same owners and makes an owned property; burning destroys one.
+                    avm::FxOperation::PropertyfxMintOperation(mint) => {
+                        let avm::UtxoOutput::PropertyfxMintOutput(right) = &utxo.output else {
+                            return fail(format!(
+                                "`{place}` spends a UTXO that is not a propertyfx MintOutput"
+                            ));
+                        };
+                        if right.owners != mint.mint_output.owners {
+                            return fail(format!(
+                                "`{place}.mintOutput` must keep the minting right's owners"
+                            ));
+                        }
+                        check_owners(&mint.owned_output.owners, &format!("{place}.ownedOutput"))?;
+                        (
+                            right.owners.clone(),
+                            mint.mint_input.signature_indices.clone(),
+                            property_credential(&tx.credentials[k], &cred_place)?,
+                            vec![
+                                avm::UtxoOutput::PropertyfxMintOutput(mint.mint_output.clone()),
+                                avm::UtxoOutput::OwnedOutput(mint.owned_output.clone()),
+                            ],
+                        )
                     }
+                    avm::FxOperation::BurnOperation(burn) => {
+                        let avm::UtxoOutput::OwnedOutput(owned) = &utxo.output else {
+                            return fail(format!(
+                                "`{place}` spends a UTXO that is not a propertyfx OwnedOutput"
+                            ));
+                        };
+                        (
+                            owned.owners.clone(),
+                            burn.input.signature_indices.clone(),
+                            property_credential(&tx.credentials[k], &cred_place)?,
+                            Vec::new(),
+                        )
+                    }
+                    _ => return fail(format!("`{place}` is an operation of an unknown fx")),
                 };
                 check_signatures(&owners, &indices, &cred, &hash, time, &place)?;
                 touch(&mut fx, &owners, op.asset_id);
                 fx.consumed.push(utxo_id);
                 for out in outs {
-                    if let avm::UtxoOutput::NftfxTransferOutput(t) = &out {
-                        touch(&mut fx, &t.owners, op.asset_id);
+                    match &out {
+                        avm::UtxoOutput::NftfxTransferOutput(t) => {
+                            touch(&mut fx, &t.owners, op.asset_id)
+                        }
+                        avm::UtxoOutput::OwnedOutput(o) => touch(&mut fx, &o.owners, op.asset_id),
+                        _ => {}
                     }
                     produce(&mut fx, tx_id, &mut index, op.asset_id, out);
                 }
@@ -424,6 +467,19 @@ fn nft_credential(c: &avm::FxCredential, place: &str) -> Result<secp256k1fx::Cre
             Ok(secp256k1fx::Credential::new(c.signatures.clone()))
         }
         _ => fail(format!("`{place}` is not an nftfx credential")),
+    }
+}
+
+/// A propertyfx credential's signatures (the same body as secp256k1fx's).
+fn property_credential(
+    c: &avm::FxCredential,
+    place: &str,
+) -> Result<secp256k1fx::Credential, TxError> {
+    match &c.credential {
+        avm::Credential::PropertyfxCredential(c) => {
+            Ok(secp256k1fx::Credential::new(c.signatures.clone()))
+        }
+        _ => fail(format!("`{place}` is not a propertyfx credential")),
     }
 }
 
