@@ -193,7 +193,7 @@ impl Devnet {
         }
         let w = self.store.write()?;
         store::set_meta(&w, "index_was_enabled", &1u64.to_be_bytes())?;
-        let indexed = store::meta_u64_in(&w, "x_indexed_height")?.unwrap_or(0);
+        let indexed = store::meta_u64(&w, "x_indexed_height")?.unwrap_or(0);
         let now = self.started_ns;
         let mut height = indexed + 1;
         loop {

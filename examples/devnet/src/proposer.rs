@@ -105,7 +105,7 @@ pub fn tip(r: &ReadTransaction, chain: Chain) -> Result<Option<Tip>, StoreError>
 
 /// The same, within a write transaction.
 pub fn tip_in(w: &WriteTransaction, chain: Chain) -> Result<Option<Tip>, StoreError> {
-    Ok(store::meta_in(w, meta_key(chain))?.and_then(|v| Tip::decode(&v)))
+    Ok(store::meta(w, meta_key(chain))?.and_then(|v| Tip::decode(&v)))
 }
 
 /// Wraps `inner` (built at `time`, using P-chain height `p_chain_height`) on `parent`; the

@@ -198,27 +198,15 @@ impl Reader for WriteTransaction {
     }
 }
 
-/// Reads a META value.
-pub fn meta(r: &ReadTransaction, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
-    let t = r.open_table(META)?;
+/// Reads a META value, through a read or a write transaction.
+pub fn meta<R: Reader>(r: &R, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+    let t = r.table(META)?;
     Ok(t.get(key)?.map(|v| v.value().to_vec()))
 }
 
 /// Reads a META value written as 8 big-endian bytes.
-pub fn meta_u64(r: &ReadTransaction, key: &str) -> Result<Option<u64>, StoreError> {
+pub fn meta_u64<R: Reader>(r: &R, key: &str) -> Result<Option<u64>, StoreError> {
     Ok(meta(r, key)?.and_then(|v| Some(u64::from_be_bytes(v.try_into().ok()?))))
-}
-
-/// Reads a META value within a write transaction.
-pub fn meta_in(w: &WriteTransaction, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
-    use redb::ReadableTable;
-    let t = w.open_table(META)?;
-    Ok(t.get(key)?.map(|v| v.value().to_vec()))
-}
-
-/// Reads a META value written as 8 big-endian bytes, within a write transaction.
-pub fn meta_u64_in(w: &WriteTransaction, key: &str) -> Result<Option<u64>, StoreError> {
-    Ok(meta_in(w, key)?.and_then(|v| Some(u64::from_be_bytes(v.try_into().ok()?))))
 }
 
 /// Writes a META value.

@@ -100,12 +100,9 @@ impl Devnet {
         let w = self.store.write()?;
         let (parent_height, parent_bytes) =
             ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::P)?;
-        let parent_time = store::meta_u64_in(&w, "p_timestamp")?.unwrap_or(self.genesis.time);
+        let parent_time = store::meta_u64(&w, "p_timestamp")?.unwrap_or(self.genesis.time);
         let time = self.clock.now().max(parent_time);
-        let mut state = store::meta_in(&w, "p_fee_state")?
-            .and_then(|v| fee::State::decode(&v))
-            .unwrap_or_default()
-            .advance(time - parent_time);
+        let mut state = fee_state(&w)?.0.advance(time - parent_time);
         let price = fee::price(state.excess);
         let height = parent_height + 1;
         // The block's time first charges the L1 validators' continuous fee.
@@ -363,7 +360,7 @@ fn l1_validator(w: &WriteTransaction, id: &Id) -> Result<l1::Validator, StoreErr
 /// The reward a stake of `weight` for `duration` seconds earns, from the supply now; the
 /// supply counts it at once.
 fn potential_reward(w: &WriteTransaction, duration: u64, weight: u64) -> Result<u64, StoreError> {
-    let supply = store::meta_u64_in(w, "p_supply")?.unwrap_or(0);
+    let supply = store::meta_u64(w, "p_supply")?.unwrap_or(0);
     let reward = crate::genesis::staking::reward(duration, weight, supply);
     store::set_meta(w, "p_supply", &supply.saturating_add(reward).to_be_bytes())?;
     Ok(reward)
@@ -462,7 +459,7 @@ impl<R: Reader> View for StateView<'_, R> {
 }
 
 /// The stored fee state and the chain time it belongs to.
-pub fn fee_state(r: &redb::ReadTransaction) -> Result<(fee::State, u64), StoreError> {
+pub fn fee_state<R: Reader>(r: &R) -> Result<(fee::State, u64), StoreError> {
     let state = store::meta(r, "p_fee_state")?
         .and_then(|v| fee::State::decode(&v))
         .unwrap_or_default();

@@ -85,7 +85,7 @@ pub fn supply(r: &ReadTransaction) -> Result<u64, StoreError> {
 }
 
 /// The chain time: the last accepted block's time.
-pub fn timestamp(r: &ReadTransaction) -> Result<u64, StoreError> {
+pub fn timestamp<R: store::Reader>(r: &R) -> Result<u64, StoreError> {
     Ok(store::meta_u64(r, "p_timestamp")?.unwrap_or(0))
 }
 

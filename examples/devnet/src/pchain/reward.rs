@@ -9,7 +9,7 @@
 //! - a permissioned Subnet validator leaves in an empty standard block that moves the chain
 //!   time to its end.
 
-use super::{Delegator, Staker, Utxo, fee, l1, stakers};
+use super::{Delegator, Staker, Utxo, l1, stakers};
 use crate::devnet::Devnet;
 use crate::index::{self, Kind};
 use crate::ledger::{self, Chain, Status};
@@ -77,7 +77,7 @@ fn next_due(w: &WriteTransaction, now: u64) -> Result<Option<Due>, StoreError> {
             .into_iter()
             .map(Due::Delegator),
     );
-    let chain_time = store::meta_u64_in(w, "p_timestamp")?.unwrap_or(0);
+    let chain_time = store::meta_u64(w, "p_timestamp")?.unwrap_or(0);
     all.extend(l1::next_depletion(w, chain_time)?.map(Due::Depleted));
     Ok(all
         .into_iter()
@@ -156,18 +156,16 @@ impl Devnet {
             };
             let (parent_height, parent_bytes) =
                 ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::P)?;
-            let parent_time = store::meta_u64_in(&w, "p_timestamp")?.unwrap_or(self.genesis.time);
+            let parent_time = store::meta_u64(&w, "p_timestamp")?.unwrap_or(self.genesis.time);
             let time = due.end().max(parent_time);
             let avax = self.genesis.avax_asset_id;
             // The block's time first charges the L1 validators' continuous fee (which
             // deactivates those whose balance it uses up).
             l1::advance(&w, (time, time - parent_time), parent_height + 1)?;
+            // Time passed: the fee state refills and drains; no gas is used.
+            let state = super::accept::fee_state(&w)?.0.advance(time - parent_time);
             if let Due::Permissioned(_) | Due::Depleted(_) = &due {
                 // An empty standard block moves the chain time to the staker's end.
-                let state = store::meta_in(&w, "p_fee_state")?
-                    .and_then(|v| fee::State::decode(&v))
-                    .unwrap_or_default()
-                    .advance(time - parent_time);
                 if let Due::Permissioned(s) = &due {
                     stakers::remove_staker(&w, &s.subnet, &s.node, parent_height + 1, s.weight())?;
                 }
@@ -293,11 +291,6 @@ impl Devnet {
                 index::append(&w, Kind::PBlock, &tip.id, now, &wrapped)?;
                 index::append(&w, Kind::PBlock, &option_tip.id, now, &option)?;
             }
-            // Time passed: the fee state refills and drains; no gas was used.
-            let state = store::meta_in(&w, "p_fee_state")?
-                .and_then(|v| fee::State::decode(&v))
-                .unwrap_or_default()
-                .advance(time - parent_time);
             store::set_meta(&w, "p_fee_state", &state.encode())?;
             store::set_meta(&w, "p_timestamp", &time.to_be_bytes())?;
             w.commit()?;

@@ -31,13 +31,11 @@ impl PChain {
         let codec::Owner::OutputOwners(o) = o else {
             return None;
         };
-        let addrs: Vec<Address> = o
-            .owners
-            .addresses
-            .iter()
-            .filter_map(|a| format_address(&self.0, "P", *a.as_bytes()).parse().ok())
-            .collect();
-        Some(Owner::new(o.owners.locktime, o.owners.threshold, addrs))
+        Some(Owner::new(
+            o.owners.locktime,
+            o.owners.threshold,
+            self.addresses(&o.owners.addresses),
+        ))
     }
 
     fn block_result(&self, bytes: &[u8], encoding: Encoding) -> Result<HexOrJson, RpcError> {
@@ -161,12 +159,7 @@ impl PChain {
 
     /// An owner without a locktime, as the API shows it (`locktime` 0).
     fn p_owner(&self, o: &codec::PChainOwner) -> Owner {
-        let addrs: Vec<Address> = o
-            .addresses
-            .iter()
-            .filter_map(|a| format_address(&self.0, "P", *a.as_bytes()).parse().ok())
-            .collect();
-        Owner::new(0u64, o.threshold, addrs)
+        Owner::new(0u64, o.threshold, self.addresses(&o.addresses))
     }
 
     /// A getCurrentValidators entry of an L1 validator (inactive ones with balance 0).
@@ -181,9 +174,12 @@ impl PChain {
     }
 
     fn control_keys(&self, o: &codec::OutputOwners) -> Vec<Address> {
-        o.owners
-            .addresses
-            .iter()
+        self.addresses(&o.owners.addresses)
+    }
+
+    /// Addresses as the P-chain's API writes them (`P-<hrp>1…`).
+    fn addresses(&self, a: &[avalanche_rpc::wire::ShortId]) -> Vec<Address> {
+        a.iter()
             .filter_map(|a| format_address(&self.0, "P", *a.as_bytes()).parse().ok())
             .collect()
     }
