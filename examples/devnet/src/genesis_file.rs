@@ -422,8 +422,8 @@ fn p_genesis(
 mod tests {
     use super::*;
 
-    const LOCAL: &str = include_str!("../tests/data/genesis_local.json");
-    const CUSTOM: &str = include_str!("../tests/data/genesis_test.json");
+    const LOCAL: &str = include_str!("../tests/devnet/data/genesis_local.json");
+    const CUSTOM: &str = include_str!("../tests/devnet/data/genesis_test.json");
 
     /// The node's own vectors (`genesis/genesis_test.go`): the local network's genesis ID
     /// (`TestGenesis`, the unmodified local config), its X-chain and AVAX IDs (`TestVMGenesis`,

@@ -4,17 +4,13 @@
 //! continuous fee until it runs out, refilled, disabled); with the node's refusals at each
 //! step, and every method reporting it.
 
-#![allow(deprecated)]
-
-mod common;
-
+use crate::common::{self, Devnet};
 use avalanche_devnet::genesis::{name_id, test_keys};
 use avalanche_devnet::wallet::PKind;
 use avalanche_rpc::codec::platform as codec;
 use avalanche_rpc::devnet::{AdvanceClockParams, DevnetClient};
 use avalanche_rpc::platform::*;
 use avalanche_rpc::wire::{Address, Height, HexBytes, HexOrJson, Id, NodeId};
-use common::Devnet;
 
 #[tokio::test]
 async fn a_subnet_lives_its_whole_life() {
@@ -26,14 +22,11 @@ async fn a_subnet_lives_its_whole_life() {
         Address::new(Some("P"), "local", *k.address().as_bytes()).unwrap()
     };
     let subnet = d
-        .p_issue(
-            &d.p_tx(
-                owner,
-                PKind::CreateSubnet {
-                    owner: owner.address(),
-                },
-            )
-            .await,
+        .p_do(
+            owner,
+            PKind::CreateSubnet {
+                owner: owner.address(),
+            },
         )
         .await
         .unwrap();
@@ -49,15 +42,12 @@ async fn a_subnet_lives_its_whole_life() {
         genesis: b"genesis",
         auth,
     };
-    let e = d
-        .p_issue(&d.p_tx(owner, chain(other)).await)
-        .await
-        .unwrap_err();
+    let e = d.p_do(owner, chain(other)).await.unwrap_err();
     assert!(
         e.contains("unsignedTx.subnetAuthorization") && e.contains("not by the owner"),
         "{e}"
     );
-    let chain_id = d.p_issue(&d.p_tx(owner, chain(owner)).await).await.unwrap();
+    let chain_id = d.p_do(owner, chain(owner)).await.unwrap();
     assert_eq!(
         p.validates(ValidatesParams::new().with_subnet_id(subnet))
             .await
@@ -86,18 +76,12 @@ async fn a_subnet_lives_its_whole_life() {
     };
     let (n1, n2) = (d.devnet.nodes[1].id, d.devnet.nodes[2].id);
     let e = d
-        .p_issue(
-            &d.p_tx(owner, add(NodeId::new([5; 20]), now + 2 * 86_400, owner))
-                .await,
-        )
+        .p_do(owner, add(NodeId::new([5; 20]), now + 2 * 86_400, owner))
         .await
         .unwrap_err();
     assert!(e.contains("must validate the Primary Network"), "{e}");
     let e = d
-        .p_issue(
-            &d.p_tx(owner, add(n1, now + 364 * 86_400 + 86_000, owner))
-                .await,
-        )
+        .p_do(owner, add(n1, now + 364 * 86_400 + 86_000, owner))
         .await
         .unwrap_err();
     assert!(
@@ -105,11 +89,11 @@ async fn a_subnet_lives_its_whole_life() {
         "{e}"
     );
     let added = d
-        .p_issue(&d.p_tx(owner, add(n1, now + 10 * 86_400, owner)).await)
+        .p_do(owner, add(n1, now + 10 * 86_400, owner))
         .await
         .unwrap();
     let e = d
-        .p_issue(&d.p_tx(owner, add(n1, now + 10 * 86_400, owner)).await)
+        .p_do(owner, add(n1, now + 10 * 86_400, owner))
         .await
         .unwrap_err();
     assert!(e.contains("already a validator of Subnet"), "{e}");
@@ -129,16 +113,13 @@ async fn a_subnet_lives_its_whole_life() {
     );
 
     // The owner changes: the old owner's authorization no longer counts.
-    d.p_issue(
-        &d.p_tx(
-            owner,
-            PKind::TransferSubnetOwnership {
-                subnet,
-                owner: other.address(),
-                auth: owner,
-            },
-        )
-        .await,
+    d.p_do(
+        owner,
+        PKind::TransferSubnetOwnership {
+            subnet,
+            owner: other.address(),
+            auth: owner,
+        },
     )
     .await
     .unwrap();
@@ -154,14 +135,9 @@ async fn a_subnet_lives_its_whole_life() {
         node: n1,
         auth,
     };
-    let e = d
-        .p_issue(&d.p_tx(owner, remove(owner)).await)
-        .await
-        .unwrap_err();
+    let e = d.p_do(owner, remove(owner)).await.unwrap_err();
     assert!(e.contains("not by the owner"), "{e}");
-    d.p_issue(&d.p_tx(owner, remove(other)).await)
-        .await
-        .unwrap();
+    d.p_do(owner, remove(other)).await.unwrap();
     let set = p
         .get_validators_at(
             GetValidatorsAtParams::new()
@@ -171,14 +147,11 @@ async fn a_subnet_lives_its_whole_life() {
         .await
         .unwrap();
     assert!(set.is_empty(), "{set:?}");
-    let e = d
-        .p_issue(&d.p_tx(owner, remove(other)).await)
-        .await
-        .unwrap_err();
+    let e = d.p_do(owner, remove(other)).await.unwrap_err();
     assert!(e.contains("isn't a validator of subnet"), "{e}");
 
     // Another validator leaves at its end, in a block that only moves the chain time.
-    d.p_issue(&d.p_tx(owner, add(n2, now + 2 * 86_400, other)).await)
+    d.p_do(owner, add(n2, now + 2 * 86_400, other))
         .await
         .unwrap();
     let height = p
@@ -239,14 +212,11 @@ async fn an_l1_validator_pays_its_fee_runs_out_is_refilled_and_disabled() {
     let keys = test_keys();
     let (owner, other) = (&keys[2], &keys[3]);
     let subnet = d
-        .p_issue(
-            &d.p_tx(
-                owner,
-                PKind::CreateSubnet {
-                    owner: owner.address(),
-                },
-            )
-            .await,
+        .p_do(
+            owner,
+            PKind::CreateSubnet {
+                owner: owner.address(),
+            },
         )
         .await
         .unwrap();
@@ -266,28 +236,20 @@ async fn an_l1_validator_pays_its_fee_runs_out_is_refilled_and_disabled() {
         validators: &validators,
         auth,
     };
-    let e = d
-        .p_issue(&d.p_tx(owner, convert(other)).await)
-        .await
-        .unwrap_err();
+    let e = d.p_do(owner, convert(other)).await.unwrap_err();
     assert!(e.contains("not by the owner"), "{e}");
-    d.p_issue(&d.p_tx(owner, convert(owner)).await)
-        .await
-        .unwrap();
+    d.p_do(owner, convert(owner)).await.unwrap();
     // Converted: its owner no longer acts on it.
     let e = d
-        .p_issue(
-            &d.p_tx(
-                owner,
-                PKind::CreateChain {
-                    subnet,
-                    name: "Late",
-                    vm: name_id("timestampvm"),
-                    genesis: b"",
-                    auth: owner,
-                },
-            )
-            .await,
+        .p_do(
+            owner,
+            PKind::CreateChain {
+                subnet,
+                name: "Late",
+                vm: name_id("timestampvm"),
+                genesis: b"",
+                auth: owner,
+            },
         )
         .await
         .unwrap_err();
@@ -348,15 +310,12 @@ async fn an_l1_validator_pays_its_fee_runs_out_is_refilled_and_disabled() {
     assert!(set[&empty].public_key.is_none());
 
     // Refilled: active again under its own node ID and key.
-    d.p_issue(
-        &d.p_tx(
-            other,
-            PKind::IncreaseL1Balance {
-                validation_id: id,
-                amount: 1_000_000,
-            },
-        )
-        .await,
+    d.p_do(
+        other,
+        PKind::IncreaseL1Balance {
+            validation_id: id,
+            amount: 1_000_000,
+        },
     )
     .await
     .unwrap();
@@ -383,10 +342,7 @@ async fn an_l1_validator_pays_its_fee_runs_out_is_refilled_and_disabled() {
         validation_id: id,
         auth,
     };
-    let e = d
-        .p_issue(&d.p_tx(owner, disable(owner)).await)
-        .await
-        .unwrap_err();
+    let e = d.p_do(owner, disable(owner)).await.unwrap_err();
     assert!(
         e.contains("unsignedTx.disableAuthorization") && e.contains("not by the owner"),
         "{e}"

@@ -1,10 +1,7 @@
 //! The history the devnet starts with: made by the activity generator through issueTx, so the
 //! chains, balances and the index agree with it.
 
-#![allow(deprecated)]
-
-mod common;
-
+use crate::common::{self, Devnet};
 use avalanche_devnet::genesis::{AVAX, test_keys};
 use avalanche_rpc::avm::*;
 use avalanche_rpc::codec::warp;
@@ -16,7 +13,6 @@ use avalanche_rpc::platform::{
     ValidatedByParams, ValidatesParams,
 };
 use avalanche_rpc::wire::{Address, Height, Id};
-use common::Devnet;
 
 #[tokio::test]
 async fn the_start_history_is_consistent() {

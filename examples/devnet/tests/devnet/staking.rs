@@ -1,17 +1,13 @@
 //! Staking on the P-chain: an AddPermissionlessValidatorTx through issueTx adds a validator
 //! that every method then reports, with the node's rules refusing what it would refuse.
 
-#![allow(deprecated)]
-
-mod common;
-
+use crate::common::{self, Devnet};
 use avalanche_devnet::genesis::{AVAX, test_keys};
 use avalanche_devnet::ledger::Chain;
 use avalanche_devnet::pchain;
 use avalanche_devnet::wallet::{self, PKind};
 use avalanche_rpc::platform::*;
 use avalanche_rpc::wire::{Address, Height, NodeId};
-use common::Devnet;
 
 #[tokio::test]
 async fn a_new_validator_joins_with_its_stake_and_reward() {
@@ -335,19 +331,16 @@ async fn a_delegator_is_rewarded_and_its_validator_paid_its_fee() {
     let bls = avalanche_rpc::bls::SecretKey::from_seed(&[7; 32]).unwrap();
     let now = d.devnet.clock.now();
     let validation = d
-        .p_issue(
-            &d.p_tx(
-                validator,
-                PKind::AddValidator {
-                    node,
-                    bls: &bls,
-                    weight: 2_000 * AVAX,
-                    end: now + 3 * 86_400,
-                    shares: 100_000,
-                    rewards: validator.address(),
-                },
-            )
-            .await,
+        .p_do(
+            validator,
+            PKind::AddValidator {
+                node,
+                bls: &bls,
+                weight: 2_000 * AVAX,
+                end: now + 3 * 86_400,
+                shares: 100_000,
+                rewards: validator.address(),
+            },
         )
         .await
         .unwrap();
@@ -376,14 +369,11 @@ async fn a_delegator_is_rewarded_and_its_validator_paid_its_fee() {
             "is not a current validator",
         ),
     ] {
-        let e = d.p_issue(&d.p_tx(delegator, kind).await).await.unwrap_err();
+        let e = d.p_do(delegator, kind).await.unwrap_err();
         assert!(e.contains(why), "{e}");
     }
     let delegation = d
-        .p_issue(
-            &d.p_tx(delegator, delegate(node, 500 * AVAX, now + 2 * 86_400))
-                .await,
-        )
+        .p_do(delegator, delegate(node, 500 * AVAX, now + 2 * 86_400))
         .await
         .unwrap();
     let listed = p

@@ -4,10 +4,7 @@
 //! too large, locked funds spent as unlocked), and a refused transaction changes nothing:
 //! UTXOs, heights and the index are the same after all of them as before.
 
-#![allow(deprecated)]
-
-mod common;
-
+use crate::common::{self, Devnet};
 use avalanche_devnet::genesis::{AVAX, test_keys};
 use avalanche_devnet::wallet::{self, PKind, Payment};
 use avalanche_rpc::avm::{AvmClient, GetHeightParams, IssueTxParams};
@@ -15,7 +12,6 @@ use avalanche_rpc::codec::{avm, platform};
 use avalanche_rpc::index::{GetLastAcceptedParams, IndexClient};
 use avalanche_rpc::platform::PlatformClient;
 use avalanche_rpc::wire::{HexBytes, Id, NodeId};
-use common::Devnet;
 
 /// What a refused tx must not change.
 #[derive(Debug, PartialEq)]

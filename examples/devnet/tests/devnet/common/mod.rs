@@ -1,7 +1,5 @@
 //! A devnet on 127.0.0.1 (an ephemeral port) with a client for it.
 
-#![allow(dead_code, deprecated)]
-
 use avalanche_devnet::Options;
 use avalanche_devnet::wallet::{self, Payment};
 use avalanche_devnet::xchain::Utxo;
@@ -200,6 +198,12 @@ impl Devnet {
             self.devnet.p_price_margin().unwrap(),
         )
         .unwrap()
+    }
+
+    /// A P-chain tx of `kind` paid and signed by `key` ([`Self::p_tx`]), issued and committed
+    /// ([`Self::p_issue`]).
+    pub async fn p_do(&self, key: &PrivateKey, kind: wallet::PKind<'_>) -> Result<Id, String> {
+        self.p_issue(&self.p_tx(key, kind).await).await
     }
 
     /// Issues a P-chain tx through `platform.issueTx` and waits until it is committed; the

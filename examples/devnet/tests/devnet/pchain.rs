@@ -1,17 +1,13 @@
 //! The P-chain from its genesis, through the generated client: every read method agrees with
 //! the others and with the genesis the devnet documents.
 
-#![allow(deprecated)]
-
-mod common;
-
+use crate::common::{self, Devnet};
 use avalanche_devnet::genesis::{AVAX, staking, test_keys};
 use avalanche_rpc::codec::{avm as codec_avm, platform as codec};
 use avalanche_rpc::index::IndexClient;
 use avalanche_rpc::info::*;
 use avalanche_rpc::platform::*;
 use avalanche_rpc::wire::{Address, Encoding, Height, HexOrJson, Id};
-use common::Devnet;
 use std::collections::BTreeSet;
 
 fn p_address(a: avalanche_rpc::wire::ShortId) -> Address {

@@ -1,15 +1,11 @@
 //! `--genesis-file`: the devnet started from the node's own local genesis file serves the
 //! node's local IDs and balances, keeps the file with the chain, and refuses another.
 
-#![allow(deprecated)]
-
-mod common;
-
+use crate::common::{self, Devnet};
 use avalanche_rpc::avm::{AvmClient, GetAssetDescriptionParams};
 use avalanche_rpc::info::{GetBlockchainIdParams, InfoClient};
 use avalanche_rpc::platform::{GetBalanceParams, GetCurrentValidatorsParams, PlatformClient};
 use avalanche_rpc::wire::Address;
-use common::Devnet;
 
 const LOCAL: &str = include_str!("data/genesis_local.json");
 const AVAX: u64 = 1_000_000_000;

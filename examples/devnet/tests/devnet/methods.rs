@@ -2,13 +2,9 @@
 //! "not implemented" or 404), and the removed static `avm.buildGenesis` rebuilds the node's
 //! local X-chain genesis byte for byte.
 
-#![allow(deprecated)]
-
-mod common;
-
+use crate::common::{self, Devnet};
 use avalanche_rpc::avm_static::*;
 use avalanche_rpc::wire::{Encoding, HexBytes};
-use common::Devnet;
 use serde_json::{Value, json};
 
 /// The interface's path on the devnet.

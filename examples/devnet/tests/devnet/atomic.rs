@@ -1,10 +1,7 @@
 //! AVAX moves between the X- and P-chains through shared memory: an export makes an atomic
 //! UTXO that `getUTXOs` with `sourceChain` lists on the other chain, and an import spends it.
 
-#![allow(deprecated)]
-
-mod common;
-
+use crate::common::{self, Devnet};
 use avalanche_devnet::genesis::{AVAX, test_keys};
 use avalanche_devnet::ledger::Chain;
 use avalanche_devnet::pchain::{self, fee};
@@ -13,7 +10,6 @@ use avalanche_devnet::xchain::Utxo;
 use avalanche_rpc::avm::{self as x_api, AvmClient};
 use avalanche_rpc::platform::{self as p_api, PlatformClient};
 use avalanche_rpc::wire::Address;
-use common::Devnet;
 
 #[tokio::test]
 async fn avax_goes_from_x_to_p_and_back() {

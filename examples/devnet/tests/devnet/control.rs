@@ -1,17 +1,13 @@
 //! The devnet's own controls through the generated `devnet` client: the clock, building
 //! blocks, funding, and snapshots of the whole state.
 
-#![allow(deprecated)]
-
-mod common;
-
+use crate::common::{self, Devnet};
 use avalanche_devnet::genesis::{AVAX, test_keys};
 use avalanche_rpc::avm::{AvmClient, GetHeightParams, GetTxStatusParams};
 use avalanche_rpc::devnet::*;
 use avalanche_rpc::index::{GetLastAcceptedParams, IndexClient};
 use avalanche_rpc::platform::{GetBalanceParams, PlatformClient};
 use avalanche_rpc::wire::{Address, Id};
-use common::Devnet;
 
 #[tokio::test]
 async fn the_clock_moves_and_blocks_follow_it() {

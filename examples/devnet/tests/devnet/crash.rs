@@ -2,8 +2,6 @@
 //! transaction reported accepted before the kill is still accepted, heights have no gaps and
 //! the block index has no gaps (container n wraps the block at height n + 1).
 
-#![allow(deprecated)]
-
 use avalanche_devnet::genesis::{AVAX, test_keys};
 use avalanche_devnet::wallet::{self, Payment};
 use avalanche_devnet::xchain::Utxo;

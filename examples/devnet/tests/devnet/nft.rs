@@ -2,17 +2,14 @@
 //! minting rights, a token minted and transferred; a property (propertyfx) minted and burnt;
 //! with the node's refusals.
 
-#![allow(deprecated)]
-
-mod common;
-
+use crate::common::{self, Devnet};
 use avalanche_devnet::genesis::test_keys;
 use avalanche_devnet::wallet;
 use avalanche_devnet::xchain::Utxo;
 use avalanche_rpc::avm::{AvmClient, GetAssetDescriptionParams, IssueTxParams};
 use avalanche_rpc::codec::avm;
+use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::wire::{HexBytes, Id};
-use common::Devnet;
 
 async fn issue(d: &Devnet, tx: &avm::Tx) -> Result<Id, String> {
     let id = d
@@ -28,8 +25,20 @@ async fn issue(d: &Devnet, tx: &avm::Tx) -> Result<Id, String> {
     Ok(id)
 }
 
+/// An OperationTx doing `op` on a UTXO signed by `signer`, its fee paid by `payer`.
+async fn op_tx(
+    d: &Devnet,
+    payer: &PrivateKey,
+    op: (&Utxo, avm::FxOperation),
+    signer: &PrivateKey,
+) -> avm::Tx {
+    let utxos = d.utxos(&d.x_address(payer.address())).await;
+    let now = d.devnet.clock.now();
+    wallet::operation_tx(&d.devnet.rules, payer, &utxos, op, signer, now).unwrap()
+}
+
 /// The NFT outputs of `asset` an address holds: (group, payload, UTXO).
-async fn tokens(d: &Devnet, who: &avalanche_rpc::keys::PrivateKey, asset: Id) -> Vec<Utxo> {
+async fn tokens(d: &Devnet, who: &PrivateKey, asset: Id) -> Vec<Utxo> {
     d.utxos(&d.x_address(who.address()))
         .await
         .into_iter()
@@ -44,7 +53,7 @@ async fn an_nft_family_mints_and_transfers_tokens() {
     let (artist, collector, friend) = (&keys[1], &keys[2], &keys[3]);
     let rules = &d.devnet.rules;
     let now = d.devnet.clock.now();
-    let utxos = |k: &avalanche_rpc::keys::PrivateKey| {
+    let utxos = |k: &PrivateKey| {
         let a = d.x_address(k.address());
         let d = &d;
         async move { d.utxos(&a).await }
@@ -76,48 +85,42 @@ async fn an_nft_family_mints_and_transfers_tokens() {
         .clone();
 
     // Refused: a mint of another group than the right's; signed by someone else.
-    let wrong_group = wallet::operation_tx(
-        rules,
+    let wrong_group = op_tx(
+        &d,
         artist,
-        &utxos(artist).await,
         (
             &right0,
             wallet::nft_mint(1, b"art #1", &[collector.address()]),
         ),
         artist,
-        now,
     )
-    .unwrap();
+    .await;
     let e = issue(&d, &wrong_group).await.unwrap_err();
     assert!(e.contains("but the minting right is for group 0"), "{e}");
-    let forged = wallet::operation_tx(
-        rules,
+    let forged = op_tx(
+        &d,
         artist,
-        &utxos(artist).await,
         (
             &right0,
             wallet::nft_mint(0, b"art #1", &[collector.address()]),
         ),
         friend,
-        now,
     )
-    .unwrap();
+    .await;
     let e = issue(&d, &forged).await.unwrap_err();
     assert!(e.contains("not by the owner"), "{e}");
 
     // Minted to the collector.
-    let mint = wallet::operation_tx(
-        rules,
+    let mint = op_tx(
+        &d,
         artist,
-        &utxos(artist).await,
         (
             &right0,
             wallet::nft_mint(0, b"art #1", &[collector.address()]),
         ),
         artist,
-        now,
     )
-    .unwrap();
+    .await;
     issue(&d, &mint).await.unwrap();
     let held = tokens(&d, collector, asset).await;
     assert_eq!(held.len(), 1);
@@ -136,32 +139,28 @@ async fn an_nft_family_mints_and_transfers_tokens() {
     );
 
     // Transferred, unchanged, by its owner; a changed payload is refused.
-    let altered = wallet::operation_tx(
-        rules,
+    let altered = op_tx(
+        &d,
         collector,
-        &utxos(collector).await,
         (
             &held[0],
             wallet::nft_transfer(0, b"art #2", friend.address()),
         ),
         collector,
-        now,
     )
-    .unwrap();
+    .await;
     let e = issue(&d, &altered).await.unwrap_err();
     assert!(e.contains("payload` differs"), "{e}");
-    let transfer = wallet::operation_tx(
-        rules,
+    let transfer = op_tx(
+        &d,
         collector,
-        &utxos(collector).await,
         (
             &held[0],
             wallet::nft_transfer(0, b"art #1", friend.address()),
         ),
         collector,
-        now,
     )
-    .unwrap();
+    .await;
     issue(&d, &transfer).await.unwrap();
     assert!(tokens(&d, collector, asset).await.is_empty());
     assert_eq!(tokens(&d, friend, asset).await.len(), 1);
@@ -174,7 +173,7 @@ async fn a_property_is_minted_and_burnt() {
     let (issuer, owner) = (&keys[1], &keys[2]);
     let rules = &d.devnet.rules;
     let now = d.devnet.clock.now();
-    let utxos = |k: &avalanche_rpc::keys::PrivateKey| {
+    let utxos = |k: &PrivateKey| {
         let a = d.x_address(k.address());
         let d = &d;
         async move { d.utxos(&a).await }
@@ -194,36 +193,32 @@ async fn a_property_is_minted_and_burnt() {
     // The right must stay with its owners.
     let e = issue(
         &d,
-        &wallet::operation_tx(
-            rules,
+        &op_tx(
+            &d,
             issuer,
-            &utxos(issuer).await,
             (
                 &right,
                 wallet::property_mint(owner.address(), owner.address()),
             ),
             issuer,
-            now,
         )
-        .unwrap(),
+        .await,
     )
     .await
     .unwrap_err();
     assert!(e.contains("must keep the minting right's owners"), "{e}");
     issue(
         &d,
-        &wallet::operation_tx(
-            rules,
+        &op_tx(
+            &d,
             issuer,
-            &utxos(issuer).await,
             (
                 &right,
                 wallet::property_mint(issuer.address(), owner.address()),
             ),
             issuer,
-            now,
         )
-        .unwrap(),
+        .await,
     )
     .await
     .unwrap();
@@ -238,15 +233,7 @@ async fn a_property_is_minted_and_burnt() {
     // Burnt by its owner: it is gone.
     issue(
         &d,
-        &wallet::operation_tx(
-            rules,
-            owner,
-            &utxos(owner).await,
-            (&owned[0], wallet::property_burn()),
-            owner,
-            now,
-        )
-        .unwrap(),
+        &op_tx(&d, owner, (&owned[0], wallet::property_burn()), owner).await,
     )
     .await
     .unwrap();

@@ -3,10 +3,7 @@
 //! others.
 
 // The devnet serves the deprecated methods too; calling them is the point.
-#![allow(deprecated)]
-
-mod common;
-
+use crate::common::{self, Devnet};
 use avalanche_devnet::genesis::{AVAX, test_keys};
 use avalanche_devnet::wallet::{self, Payment};
 use avalanche_rpc::avm::*;
@@ -14,7 +11,6 @@ use avalanche_rpc::codec::{avm as codec_avm, proposervm};
 use avalanche_rpc::index::*;
 use avalanche_rpc::types::UtxoIndex;
 use avalanche_rpc::wire::{Address, Encoding, HexBytes, HexOrJson, Id};
-use common::Devnet;
 
 #[tokio::test]
 async fn a_transfer_is_accepted_and_every_method_agrees() {

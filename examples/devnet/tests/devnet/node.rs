@@ -1,15 +1,11 @@
 //! What the node's flags do: a database kept across restarts, the index rules when indexing is
 //! turned off and on, the public profile, allowed hosts and CORS.
 
-#![allow(deprecated)]
-
-mod common;
-
+use crate::common::{self, Devnet};
 use avalanche_devnet::genesis::{AVAX, test_keys};
 use avalanche_rpc::avm::*;
 use avalanche_rpc::index::*;
 use avalanche_rpc::info::*;
-use common::Devnet;
 use std::path::PathBuf;
 
 struct TempDir(PathBuf);
