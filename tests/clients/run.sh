@@ -1,19 +1,10 @@
 #!/usr/bin/env bash
-# Third-party clients against the devnet: starts avalanche-devnet (built by cargo) on a free
-# port, runs the read calls of AvalancheJS v3 and @avalanche-sdk/client (check.mjs, npm
-# packages pinned by package-lock.json), stops it. Exit 1 when a check fails.
+# Third-party clients against the devnet: runs the read calls of AvalancheJS v3 and
+# @avalanche-sdk/client (check.mjs, npm packages pinned by package-lock.json) against a devnet
+# on a free port (tests/with-devnet). Exit 1 when a check fails.
 #
 #   tests/clients/run.sh
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-cd "$root"
-cargo build -q -p avalanche-devnet
-port=19651
-target/debug/avalanche-devnet --http-port "$port" >target/devnet-clients.log 2>&1 &
-devnet=$!
-trap 'kill $devnet 2>/dev/null || true' EXIT
-for _ in $(seq 100); do (exec 3<>/dev/tcp/127.0.0.1/$port) 2>/dev/null && break; sleep 0.1; done
-cd "$here"
+cd "$(dirname "$0")"
 npm ci --no-audit --no-fund --loglevel=error
-DEVNET_URL="http://127.0.0.1:$port" node check.mjs
+../with-devnet 19651 clients node check.mjs
