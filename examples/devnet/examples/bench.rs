@@ -14,7 +14,7 @@ use avalanche_devnet::genesis::test_keys;
 use avalanche_devnet::mempool::Pending;
 use avalanche_devnet::wallet::{self, Payment};
 use avalanche_devnet::xchain::Utxo;
-use avalanche_devnet::{Devnet, Options, http::Gate};
+use avalanche_devnet::{Devnet, Options};
 use avalanche_rpc::avm::{AvmClient, GetUtxosParams};
 use avalanche_rpc::codec::{avax, avm};
 use avalanche_rpc::index::{GetContainerByIndexParams, GetContainerRangeParams, IndexClient};
@@ -159,19 +159,7 @@ async fn prepare(blocks: u64, dir: std::path::PathBuf, keep: bool) -> Served {
                 .unwrap(),
         )
     };
-    let app = avalanche_devnet::app(
-        d,
-        false,
-        Gate {
-            hosts: vec!["*".into()],
-            origins: vec!["*".into()],
-        },
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let server = tokio::spawn(async move {
-        let _ = avalanche_rpc::rpc::serve(listener, app, Default::default()).await;
-    });
+    let (url, server) = avalanche_devnet::serve_ephemeral(d).await.unwrap();
     Served {
         blocks,
         build,

@@ -18,7 +18,7 @@ use avalanche_devnet::genesis::test_keys;
 use avalanche_devnet::ledger::Chain;
 use avalanche_devnet::wallet::{self, Payment};
 use avalanche_devnet::xchain::Utxo;
-use avalanche_devnet::{Devnet, Options, http::Gate};
+use avalanche_devnet::{Devnet, Options};
 use avalanche_rpc::avm::{AvmClient, IssueTxParams};
 use avalanche_rpc::codec::{avax, avm};
 use avalanche_rpc::keys::PrivateKey;
@@ -140,19 +140,7 @@ async fn main() {
     );
 
     // Serve, with the block builder running.
-    let app = avalanche_devnet::app(
-        d.clone(),
-        false,
-        Gate {
-            hosts: vec!["*".into()],
-            origins: vec!["*".into()],
-        },
-    );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move {
-        let _ = avalanche_rpc::rpc::serve(listener, app, Default::default()).await;
-    });
+    let (url, _server) = avalanche_devnet::serve_ephemeral(d.clone()).await.unwrap();
     tokio::spawn(avalanche_devnet::devnet::build_blocks(d.clone()));
     let node = Node::http(&url).unwrap();
 

@@ -33,3 +33,21 @@ pub fn app(devnet: std::sync::Arc<Devnet>, public: bool, gate: http::Gate) -> ax
         http::gate(gate.clone(), req, next)
     }))
 }
+
+/// Serves `devnet` with the crate's hardened server on an ephemeral port of 127.0.0.1, every
+/// host and origin allowed, as the benchmarks do: its URL and the server's task.
+pub async fn serve_ephemeral(
+    devnet: std::sync::Arc<Devnet>,
+) -> std::io::Result<(String, tokio::task::JoinHandle<()>)> {
+    let gate = http::Gate {
+        hosts: vec!["*".into()],
+        origins: vec!["*".into()],
+    };
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let url = format!("http://{}", listener.local_addr()?);
+    let app = app(devnet, false, gate);
+    let server = tokio::spawn(async move {
+        let _ = avalanche_rpc::rpc::serve(listener, app, Default::default()).await;
+    });
+    Ok((url, server))
+}
