@@ -385,24 +385,24 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
     let owner = &keys[2];
     let tx = |kind| d.p_tx(owner, kind);
     let subnet = d
-        .p_issue(
-            &tx(PKind::CreateSubnet {
+        .p_do(
+            owner,
+            PKind::CreateSubnet {
                 owner: owner.address(),
-            })
-            .await,
+            },
         )
         .await
         .unwrap();
     let chain = d
-        .p_issue(
-            &tx(PKind::CreateChain {
+        .p_do(
+            owner,
+            PKind::CreateChain {
                 subnet,
                 name: "Manager",
                 vm: name_id("subnetevm"),
                 genesis: b"{}",
                 auth: owner,
-            })
-            .await,
+            },
         )
         .await
         .unwrap();
@@ -418,15 +418,15 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
             owner: owner.address(),
         })
         .collect();
-    d.p_issue(
-        &tx(PKind::ConvertToL1 {
+    d.p_do(
+        owner,
+        PKind::ConvertToL1 {
             subnet,
             chain,
             address: &manager,
             validators: &first,
             auth: owner,
-        })
-        .await,
+        },
     )
     .await
     .unwrap();
@@ -476,27 +476,21 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
     let last = tampered.len() - 1;
     tampered[last] ^= 1;
     let e = d
-        .p_issue(&tx(registration(&tampered, &bls)).await)
+        .p_do(owner, registration(&tampered, &bls))
         .await
         .unwrap_err();
     assert!(e.contains("`unsignedTx.message`'s signature"), "{e}");
     let elsewhere = sign(register(&[0x43; 20], expiry)).await.unwrap();
     let e = d
-        .p_issue(&tx(registration(&elsewhere, &bls)).await)
+        .p_do(owner, registration(&elsewhere, &bls))
         .await
         .unwrap_err();
     assert!(e.contains("comes from address"), "{e}");
     let late = sign(register(&manager, expiry + 2 * 86_400)).await.unwrap();
-    let e = d
-        .p_issue(&tx(registration(&late, &bls)).await)
-        .await
-        .unwrap_err();
+    let e = d.p_do(owner, registration(&late, &bls)).await.unwrap_err();
     assert!(e.contains("the limit is a day"), "{e}");
 
-    let reg_tx = d
-        .p_issue(&tx(registration(&signed, &bls)).await)
-        .await
-        .unwrap();
+    let reg_tx = d.p_do(owner, registration(&signed, &bls)).await.unwrap();
     let inner = warp_l1::L1Message::RegisterL1Validator(Box::new(warp::RegisterL1Validator::new(
         subnet,
         node.as_bytes().to_vec(),
@@ -518,7 +512,7 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
     assert_ne!(reg_tx, Id::ZERO);
     // Accepted once.
     let e = d
-        .p_issue(&tx(registration(&signed, &bls)).await)
+        .p_do(owner, registration(&signed, &bls))
         .await
         .unwrap_err();
     assert!(e.contains("already issued"), "{e}");
@@ -539,7 +533,7 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
         .unwrap()
     };
     let m = sign(weight(0, 40)).await.unwrap();
-    d.p_issue(&tx(PKind::SetL1ValidatorWeight { message: &m }).await)
+    d.p_do(owner, PKind::SetL1ValidatorWeight { message: &m })
         .await
         .unwrap();
     let v = p
@@ -549,7 +543,7 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
     assert_eq!((v.weight.get(), v.min_nonce.get()), (40, 1));
     let stale = sign(weight(0, 80)).await.unwrap();
     let e = d
-        .p_issue(&tx(PKind::SetL1ValidatorWeight { message: &stale }).await)
+        .p_do(owner, PKind::SetL1ValidatorWeight { message: &stale })
         .await
         .unwrap_err();
     assert!(e.contains("nonce 0 is stale"), "{e}");
@@ -593,24 +587,24 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
     // The devnet cannot sign for an L1 whose validators it does not run.
     let stranger = avalanche_rpc::bls::SecretKey::from_seed(&[13; 32]).unwrap();
     let other = d
-        .p_issue(
-            &tx(PKind::CreateSubnet {
+        .p_do(
+            owner,
+            PKind::CreateSubnet {
                 owner: owner.address(),
-            })
-            .await,
+            },
         )
         .await
         .unwrap();
     let other_chain = d
-        .p_issue(
-            &tx(PKind::CreateChain {
+        .p_do(
+            owner,
+            PKind::CreateChain {
                 subnet: other,
                 name: "Other",
                 vm: name_id("subnetevm"),
                 genesis: b"{}",
                 auth: owner,
-            })
-            .await,
+            },
         )
         .await
         .unwrap();
@@ -621,15 +615,15 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
         balance: 0,
         owner: owner.address(),
     }];
-    d.p_issue(
-        &tx(PKind::ConvertToL1 {
+    d.p_do(
+        owner,
+        PKind::ConvertToL1 {
             subnet: other,
             chain: other_chain,
             address: &manager,
             validators: &theirs,
             auth: owner,
-        })
-        .await,
+        },
     )
     .await
     .unwrap();
