@@ -10,8 +10,8 @@
 //!
 //!   cargo run --release -p avalanche-devnet --example bench [-- --large 1000000 --calls 200 --keep DIR]
 
+use avalanche_devnet::engine::Pending;
 use avalanche_devnet::genesis::test_keys;
-use avalanche_devnet::mempool::Pending;
 use avalanche_devnet::wallet::{self, Payment};
 use avalanche_devnet::xchain::Utxo;
 use avalanche_devnet::{Devnet, Options};
@@ -46,7 +46,7 @@ fn status_kib(key: &str) -> u64 {
 /// back to itself), `per_commit` blocks per store transaction.
 fn build(d: &Devnet, blocks: u64, per_commit: u64, sink: avalanche_rpc::wire::ShortId) -> Duration {
     let payer = test_keys().swap_remove(0);
-    let r = d.store.read().unwrap();
+    let r = d.engine.store.read().unwrap();
     let mut current = avalanche_devnet::xchain::all_utxos_of(&r, payer.address().as_bytes())
         .unwrap()
         .into_iter()
@@ -57,10 +57,10 @@ fn build(d: &Devnet, blocks: u64, per_commit: u64, sink: avalanche_rpc::wire::Sh
     let started = Instant::now();
     let mut done = 0;
     while done < blocks {
-        let w = d.store.write().unwrap();
+        let w = d.engine.store.write().unwrap();
         for _ in 0..per_commit.min(blocks - done) {
             let tx = wallet::base_tx(
-                &d.rules,
+                &d.x.vm.rules,
                 std::slice::from_ref(&payer),
                 std::slice::from_ref(&current),
                 &[Payment {
@@ -74,8 +74,9 @@ fn build(d: &Devnet, blocks: u64, per_commit: u64, sink: avalanche_rpc::wire::Sh
             .expect("ewoq can pay");
             let bytes = tx.to_bytes().unwrap();
             let id = Id::from_sha256(&bytes);
-            let built = d
-                .x_block_in(
+            let built =
+                d.x.block_in(
+                    &d.engine,
                     &w,
                     vec![Pending {
                         id,
@@ -141,13 +142,14 @@ async fn prepare(blocks: u64, dir: std::path::PathBuf, keep: bool) -> Served {
             index_allow_incomplete: false,
             staking_port: 9651,
             genesis: None,
+            mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
         })
         .expect("a devnet on disk"),
     );
     let sink = avalanche_rpc::keys::PrivateKey::from_bytes(&[3; 32])
         .unwrap()
         .address();
-    let height = avalanche_devnet::xchain::height(&d.store.read().unwrap()).unwrap();
+    let height = avalanche_devnet::xchain::height(&d.engine.store.read().unwrap()).unwrap();
     let build = if height >= blocks {
         None
     } else {

@@ -67,6 +67,7 @@ async fn main() {
             index_allow_incomplete: false,
             staking_port: 9651,
             genesis: None,
+            mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
         })
         .expect("a devnet"),
     );
@@ -78,7 +79,7 @@ async fn main() {
     let started = Instant::now();
     let mut heads = Vec::with_capacity(chains);
     while heads.len() < chains {
-        let r = d.store.read().unwrap();
+        let r = d.engine.store.read().unwrap();
         let utxos =
             avalanche_devnet::xchain::all_utxos_of(&r, faucet.address().as_bytes()).unwrap();
         drop(r);
@@ -91,12 +92,12 @@ async fn main() {
             })
             .collect();
         let tx = wallet::base_tx(
-            &d.rules,
+            &d.x.vm.rules,
             std::slice::from_ref(&faucet),
             &utxos,
             &payments,
             faucet.address(),
-            d.clock.now(),
+            d.engine.clock.now(),
         )
         .unwrap();
         let id = d.accept_now(Chain::X, tx.to_bytes().unwrap()).unwrap();
@@ -122,12 +123,12 @@ async fn main() {
         let mut current = head;
         for round in signed.iter_mut() {
             let tx = wallet::base_tx(
-                &d.rules,
+                &d.x.vm.rules,
                 std::slice::from_ref(&load),
                 std::slice::from_ref(&current),
                 &[],
                 load.address(),
-                d.clock.now(),
+                d.engine.clock.now(),
             )
             .unwrap();
             current = next_utxo(&tx, avax);
@@ -145,7 +146,7 @@ async fn main() {
     let node = Node::http(&url).unwrap();
 
     let x_height = || {
-        let r = d.store.read().unwrap();
+        let r = d.engine.store.read().unwrap();
         avalanche_devnet::xchain::height(&r).unwrap()
     };
     let height_before = x_height();
@@ -201,10 +202,11 @@ async fn main() {
             index_allow_incomplete: false,
             staking_port: 9651,
             genesis: None,
+            mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
         })
         .unwrap();
         let utxos = {
-            let r = fresh.store.read().unwrap();
+            let r = fresh.engine.store.read().unwrap();
             avalanche_devnet::xchain::all_utxos_of(&r, faucet.address().as_bytes()).unwrap()
         };
         // Distinct transfers, so every signature is recovered (none is remembered).
@@ -212,7 +214,7 @@ async fn main() {
         let txs: Vec<Vec<u8>> = (1..=n)
             .map(|i| {
                 wallet::base_tx(
-                    &fresh.rules,
+                    &fresh.x.vm.rules,
                     std::slice::from_ref(&faucet),
                     &utxos,
                     &[Payment {
@@ -221,7 +223,7 @@ async fn main() {
                         to: load.address(),
                     }],
                     faucet.address(),
-                    fresh.clock.now(),
+                    fresh.engine.clock.now(),
                 )
                 .unwrap()
                 .to_bytes()
@@ -231,12 +233,12 @@ async fn main() {
         let t = Instant::now();
         for bytes in &txs {
             let tx = avm::Tx::from_bytes(bytes).unwrap();
-            let r = fresh.store.read().unwrap();
+            let r = fresh.engine.store.read().unwrap();
             avalanche_devnet::xchain::verify::verify(
-                &fresh.rules,
+                &fresh.x.vm.rules,
                 &tx,
                 Id::from_sha256(bytes),
-                fresh.clock.now(),
+                fresh.engine.clock.now(),
                 &mut |u| {
                     avalanche_devnet::xchain::utxo(&r, u)
                         .map_err(|e| avalanche_devnet::secp::TxError(e.to_string()))

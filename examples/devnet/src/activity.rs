@@ -41,12 +41,12 @@ pub struct History {
 }
 
 fn x_utxos(d: &Devnet, k: &PrivateKey) -> Result<Vec<xchain::Utxo>, String> {
-    let r = d.store.read().map_err(|e| e.to_string())?;
+    let r = d.engine.store.read().map_err(|e| e.to_string())?;
     xchain::all_utxos_of(&r, k.address().as_bytes()).map_err(|e| e.to_string())
 }
 
 fn p_utxos(d: &Devnet, k: &PrivateKey) -> Result<Vec<pchain::Utxo>, String> {
-    let r = d.store.read().map_err(|e| e.to_string())?;
+    let r = d.engine.store.read().map_err(|e| e.to_string())?;
     pchain::utxos_of(&r, k.address().as_bytes(), None, usize::MAX).map_err(|e| e.to_string())
 }
 
@@ -63,7 +63,7 @@ fn accept(d: &Devnet, chain: Chain, bytes: Result<Vec<u8>, String>) -> Result<Id
 /// weight through Warp messages the L1 signs.
 pub fn seed(d: &Devnet) -> Result<History, String> {
     let keys = test_keys();
-    let now = d.clock.now();
+    let now = d.engine.clock.now();
     let avax = d.genesis.avax_asset_id;
     let asset = |alias: &str| {
         d.genesis
@@ -83,7 +83,7 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
         })
         .collect();
     let tx = wallet::base_tx(
-        &d.rules,
+        &d.x.vm.rules,
         &keys[..1],
         &x_utxos(d, &keys[0])?,
         &payments,
@@ -97,7 +97,7 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
     )?);
 
     let tx = wallet::create_asset_tx(
-        &d.rules,
+        &d.x.vm.rules,
         &keys[1..2],
         &x_utxos(d, &keys[1])?,
         ("Devnet Collectible", "DCL", 0),
@@ -116,7 +116,7 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
         .find(|u| u.utxo.asset_id == mnt && u.amount().is_none())
         .ok_or("ewoq holds no MNT minting right")?;
     let tx = wallet::mint_tx(
-        &d.rules,
+        &d.x.vm.rules,
         &keys[0],
         right,
         100_000,
@@ -133,7 +133,7 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
 
     let dvt = asset("DVT")?;
     let tx = wallet::base_tx(
-        &d.rules,
+        &d.x.vm.rules,
         &keys[2..3],
         &x_utxos(d, &keys[2])?,
         &[Payment {
@@ -152,7 +152,7 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
 
     let price = d.p_price_margin().map_err(|e| e.to_string())?;
     let tx = wallet::p_base_tx(
-        &d.p_rules,
+        &d.p.vm.rules,
         &keys[3..4],
         &p_utxos(d, &keys[3])?,
         &[Payment {
@@ -170,7 +170,7 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
     )?];
     // Key 2 moves 50 AVAX from X to P: an export, then an import of it.
     let tx = wallet::x_export_tx(
-        &d.rules,
+        &d.x.vm.rules,
         &keys[2..3],
         &x_utxos(d, &keys[2])?,
         50 * AVAX,
@@ -184,7 +184,7 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
         tx.to_bytes().map_err(|e| e.to_string()),
     )?);
     let atomic: Vec<pchain::Utxo> = {
-        let r = d.store.read().map_err(|e| e.to_string())?;
+        let r = d.engine.store.read().map_err(|e| e.to_string())?;
         crate::ledger::utxos_of(
             &r,
             crate::ledger::X_TO_P,
@@ -198,7 +198,7 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
         .collect::<Result<_, _>>()?
     };
     let tx = wallet::p_tx(
-        &d.p_rules,
+        &d.p.vm.rules,
         &keys[2..3],
         &[],
         &[],
@@ -211,11 +211,11 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
         Chain::P,
         tx.to_bytes().map_err(|e| e.to_string()),
     )?);
-    let two_weeks = d.clock.now() + 14 * 24 * 3600;
+    let two_weeks = d.engine.clock.now() + 14 * 24 * 3600;
     let mut p = |key: &PrivateKey, kind: PKind<'_>| -> Result<Id, String> {
         let price = d.p_price_margin().map_err(|e| e.to_string())?;
         let tx = wallet::p_tx(
-            &d.p_rules,
+            &d.p.vm.rules,
             std::slice::from_ref(key),
             &p_utxos(d, key)?,
             &[],
@@ -248,7 +248,7 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
             node: avalanche_rpc::wire::NodeId::new(HISTORY_VALIDATOR),
             bls: &history_bls,
             weight: 2_000 * AVAX,
-            end: d.clock.now() + 30 * 24 * 3600,
+            end: d.engine.clock.now() + 30 * 24 * 3600,
             shares: 20_000,
             rewards: keys[3].address(),
         },
@@ -331,19 +331,17 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
         l1,
         L1_VALIDATOR.to_vec(),
         bls.public_key(),
-        d.clock.now() + 3_600,
+        d.engine.clock.now() + 3_600,
         owner.clone(),
         owner,
         20,
     )));
     let validation_id = Id::from_sha256(&register.to_bytes().map_err(|e| e.to_string())?);
     let network = d.options.network_id;
-    let message = d.sign_warp(&wallet::l1_message(
-        network,
-        l1_chain,
-        &VALIDATOR_MANAGER,
-        register,
-    )?)?;
+    let message = crate::control::sign_warp(
+        d,
+        &wallet::l1_message(network, l1_chain, &VALIDATOR_MANAGER, register)?,
+    )?;
     p(
         &keys[4],
         PKind::RegisterL1Validator {
@@ -353,12 +351,10 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
         },
     )?;
     let reweigh = L1Message::L1ValidatorWeight(warp::L1ValidatorWeight::new(validation_id, 0, 30));
-    let message = d.sign_warp(&wallet::l1_message(
-        network,
-        l1_chain,
-        &VALIDATOR_MANAGER,
-        reweigh,
-    )?)?;
+    let message = crate::control::sign_warp(
+        d,
+        &wallet::l1_message(network, l1_chain, &VALIDATOR_MANAGER, reweigh)?,
+    )?;
     p(&keys[4], PKind::SetL1ValidatorWeight { message: &message })?;
     Ok(History {
         x_txs,
@@ -380,7 +376,7 @@ pub async fn run(d: Arc<Devnet>, interval: Duration) {
     loop {
         tokio::time::sleep(interval).await;
         round += 1;
-        let seed = d.clock.now_ns() ^ round.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let seed = d.engine.clock.now_ns() ^ round.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let from = &keys[(seed % keys.len() as u64) as usize];
         let to = &keys[((seed >> 8) % keys.len() as u64) as usize];
         let amount = AVAX / 100 * (1 + (seed >> 16) % 100);
@@ -393,12 +389,12 @@ pub async fn run(d: Arc<Devnet>, interval: Duration) {
         let x = tokio::task::spawn_blocking(move || -> Result<Id, String> {
             let utxos = x_utxos(&dx, &from_x)?;
             let tx = wallet::base_tx(
-                &dx.rules,
+                &dx.x.vm.rules,
                 std::slice::from_ref(&from_x),
                 &utxos,
                 &[pay_x],
                 from_x.address(),
-                dx.clock.now(),
+                dx.engine.clock.now(),
             )?;
             dx.issue_x(tx.to_bytes().map_err(|e| e.to_string())?)
                 .map_err(|e| e.0)
@@ -412,7 +408,7 @@ pub async fn run(d: Arc<Devnet>, interval: Duration) {
                 let utxos = p_utxos(&dp, &from_p)?;
                 let price = dp.p_price_margin().map_err(|e| e.to_string())?;
                 let tx = wallet::p_base_tx(
-                    &dp.p_rules,
+                    &dp.p.vm.rules,
                     std::slice::from_ref(&from_p),
                     &utxos,
                     &[payment],

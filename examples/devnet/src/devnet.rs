@@ -1,22 +1,21 @@
-//! The devnet's state machine: opening the store (writing genesis on first start, checking
-//! the index flags against earlier runs, catching the index up), accepting issued
-//! transactions into the mempool, and building blocks from it. Every block goes through one
-//! path: verify each transaction against the state, write the block, its transactions, their
-//! UTXO changes and its index entry in one store transaction, commit.
+//! The devnet: opening the store (writing genesis on first start, checking the index flags
+//! against earlier runs, catching every chain's index up), the two chains on the engine
+//! (`engine`: one admission path, one block builder, one block tail), and the builder's loop.
 
 use crate::clock::Clock;
+use crate::engine::{Engine, Lane, tail};
 use crate::genesis::{self, Genesis};
-use crate::index::{self, Kind};
-use crate::ledger::{self, Chain};
-use crate::mempool::{Mempool, Pending};
+use crate::ledger::Chain;
 use crate::network::{self, Node};
-use crate::proposer;
-use crate::store::{self, Store, StoreError};
+use crate::pchain::vm::PVm;
+use crate::proposer::Tip;
+use crate::secp::TxError;
+use crate::store::{self, Meta, Store, StoreError};
+use crate::xchain::vm::{CREATE_ASSET_TX_FEE, TX_FEE, XVm};
 use crate::xchain::{self, Utxo, verify};
-use avalanche_rpc::codec::{avm, proposervm};
+use avalanche_rpc::codec::avm;
 use avalanche_rpc::wire::Id;
 use std::path::PathBuf;
-use std::sync::Mutex;
 
 /// What the devnet is started with.
 #[derive(Debug, Clone)]
@@ -29,6 +28,8 @@ pub struct Options {
     pub staking_port: u16,
     /// A genesis in the node's format (`--genesis-file`'s contents); `None`: the built-in one.
     pub genesis: Option<String>,
+    /// The most bytes of transactions each chain's mempool holds.
+    pub mempool_bytes: usize,
 }
 
 /// Why the devnet could not start.
@@ -50,32 +51,20 @@ impl<E: Into<StoreError>> From<E> for StartError {
 }
 
 pub struct Devnet {
-    pub store: Store,
+    /// The store, the clock and the block builder's lock, shared by both chains.
+    pub engine: Engine,
+    /// The X-chain: its VM and mempool.
+    pub x: Lane<XVm>,
+    /// The P-chain: its VM and mempool.
+    pub p: Lane<PVm>,
     pub genesis: Genesis,
-    pub rules: verify::Rules,
-    pub clock: Clock,
     pub options: Options,
     pub nodes: Vec<Node>,
     /// Unix nanoseconds when this process started.
     pub started_ns: u64,
     /// The store was created by this start (genesis was just written).
     pub fresh: bool,
-    pub(crate) x_mempool: Mutex<Mempool>,
-    pub(crate) p_mempool: Mutex<Mempool>,
-    pub p_rules: crate::pchain::verify::Rules,
-    /// Held while a block is built, so blocks are built one at a time.
-    pub(crate) building: Mutex<()>,
-    /// Wakes the block builder.
-    pub wake: tokio::sync::Notify,
 }
-
-/// How many bytes of transactions an X-chain block takes (`vms/avm/block/builder`
-/// `targetBlockSize`).
-pub const TARGET_BLOCK_SIZE: usize = 128 * 1024;
-
-/// The fees of a local network (`vms/avm/config`, `genesis/params.go`).
-pub const TX_FEE: u64 = 1_000_000;
-pub const CREATE_ASSET_TX_FEE: u64 = 1_000_000;
 
 impl Devnet {
     /// Opens the store and brings it up to date: genesis on a fresh one, the index checked and
@@ -87,9 +76,9 @@ impl Devnet {
         };
         let clock = Clock::default();
         let r = store.read()?;
-        let genesis_time = store::meta_u64(&r, "genesis_time")?;
-        let stored_network = store::meta_u64(&r, "network_id")?;
-        let stored_file = store::meta(&r, "genesis_file")?;
+        let genesis_time = store::meta_u64(&r, store::Meta::GENESIS_TIME)?;
+        let stored_network = store::meta_u64(&r, store::Meta::NETWORK_ID)?;
+        let stored_file = store::meta(&r, store::Meta::GENESIS_FILE)?;
         drop(r);
         let fresh = genesis_time.is_none();
         if let (Some(network), false) = (stored_network, fresh)
@@ -136,7 +125,7 @@ impl Devnet {
             write_genesis(&store, &genesis)?;
             if let Some(json) = &file {
                 let w = store.write()?;
-                store::set_meta(&w, "genesis_file", json.as_bytes())?;
+                store::set_meta(&w, store::Meta::GENESIS_FILE, json.as_bytes())?;
                 w.commit()?;
             }
         }
@@ -152,36 +141,44 @@ impl Devnet {
             avax: genesis.avax_asset_id,
             x_chain: genesis.x_chain_id,
         };
+        let genesis_tip = |block: Result<Vec<u8>, _>| {
+            block
+                .map(|b| Tip::genesis(Id::from_sha256(&b), genesis.time))
+                .map_err(|e| StartError(format!("the genesis does not encode: {e}")))
+        };
+        let x = XVm {
+            rules,
+            genesis: genesis_tip(genesis.x_block.to_bytes())?,
+        };
+        let p = PVm {
+            rules: p_rules,
+            genesis: genesis_tip(genesis.p_block.to_bytes())?,
+            genesis_time: genesis.time,
+        };
+        let started_ns = clock.now_ns();
+        let r = store.read()?;
+        clock.set_advanced(store::meta_u64(&r, Meta::CLOCK_ADVANCED)?.unwrap_or(0));
+        drop(r);
         let devnet = Devnet {
             nodes,
-            started_ns: clock.now_ns(),
+            started_ns,
             fresh,
-            store,
+            x: Lane::new(x, options.mempool_bytes),
+            p: Lane::new(p, options.mempool_bytes),
+            engine: Engine::new(store, clock, options.index_enabled),
             genesis,
-            rules,
-            clock,
             options,
-            x_mempool: Mutex::default(),
-            p_mempool: Mutex::default(),
-            p_rules,
-            building: Mutex::default(),
-            wake: tokio::sync::Notify::new(),
         };
         devnet.check_index()?;
-        let r = devnet.store.read()?;
-        devnet
-            .clock
-            .set_advanced(store::meta_u64(&r, "clock_advanced")?.unwrap_or(0));
-        drop(r);
         Ok(devnet)
     }
 
     /// The index rules of the node: turning indexing off after it was on is refused unless
     /// incomplete indexes are allowed; with indexing on, every block accepted while it was off
-    /// (or before it was first on) is indexed now, with this start's time.
+    /// (or before it was first on) is indexed now, on every chain, with this start's time.
     fn check_index(&self) -> Result<(), StartError> {
-        let r = self.store.read()?;
-        let was_on = store::meta_u64(&r, "index_was_enabled")? == Some(1);
+        let r = self.engine.store.read()?;
+        let was_on = store::meta_u64(&r, Meta::INDEX_WAS_ENABLED)? == Some(1);
         drop(r);
         if !self.options.index_enabled {
             if was_on && !self.options.index_allow_incomplete {
@@ -191,248 +188,85 @@ impl Devnet {
             }
             return Ok(());
         }
-        let w = self.store.write()?;
-        store::set_meta(&w, "index_was_enabled", &1u64.to_be_bytes())?;
-        let indexed = store::meta_u64(&w, "x_indexed_height")?.unwrap_or(0);
-        let now = self.started_ns;
-        let mut height = indexed + 1;
-        loop {
-            let bytes = ledger::proposer_in(&w, Chain::X, height)?;
-            let Some(bytes) = bytes else { break };
-            let block = proposervm::Block::from_bytes(&bytes)
-                .map_err(|e| StartError(format!("a stored proposer block does not decode: {e}")))?;
-            let id = block
-                .id()
-                .map_err(|e| StartError(format!("a stored proposer block does not encode: {e}")))?;
-            index::append(&w, Kind::XBlock, &id, now, &bytes)?;
-            store::set_meta(&w, "x_indexed_height", &height.to_be_bytes())?;
-            height += 1;
+        let w = self.engine.store.write()?;
+        store::set_meta(&w, Meta::INDEX_WAS_ENABLED, &1u64.to_be_bytes())?;
+        for chain in [Chain::X, Chain::P] {
+            tail::catch_up(&w, chain, self.started_ns)?;
         }
         w.commit().map_err(StoreError::from)?;
         Ok(())
     }
 
-    /// Verifies a signed X-chain transaction against the last accepted state and the mempool
-    /// and adds it to the mempool; its ID.
-    pub fn issue_x(&self, bytes: Vec<u8>) -> Result<Id, verify::TxError> {
-        use verify::TxError;
-        let tx = avm::Tx::from_bytes(&bytes)
-            .map_err(|e| TxError(format!("problem decoding transaction: {e}")))?;
-        let id = Id::from_sha256(&bytes);
-        let admitted = |pool: &Mempool| -> Result<bool, TxError> {
-            if pool.contains(&id) {
-                return Ok(true);
-            }
-            if let Some(reason) = pool.dropped(&id) {
-                return Err(TxError(reason.to_string()));
-            }
-            crate::mempool::check_size(&id, bytes.len()).map_err(TxError)?;
-            if bytes.len() > pool.free_bytes() {
-                return Err(TxError(format!(
-                    "mempool is full: {id} size ({}) > available space ({})",
-                    bytes.len(),
-                    pool.free_bytes()
-                )));
-            }
-            Ok(false)
-        };
-        if admitted(&self.x_mempool.lock().expect("mempool lock"))? {
-            return Ok(id);
-        }
-        // Verified against the last accepted state without holding the mempool, so issuers
-        // verify in parallel; conflicts with the mempool are checked after, under its lock.
-        let r = self.store.read().map_err(|e| TxError(e.to_string()))?;
-        if xchain::tx(&r, &id)
-            .map_err(|e| TxError(e.to_string()))?
-            .is_some()
-        {
-            return Err(TxError(format!("transaction {id} is already accepted")));
-        }
-        let time = self.clock.now();
-        let result = verify::verify(
-            &self.rules,
-            &tx,
-            id,
-            time,
-            &mut |u| xchain::utxo(&r, u).map_err(|e| TxError(e.to_string())),
-            &mut |u| {
-                ledger::utxo(&r, ledger::P_TO_X, u)
-                    .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
-                    .map_err(|e| TxError(e.to_string()))
-            },
-        );
-        drop(r);
-        let mut pool = self.x_mempool.lock().expect("mempool lock");
-        if admitted(&pool)? {
-            return Ok(id);
-        }
-        let conflict = result.and_then(|fx| {
-            match fx
-                .consumed
-                .iter()
-                .chain(&fx.imported)
-                .find_map(|u| pool.spender(u).map(|other| (other, *u)))
-            {
-                Some((other, u)) => Err(TxError(format!(
-                    "tx conflicts with other tx: {other} already spends UTXO {u}"
-                ))),
-                None => Ok(fx),
-            }
-        });
-        let effects = match conflict {
-            Ok(fx) => fx,
-            Err(e) => {
-                pool.drop_reason(id, e.0.clone());
-                return Err(e);
-            }
-        };
-        let mut spends = effects.consumed;
-        spends.extend(effects.imported);
-        pool.add(Pending { id, bytes, spends });
-        drop(pool);
-        self.wake.notify_one();
-        Ok(id)
+    /// Verifies a signed X-chain transaction against the last accepted state and adds it to
+    /// the mempool; its ID.
+    pub fn issue_x(&self, bytes: Vec<u8>) -> Result<Id, TxError> {
+        self.x.issue(&self.engine, bytes)
+    }
+
+    /// Verifies a signed P-chain transaction against the last accepted state and adds it to
+    /// the mempool; its ID.
+    pub fn issue_p(&self, bytes: Vec<u8>) -> Result<Id, TxError> {
+        self.p.issue(&self.engine, bytes)
     }
 
     /// How many transactions wait for a block, on both chains.
     pub fn pending(&self) -> usize {
-        self.x_mempool.lock().expect("mempool lock").len()
-            + self.p_mempool.lock().expect("mempool lock").len()
+        self.x.len() + self.p.len()
     }
 
     /// Builds and accepts an X-chain block from the mempool; its ID, or `None` when no pending
     /// transaction is still valid.
     pub fn build_x_block(&self) -> Result<Option<Id>, StoreError> {
-        let _one_at_a_time = self.building.lock().expect("builder lock");
-        let pending = self.x_mempool.lock().expect("mempool lock").pending();
-        if pending.is_empty() {
-            return Ok(None);
-        }
-        let w = self.store.write()?;
-        let built = self.x_block_in(&w, pending)?;
-        if built.id.is_some() {
-            w.commit()?;
-        } else {
-            drop(w);
-        }
-        let mut pool = self.x_mempool.lock().expect("mempool lock");
-        for id in &built.included {
-            pool.remove(id, None);
-        }
-        for (id, reason) in built.dropped {
-            pool.remove(&id, Some(reason));
-        }
-        Ok(built.id)
+        self.x.build(&self.engine)
     }
 
-    /// Verifies `pending` against the state of `w` and, if any is valid, writes the X-chain
-    /// block holding them with everything it changes (not committed).
-    pub fn x_block_in(
-        &self,
-        w: &redb::WriteTransaction,
-        pending: Vec<Pending>,
-    ) -> Result<BuiltBlock, StoreError> {
-        let (parent_height, parent_bytes) =
-            ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::X)?;
-        let parent = avm::Block::from_bytes(&parent_bytes)
-            .map_err(|e| StoreError(format!("the last block does not decode: {e}")))?;
-        let avm::Block::StandardBlock(parent_block) = &parent else {
-            return Err(StoreError("the last block is not a standard block".into()));
-        };
-        let parent_id = Id::from_sha256(&parent_bytes);
-        let height = parent_height + 1;
-        let time = self.clock.now().max(parent_block.time);
-        let mut built = BuiltBlock::default();
-        let mut txs = Vec::new();
-        let mut size = 0usize;
-        for p in pending {
-            // The node's builder fills a block up to its target size; the rest waits.
-            if size + p.bytes.len() > TARGET_BLOCK_SIZE && !txs.is_empty() {
-                break;
-            }
-            let tx = match avm::Tx::from_bytes(&p.bytes) {
-                Ok(tx) => tx,
-                Err(e) => {
-                    built
-                        .dropped
-                        .push((p.id, format!("problem decoding transaction: {e}")));
-                    continue;
-                }
-            };
-            let result = {
-                let utxos = w.open_table(store::UTXOS)?;
-                let read = |space: ledger::Space, u: &Id| {
-                    ledger::utxo_in(&utxos, space, u)
-                        .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
-                        .map_err(|e| verify::TxError(e.to_string()))
-                };
-                verify::verify(
-                    &self.rules,
-                    &tx,
-                    p.id,
-                    time,
-                    &mut |u| read(Chain::X.into(), u),
-                    &mut |u| read(ledger::P_TO_X, u),
-                )
-            };
-            match result {
-                Ok(effects) => {
-                    xchain::put_tx(w, &p.id, height, &p.bytes, &effects)?;
-                    size += p.bytes.len();
-                    txs.push(tx);
-                    built.included.push(p.id);
-                }
-                Err(e) => built.dropped.push((p.id, e.0)),
-            }
-        }
-        if built.included.is_empty() {
-            return Ok(built);
-        }
-        let block = avm::Block::from(avm::StandardBlock::new(
-            parent_id,
-            height,
-            time,
-            Id::ZERO,
-            txs,
-        ));
-        let bytes = block
-            .to_bytes()
-            .map_err(|e| StoreError(format!("a built block does not encode: {e}")))?;
-        let id = Id::from_sha256(&bytes);
-        xchain::put_block(w, &id, height, &bytes)?;
-        // The proposervm wraps every block; the index stores the wrapper.
-        let parent_tip = match proposer::tip_in(w, Chain::X)? {
-            Some(t) => t,
-            None => proposer::Tip::genesis(
-                self.genesis.x_block.id().expect("genesis encodes"),
-                self.genesis.time,
-            ),
-        };
-        let p_height = ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::P)?.0;
-        let (wrapper_bytes, tip) = proposer::wrap(w, Chain::X, parent_tip, &bytes, time, p_height)?;
-        ledger::put_proposer(w, Chain::X, height, &wrapper_bytes)?;
-        if self.options.index_enabled {
-            index::append(
-                w,
-                Kind::XBlock,
-                &tip.id,
-                self.clock.now_ns(),
-                &wrapper_bytes,
-            )?;
-            store::set_meta(w, "x_indexed_height", &height.to_be_bytes())?;
-        }
-        built.id = Some(id);
-        Ok(built)
+    /// Builds and accepts a P-chain block from the mempool; its ID, or `None` when nothing
+    /// could go in.
+    pub fn build_p_block(&self) -> Result<Option<Id>, StoreError> {
+        self.p.build(&self.engine)
     }
-}
 
-/// What building a block did.
-#[derive(Debug, Default)]
-pub struct BuiltBlock {
-    /// The block, if any transaction was valid.
-    pub id: Option<Id>,
-    pub included: Vec<Id>,
-    pub dropped: Vec<(Id, String)>,
+    /// Rewards every staker whose period has ended by the devnet's time; how many blocks
+    /// that took.
+    pub fn reward_stakers(&self) -> Result<usize, StoreError> {
+        crate::pchain::reward::reward_stakers(&self.engine, &self.p.vm)
+    }
+
+    /// Builds a block on each chain that has transactions waiting (stakers due first).
+    pub fn build_now(&self) -> Result<(Option<Id>, Option<Id>), StoreError> {
+        self.reward_stakers()?;
+        let p = self.build_p_block()?;
+        let x = self.build_x_block()?;
+        Ok((x, p))
+    }
+
+    /// Issues `bytes` on `chain` and builds blocks until the transaction is accepted (a
+    /// P-chain block may wait for gas capacity); its ID.
+    pub fn accept_now(&self, chain: Chain, bytes: Vec<u8>) -> Result<Id, TxError> {
+        let e = |e: StoreError| TxError(e.to_string());
+        let id = match chain {
+            Chain::X => self.issue_x(bytes)?,
+            Chain::P => self.issue_p(bytes)?,
+        };
+        for _ in 0..100 {
+            self.build_now().map_err(e)?;
+            let r = self.engine.store.read().map_err(e)?;
+            if crate::ledger::tx(&r, chain, &id).map_err(e)?.is_some() {
+                return Ok(id);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Err(TxError(format!("tx {id} was not accepted within 5 s")))
+    }
+
+    /// Twice the P-chain's gas price now: blocks in between may raise it, and the surplus is
+    /// burned.
+    pub fn p_price_margin(&self) -> Result<u64, StoreError> {
+        let r = self.engine.store.read()?;
+        let (state, chain_time) = crate::pchain::vm::fee_state(&r)?;
+        let now = self.engine.clock.now().saturating_sub(chain_time);
+        Ok(crate::pchain::fee::price(state.advance(now).excess).saturating_mul(2))
+    }
 }
 
 /// Writes the genesis state: the X-chain's genesis block, the assets' creating transactions,
@@ -443,7 +277,13 @@ fn write_genesis(store: &Store, g: &Genesis) -> Result<(), StoreError> {
         .x_block
         .to_bytes()
         .map_err(|e| StoreError(e.to_string()))?;
-    xchain::put_block(&w, &Id::from_sha256(&block_bytes), 0, &block_bytes)?;
+    crate::ledger::put_block(
+        &w,
+        Chain::X,
+        &Id::from_sha256(&block_bytes),
+        0,
+        &block_bytes,
+    )?;
     for asset in &g.assets {
         let tx_bytes = asset.tx.to_bytes().map_err(|e| StoreError(e.to_string()))?;
         let avm::UnsignedTx::CreateAssetTx(create) = &asset.tx.unsigned else {
@@ -481,8 +321,12 @@ fn write_genesis(store: &Store, g: &Genesis) -> Result<(), StoreError> {
             .insert(asset.alias.as_str(), asset.id.as_bytes().as_slice())?;
     }
     crate::pchain::write_genesis(&w, g)?;
-    store::set_meta(&w, "network_id", &u64::from(g.network_id).to_be_bytes())?;
-    store::set_meta(&w, "genesis_time", &g.time.to_be_bytes())?;
+    store::set_meta(
+        &w,
+        store::Meta::NETWORK_ID,
+        &u64::from(g.network_id).to_be_bytes(),
+    )?;
+    store::set_meta(&w, store::Meta::GENESIS_TIME, &g.time.to_be_bytes())?;
     w.commit()?;
     Ok(())
 }
@@ -510,7 +354,7 @@ pub async fn build_blocks(devnet: std::sync::Arc<Devnet>) {
         let wait = if devnet.pending() == 0 { 1_000 } else { 500 };
         let _ = tokio::time::timeout(
             std::time::Duration::from_millis(wait),
-            devnet.wake.notified(),
+            devnet.engine.wake.notified(),
         )
         .await;
         let d = devnet.clone();

@@ -2,7 +2,7 @@
 //! indexing was on, numbered from 0, with the time this node accepted it. Entries are written
 //! in the same store transaction as the block they record.
 
-use crate::store::{self, StoreError};
+use crate::store::{self, Reader, StoreError};
 use avalanche_rpc::wire::Id;
 use redb::{ReadTransaction, ReadableTable, WriteTransaction};
 
@@ -63,8 +63,8 @@ fn decode(index: u64, v: &[u8]) -> Entry {
 }
 
 /// How many containers the index holds.
-pub fn len(r: &ReadTransaction, kind: Kind) -> Result<u64, StoreError> {
-    let t = r.open_table(store::INDEX)?;
+pub fn len<R: Reader>(r: &R, kind: Kind) -> Result<u64, StoreError> {
+    let t = r.table(store::INDEX)?;
     let start = entry_key(kind, 0);
     let end = entry_key(kind, u64::MAX);
     Ok(t.range(start.as_slice()..=end.as_slice())?
@@ -75,8 +75,8 @@ pub fn len(r: &ReadTransaction, kind: Kind) -> Result<u64, StoreError> {
 }
 
 /// The container numbered `index`.
-pub fn get(r: &ReadTransaction, kind: Kind, index: u64) -> Result<Option<Entry>, StoreError> {
-    let t = r.open_table(store::INDEX)?;
+pub fn get<R: Reader>(r: &R, kind: Kind, index: u64) -> Result<Option<Entry>, StoreError> {
+    let t = r.table(store::INDEX)?;
     Ok(t.get(entry_key(kind, index).as_slice())?
         .map(|v| decode(index, v.value())))
 }

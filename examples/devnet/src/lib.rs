@@ -1,20 +1,24 @@
 //! A local Avalanche node for developers: every API method answered from real, consistent
 //! state, built by implementing the generated server traits of `avalanche-rpc`.
 //!
-//! Layers: [`store`] (redb tables) ← [`xchain`] (state, verification) and [`index`] ←
-//! [`devnet`] (genesis, mempool, blocks: the one acceptance path) ← [`rpc`] (the generated
+//! Layers, each importing only those before it: [`store`] (redb tables), [`ledger`],
+//! [`index`], [`proposer`] ← [`engine`] (the one acceptance path: admission, mempools, block
+//! building, the block tail; a chain plugs in through [`engine::Vm`]) ← [`xchain`],
+//! [`pchain`] (each chain's state, verification and VM) ← [`devnet`] (opening the store,
+//! the two chains on the engine) ← [`control`], [`activity`], [`rpc`] (the generated
 //! traits, nothing else). `main.rs` reads flags and serves.
 
 pub mod activity;
 pub mod clock;
 pub mod control;
 pub mod devnet;
+pub mod engine;
 pub mod genesis;
 pub mod genesis_file;
 pub mod http;
 pub mod index;
 pub mod ledger;
-pub mod mempool;
+
 pub mod network;
 pub mod pchain;
 pub mod proposer;

@@ -46,6 +46,10 @@ struct Flags {
     /// containers accepted meanwhile until it is turned on again, which catches it up).
     #[arg(long)]
     index_allow_incomplete: bool,
+    /// The most bytes of transactions each chain's mempool holds (the node's 64 MiB by
+    /// default); a transaction that does not fit is refused with `mempool is full`.
+    #[arg(long, default_value_t = avalanche_devnet::engine::pool::MAX_BYTES)]
+    mempool_bytes: usize,
     /// Host names accepted in the `Host` header, comma-separated; `*` for any. IP addresses
     /// and an empty host are always accepted.
     #[arg(long, default_value = "localhost", value_delimiter = ',')]
@@ -105,6 +109,7 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
         index_allow_incomplete: flags.index_allow_incomplete,
         staking_port: flags.staking_port,
         genesis,
+        mempool_bytes: flags.mempool_bytes,
     })?);
     if devnet.fresh && flags.history && devnet.options.genesis.is_none() {
         let d = devnet.clone();

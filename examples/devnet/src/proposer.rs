@@ -91,10 +91,10 @@ impl Tip {
     }
 }
 
-fn meta_key(chain: Chain) -> &'static str {
+fn meta_key(chain: Chain) -> store::Meta {
     match chain {
-        Chain::X => "proposer_tip_x",
-        Chain::P => "proposer_tip_p",
+        Chain::X => store::Meta::PROPOSER_TIP_X,
+        Chain::P => store::Meta::PROPOSER_TIP_P,
     }
 }
 

@@ -70,9 +70,43 @@ pub const INDEX: TableDefinition<&[u8], &[u8]> = TableDefinition::new("index");
 /// Index kind ‖ container ID → the container's number in that index.
 pub const INDEX_IDS: TableDefinition<&[u8], u64> = TableDefinition::new("index_ids");
 
-/// A storage failure: the database could not be opened, read or written.
+/// A storage failure: the database could not be opened, read or written, or holds what
+/// this devnet did not write.
 #[derive(Debug)]
 pub struct StoreError(pub String);
+
+impl StoreError {
+    pub fn new(message: impl Into<String>) -> StoreError {
+        StoreError(message.into())
+    }
+}
+
+/// A key of the META table: every fact the devnet keeps about itself is named here.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Meta(&'static str);
+
+impl Meta {
+    pub const NETWORK_ID: Meta = Meta("network_id");
+    pub const GENESIS_TIME: Meta = Meta("genesis_time");
+    /// The `--genesis-file` the chain was made from (absent: the built-in genesis).
+    pub const GENESIS_FILE: Meta = Meta("genesis_file");
+    /// Seconds the devnet's clock was advanced.
+    pub const CLOCK_ADVANCED: Meta = Meta("clock_advanced");
+    /// 1 once indexing was on.
+    pub const INDEX_WAS_ENABLED: Meta = Meta("index_was_enabled");
+    /// How far each chain's blocks are indexed.
+    pub const X_INDEXED_HEIGHT: Meta = Meta("x_indexed_height");
+    pub const P_INDEXED_HEIGHT: Meta = Meta("p_indexed_height");
+    /// The proposervm's last wrapper on each chain.
+    pub const PROPOSER_TIP_X: Meta = Meta("proposer_tip_x");
+    pub const PROPOSER_TIP_P: Meta = Meta("proposer_tip_p");
+    /// The P-chain's time, supply, dynamic fee state and L1 validators' fee state.
+    pub const P_TIMESTAMP: Meta = Meta("p_timestamp");
+    pub const P_SUPPLY: Meta = Meta("p_supply");
+    pub const P_FEE_STATE: Meta = Meta("p_fee_state");
+    pub const P_L1_EXCESS: Meta = Meta("p_l1_excess");
+    pub const P_L1_ACCRUED: Meta = Meta("p_l1_accrued");
+}
 
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -113,11 +147,21 @@ impl Store {
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| StoreError(format!("cannot create {}: {e}", dir.display())))?;
+        let path = dir.join("devnet.redb");
         // A bounded page cache (redb's default is 1 GiB): the chain stays on disk and the
         // process small however long the history.
-        let db = Database::builder()
-            .set_cache_size(CACHE_BYTES)
-            .create(dir.join("devnet.redb"))?;
+        let mut builder = Database::builder();
+        builder.set_cache_size(CACHE_BYTES);
+        // A new chain only where there is no file: an existing one is opened, never
+        // initialized again.
+        let db = match std::fs::metadata(&path) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => builder.create(&path)?,
+            Err(e) => return Err(StoreError(format!("cannot read {}: {e}", path.display()))),
+            Ok(m) => {
+                check_length(&path, m.len())?;
+                open_existing(&builder, &path)?
+            }
+        };
         Store::init(db)
     }
 
@@ -198,20 +242,70 @@ impl Reader for WriteTransaction {
     }
 }
 
+/// redb's page size: a database file is a whole number of pages.
+const PAGE_SIZE: u64 = 4096;
+
+/// Refuses a database file that cannot be whole before redb reads it (redb initializes an
+/// empty file as a new database, and asserts on one shorter than its header says): empty,
+/// or not a whole number of pages (cut short).
+fn check_length(path: &Path, len: u64) -> Result<(), StoreError> {
+    if len == 0 {
+        return Err(StoreError(format!(
+            "{} is empty (0 bytes), so it holds no chain: restore it, or remove it to start a new chain",
+            path.display()
+        )));
+    }
+    if !len.is_multiple_of(PAGE_SIZE) {
+        return Err(StoreError(format!(
+            "{} is {len} bytes, not a whole number of {PAGE_SIZE}-byte pages: the file was cut short (restore it, or remove it to start a new chain)",
+            path.display()
+        )));
+    }
+    Ok(())
+}
+
+/// Opens an existing database file. redb asserts on some damage it finds while opening
+/// (a file shorter than its header says, by whole pages): that becomes the same one-line
+/// error as the damage it reports, not a panic.
+fn open_existing(builder: &redb::Builder, path: &Path) -> Result<Database, StoreError> {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let opened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| builder.open(path)));
+    std::panic::set_hook(previous);
+    let damaged = |what: String| {
+        StoreError(format!(
+            "{} cannot be opened: {what} (restore it, or remove it to start a new chain)",
+            path.display()
+        ))
+    };
+    match opened {
+        Ok(Ok(db)) => Ok(db),
+        Ok(Err(e)) => Err(damaged(e.to_string())),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            Err(damaged(format!("the file is damaged ({what})")))
+        }
+    }
+}
+
 /// Reads a META value, through a read or a write transaction.
-pub fn meta<R: Reader>(r: &R, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+pub fn meta<R: Reader>(r: &R, key: Meta) -> Result<Option<Vec<u8>>, StoreError> {
     let t = r.table(META)?;
-    Ok(t.get(key)?.map(|v| v.value().to_vec()))
+    Ok(t.get(key.0)?.map(|v| v.value().to_vec()))
 }
 
 /// Reads a META value written as 8 big-endian bytes.
-pub fn meta_u64<R: Reader>(r: &R, key: &str) -> Result<Option<u64>, StoreError> {
+pub fn meta_u64<R: Reader>(r: &R, key: Meta) -> Result<Option<u64>, StoreError> {
     Ok(meta(r, key)?.and_then(|v| Some(u64::from_be_bytes(v.try_into().ok()?))))
 }
 
 /// Writes a META value.
-pub fn set_meta(w: &WriteTransaction, key: &str, value: &[u8]) -> Result<(), StoreError> {
-    w.open_table(META)?.insert(key, value)?;
+pub fn set_meta(w: &WriteTransaction, key: Meta, value: &[u8]) -> Result<(), StoreError> {
+    w.open_table(META)?.insert(key.0, value)?;
     Ok(())
 }
 

@@ -317,8 +317,8 @@ pub fn advance(
             put(w, &off, Some(v), height)?;
         }
     }
-    store::set_meta(w, "p_l1_excess", &excess.to_be_bytes())?;
-    store::set_meta(w, "p_l1_accrued", &accrued.to_be_bytes())?;
+    store::set_meta(w, store::Meta::P_L1_EXCESS, &excess.to_be_bytes())?;
+    store::set_meta(w, store::Meta::P_L1_ACCRUED, &accrued.to_be_bytes())?;
     Ok(())
 }
 

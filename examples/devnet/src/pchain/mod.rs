@@ -1,13 +1,13 @@
 //! The P-chain's state in the store: its UTXOs, the supply and the chain time, and writing
 //! its genesis. Stakers live in `stakers`, Subnets and chains in `subnets`.
 
-pub mod accept;
 pub mod fee;
 pub mod l1;
 pub mod reward;
 pub mod stakers;
 pub mod subnets;
 pub mod verify;
+pub mod vm;
 pub mod warp;
 
 pub use stakers::{Delegator, Record, Staker, ValidatorSet};
@@ -81,12 +81,12 @@ pub fn utxos_of(
 
 /// The supply: the initial supply plus every potential reward granted.
 pub fn supply(r: &ReadTransaction) -> Result<u64, StoreError> {
-    Ok(store::meta_u64(r, "p_supply")?.unwrap_or(0))
+    Ok(store::meta_u64(r, store::Meta::P_SUPPLY)?.unwrap_or(0))
 }
 
 /// The chain time: the last accepted block's time.
 pub fn timestamp<R: store::Reader>(r: &R) -> Result<u64, StoreError> {
-    Ok(store::meta_u64(r, "p_timestamp")?.unwrap_or(0))
+    Ok(store::meta_u64(r, store::Meta::P_TIMESTAMP)?.unwrap_or(0))
 }
 
 /// Writes the P-chain's genesis state.
@@ -146,7 +146,7 @@ pub fn write_genesis(w: &WriteTransaction, g: &Genesis) -> Result<(), StoreError
         };
         subnets::add_chain(w, &c.subnet_id, &id)?;
     }
-    store::set_meta(w, "p_supply", &supply.to_be_bytes())?;
-    store::set_meta(w, "p_timestamp", &g.p.timestamp.to_be_bytes())?;
+    store::set_meta(w, store::Meta::P_SUPPLY, &supply.to_be_bytes())?;
+    store::set_meta(w, store::Meta::P_TIMESTAMP, &g.p.timestamp.to_be_bytes())?;
     Ok(())
 }

@@ -9,12 +9,11 @@
 //! - a permissioned Subnet validator leaves in an empty standard block that moves the chain
 //!   time to its end.
 
+use super::vm::{PVm, standard_block};
 use super::{Delegator, Staker, Utxo, l1, stakers};
-use crate::devnet::Devnet;
-use crate::index::{self, Kind};
+use crate::engine::{Engine, Sealed, tail};
 use crate::ledger::{self, Chain, Status};
-use crate::proposer;
-use crate::store::{self, StoreError};
+use crate::store::{self, Meta, StoreError};
 use avalanche_rpc::codec::{avax, platform, secp256k1fx};
 use avalanche_rpc::wire::Id;
 use redb::WriteTransaction;
@@ -77,7 +76,7 @@ fn next_due(w: &WriteTransaction, now: u64) -> Result<Option<Due>, StoreError> {
             .into_iter()
             .map(Due::Delegator),
     );
-    let chain_time = store::meta_u64(w, "p_timestamp")?.unwrap_or(0);
+    let chain_time = store::meta_u64(w, store::Meta::P_TIMESTAMP)?.unwrap_or(0);
     all.extend(l1::next_depletion(w, chain_time)?.map(Due::Depleted));
     Ok(all
         .into_iter()
@@ -143,159 +142,127 @@ fn unstake(
     Ok(index)
 }
 
-impl Devnet {
-    /// Rewards every validator whose period has ended by the devnet's time, oldest end
-    /// first, each with a proposal block and its commit; how many.
-    pub fn reward_stakers(&self) -> Result<usize, StoreError> {
-        let _one_at_a_time = self.building.lock().expect("builder lock");
-        let mut rewarded = 0;
-        loop {
-            let w = self.store.write()?;
-            let Some(due) = next_due(&w, self.clock.now())? else {
-                return Ok(rewarded);
-            };
-            let (parent_height, parent_bytes) =
-                ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::P)?;
-            let parent_time = store::meta_u64(&w, "p_timestamp")?.unwrap_or(self.genesis.time);
-            let time = due.end().max(parent_time);
-            let avax = self.genesis.avax_asset_id;
-            // The block's time first charges the L1 validators' continuous fee (which
-            // deactivates those whose balance it uses up).
-            l1::advance(&w, (time, time - parent_time), parent_height + 1)?;
-            // Time passed: the fee state refills and drains; no gas is used.
-            let state = super::accept::fee_state(&w)?.0.advance(time - parent_time);
-            if let Due::Permissioned(_) | Due::Depleted(_) = &due {
-                // An empty standard block moves the chain time to the staker's end.
-                if let Due::Permissioned(s) = &due {
-                    stakers::remove_staker(&w, &s.subnet, &s.node, parent_height + 1, s.weight())?;
-                }
-                self.put_standard_block(
-                    &w,
-                    (parent_height, &parent_bytes),
-                    time,
-                    Vec::new(),
-                    state,
-                )?;
-                w.commit()?;
-                rewarded += 1;
-                continue;
+/// Rewards every staker whose period has ended by the engine's time, oldest end first,
+/// each with a proposal block and its commit (or an empty standard block); how many.
+pub fn reward_stakers(engine: &Engine, vm: &PVm) -> Result<usize, StoreError> {
+    let _one_at_a_time = engine.one_at_a_time();
+    let mut rewarded = 0;
+    loop {
+        let w = engine.store.write()?;
+        let Some(due) = next_due(&w, engine.clock.now())? else {
+            return Ok(rewarded);
+        };
+        let (parent_height, parent_bytes) =
+            ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::P)?;
+        let parent = (Id::from_sha256(&parent_bytes), parent_height);
+        let parent_time = store::meta_u64(&w, Meta::P_TIMESTAMP)?.unwrap_or(vm.genesis_time);
+        let time = due.end().max(parent_time);
+        let avax = vm.rules.avax;
+        // The block's time first charges the L1 validators' continuous fee (which
+        // deactivates those whose balance it uses up).
+        l1::advance(&w, (time, time - parent_time), parent_height + 1)?;
+        // Time passed: the fee state refills and drains; no gas is used.
+        let state = super::vm::fee_state(&w)?.0.advance(time - parent_time);
+        if let Due::Permissioned(_) | Due::Depleted(_) = &due {
+            // An empty standard block moves the chain time to the staker's end.
+            if let Due::Permissioned(s) = &due {
+                stakers::remove_staker(&w, &s.subnet, &s.node, parent_height + 1, s.weight())?;
             }
-            let reward_tx = platform::Tx::new(
-                platform::RewardValidatorTx::new(due.tx_id()).into(),
-                Vec::new(),
-            );
-            let reward_bytes = encode(&reward_tx.to_bytes())?;
-            let proposal = platform::Block::from(platform::BanffProposalBlock::new(
-                time,
-                Vec::new(),
-                Id::from_sha256(&parent_bytes),
-                parent_height + 1,
-                reward_tx,
-            ));
-            let proposal_bytes = encode(&proposal.to_bytes())?;
-            let proposal_id = Id::from_sha256(&proposal_bytes);
-            let commit = platform::Block::from(platform::BanffCommitBlock::new(
-                time,
-                proposal_id,
-                parent_height + 2,
-            ));
-            let commit_bytes = encode(&commit.to_bytes())?;
-            let commit_height = parent_height + 2;
-            ledger::put_block(
-                &w,
-                Chain::P,
-                &proposal_id,
-                parent_height + 1,
-                &proposal_bytes,
-            )?;
-            ledger::put_block(
-                &w,
-                Chain::P,
-                &Id::from_sha256(&commit_bytes),
-                commit_height,
-                &commit_bytes,
-            )?;
-            ledger::put_tx(
-                &w,
-                Chain::P,
-                &Id::from_sha256(&reward_bytes),
-                parent_height + 1,
-                Status::Committed,
-                &reward_bytes,
-            )?;
-            // The stake comes back, then the rewards: outputs numbered after the tx's own
-            // (`rewardValidatorTx`, `rewardDelegatorTx`).
-            match &due {
-                Due::Validator(s) => {
-                    let v = s.terms().ok_or_else(|| {
-                        StoreError(format!("validator {} has no staking terms", s.tx_id))
-                    })?;
-                    let mut index = unstake(&w, &s.tx_id, v.outputs, v.stake)?;
-                    if s.potential_reward > 0 {
-                        pay(
-                            &w,
-                            (&s.tx_id, index),
-                            avax,
-                            s.potential_reward,
-                            v.validation_owner,
-                        )?;
-                        index += 1;
-                    }
-                    // Its share of its delegators' rewards, accrued since Cortina.
-                    if s.accrued > 0 {
-                        pay(&w, (&s.tx_id, index), avax, s.accrued, v.delegation_owner)?;
-                    }
-                    stakers::remove_staker(&w, &s.subnet, &s.node, commit_height, s.weight())?;
-                }
-                Due::Delegator(d) => {
-                    let index = unstake(&w, &d.tx_id, d.tx.base.outputs.len(), &d.tx.stake)?;
-                    let shares = stakers::staker(&w, &d.subnet, &d.node)?
-                        .and_then(|v| v.terms().map(|t| t.shares))
-                        .ok_or_else(|| {
-                            StoreError(format!("delegator {} has no validator", d.tx_id))
-                        })?;
-                    let (delegatee, delegator) = split(d.potential_reward, shares);
-                    if delegator > 0 {
-                        pay(&w, (&d.tx_id, index), avax, delegator, &d.tx.rewards_owner)?;
-                    }
-                    if delegatee > 0 {
-                        stakers::accrue(&w, &d.subnet, &d.node, delegatee)?;
-                    }
-                    stakers::remove_delegator(
-                        &w,
-                        (&d.subnet, &d.node, &d.tx_id),
-                        commit_height,
-                        d.tx.validator.weight,
-                    )?;
-                }
-                Due::Permissioned(_) | Due::Depleted(_) => unreachable!("handled above"),
-            }
-            // Both blocks wrapped, the option on its proposal; both indexed.
-            let parent_tip = match proposer::tip_in(&w, Chain::P)? {
-                Some(t) => t,
-                None => proposer::Tip::genesis(Id::from_sha256(&parent_bytes), self.genesis.time),
-            };
-            let (wrapped, tip) = proposer::wrap(
-                &w,
-                Chain::P,
-                parent_tip,
-                &proposal_bytes,
-                time,
-                parent_height,
-            )?;
-            ledger::put_proposer(&w, Chain::P, parent_height + 1, &wrapped)?;
-            let (option, option_tip) = proposer::wrap_option(&w, Chain::P, tip, &commit_bytes)?;
-            ledger::put_proposer(&w, Chain::P, commit_height, &option)?;
-            if self.options.index_enabled {
-                let now = self.clock.now_ns();
-                index::append(&w, Kind::PBlock, &tip.id, now, &wrapped)?;
-                index::append(&w, Kind::PBlock, &option_tip.id, now, &option)?;
-            }
-            store::set_meta(&w, "p_fee_state", &state.encode())?;
-            store::set_meta(&w, "p_timestamp", &time.to_be_bytes())?;
+            let sealed = standard_block(&w, parent, time, Vec::new(), state)?;
+            tail::append(engine, &w, Chain::P, vm.genesis, &sealed)?;
             w.commit()?;
             rewarded += 1;
+            continue;
         }
+        let reward_tx = platform::Tx::new(
+            platform::RewardValidatorTx::new(due.tx_id()).into(),
+            Vec::new(),
+        );
+        let reward_bytes = encode(&reward_tx.to_bytes())?;
+        let proposal = platform::Block::from(platform::BanffProposalBlock::new(
+            time,
+            Vec::new(),
+            parent.0,
+            parent_height + 1,
+            reward_tx,
+        ));
+        let proposal = Sealed {
+            bytes: encode(&proposal.to_bytes())?,
+            height: parent_height + 1,
+            time,
+        };
+        // The proposal, then its commit option (wrapped as an option of the proposal's
+        // wrapper); both indexed.
+        let proposal_id = tail::append(engine, &w, Chain::P, vm.genesis, &proposal)?;
+        let commit_height = parent_height + 2;
+        let commit = platform::Block::from(platform::BanffCommitBlock::new(
+            time,
+            proposal_id,
+            commit_height,
+        ));
+        let commit = Sealed {
+            bytes: encode(&commit.to_bytes())?,
+            height: commit_height,
+            time,
+        };
+        tail::append_option(engine, &w, Chain::P, &commit)?;
+        ledger::put_tx(
+            &w,
+            Chain::P,
+            &Id::from_sha256(&reward_bytes),
+            parent_height + 1,
+            Status::Committed,
+            &reward_bytes,
+        )?;
+        // The stake comes back, then the rewards: outputs numbered after the tx's own
+        // (`rewardValidatorTx`, `rewardDelegatorTx`).
+        match &due {
+            Due::Validator(s) => {
+                let v = s.terms().ok_or_else(|| {
+                    StoreError(format!("validator {} has no staking terms", s.tx_id))
+                })?;
+                let mut index = unstake(&w, &s.tx_id, v.outputs, v.stake)?;
+                if s.potential_reward > 0 {
+                    pay(
+                        &w,
+                        (&s.tx_id, index),
+                        avax,
+                        s.potential_reward,
+                        v.validation_owner,
+                    )?;
+                    index += 1;
+                }
+                // Its share of its delegators' rewards, accrued since Cortina.
+                if s.accrued > 0 {
+                    pay(&w, (&s.tx_id, index), avax, s.accrued, v.delegation_owner)?;
+                }
+                stakers::remove_staker(&w, &s.subnet, &s.node, commit_height, s.weight())?;
+            }
+            Due::Delegator(d) => {
+                let index = unstake(&w, &d.tx_id, d.tx.base.outputs.len(), &d.tx.stake)?;
+                let shares = stakers::staker(&w, &d.subnet, &d.node)?
+                    .and_then(|v| v.terms().map(|t| t.shares))
+                    .ok_or_else(|| StoreError(format!("delegator {} has no validator", d.tx_id)))?;
+                let (delegatee, delegator) = split(d.potential_reward, shares);
+                if delegator > 0 {
+                    pay(&w, (&d.tx_id, index), avax, delegator, &d.tx.rewards_owner)?;
+                }
+                if delegatee > 0 {
+                    stakers::accrue(&w, &d.subnet, &d.node, delegatee)?;
+                }
+                stakers::remove_delegator(
+                    &w,
+                    (&d.subnet, &d.node, &d.tx_id),
+                    commit_height,
+                    d.tx.validator.weight,
+                )?;
+            }
+            Due::Permissioned(_) | Due::Depleted(_) => unreachable!("handled above"),
+        }
+        store::set_meta(&w, Meta::P_FEE_STATE, &state.encode())?;
+        store::set_meta(&w, Meta::P_TIMESTAMP, &time.to_be_bytes())?;
+        w.commit()?;
+        rewarded += 1;
     }
 }
 

@@ -21,7 +21,7 @@ impl XChain {
 
     /// An asset named by ID or alias.
     fn asset(&self, field: &str, s: &str) -> Result<Id, RpcError> {
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         xchain::asset_id(&r, s)
             .map_err(internal)?
             .ok_or_else(|| RpcError::invalid_params(field, format!("asset '{s}' not found")))
@@ -34,8 +34,8 @@ impl XChain {
         address: &[u8; 20],
         include_partial: bool,
     ) -> Result<Vec<xchain::Utxo>, RpcError> {
-        let r = self.0.store.read().map_err(internal)?;
-        let now = self.0.clock.now();
+        let r = self.0.engine.store.read().map_err(internal)?;
+        let now = self.0.engine.clock.now();
         Ok(xchain::all_utxos_of(&r, address)
             .map_err(internal)?
             .into_iter()
@@ -83,7 +83,7 @@ impl AvmServer for XChain {
             n => n,
         };
         let cursor = p.cursor.map(|c| c.get()).unwrap_or(0);
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let (ids, _) =
             xchain::address_txs(&r, &address, &asset, cursor, size as usize).map_err(internal)?;
         let next = cursor + ids.len() as u64;
@@ -104,7 +104,7 @@ impl AvmServer for XChain {
             let s = sums.entry(u.utxo.asset_id).or_default();
             *s = s.saturating_add(u.amount().unwrap_or(0));
         }
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let mut balances = Vec::new();
         for (asset, sum) in sums {
             let name = xchain::alias_of(&r, &asset)
@@ -120,7 +120,7 @@ impl AvmServer for XChain {
         p: GetAssetDescriptionParams,
     ) -> Result<AssetDescription, RpcError> {
         let asset = self.asset("assetID", &p.asset_id)?;
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let (_, bytes) = xchain::tx(&r, &asset)
             .map_err(internal)?
             .ok_or_else(|| RpcError::server("not found"))?;
@@ -158,7 +158,7 @@ impl AvmServer for XChain {
     }
 
     async fn get_block(&self, p: GetBlockParams) -> Result<GetBlockResult, RpcError> {
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let not_found = || {
             RpcError::server(format!(
                 "couldn't get block with id {}: not found",
@@ -180,7 +180,7 @@ impl AvmServer for XChain {
         p: GetBlockByHeightParams,
     ) -> Result<GetBlockByHeightResult, RpcError> {
         let height = p.height.map(|h| h.get()).unwrap_or(0);
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let bytes = xchain::block_at(&r, height)
             .map_err(internal)?
             .ok_or_else(|| {
@@ -191,7 +191,7 @@ impl AvmServer for XChain {
     }
 
     async fn get_height(&self, _: GetHeightParams) -> Result<GetHeightResult, RpcError> {
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         Ok(GetHeightResult::new(xchain::height(&r).map_err(internal)?))
     }
 
@@ -199,7 +199,7 @@ impl AvmServer for XChain {
         if p.tx_id == Id::ZERO {
             return Err(RpcError::invalid_params("txID", "nil transaction ID"));
         }
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let (_, bytes) = xchain::tx(&r, &p.tx_id)
             .map_err(internal)?
             .ok_or_else(|| RpcError::server("not found"))?;
@@ -217,8 +217,8 @@ impl AvmServer for XChain {
 
     async fn get_tx_fee(&self, _: GetTxFeeParams) -> Result<GetTxFeeResult, RpcError> {
         Ok(GetTxFeeResult::new(
-            self.0.rules.tx_fee,
-            self.0.rules.create_asset_tx_fee,
+            self.0.x.vm.rules.tx_fee,
+            self.0.x.vm.rules.create_asset_tx_fee,
         ))
     }
 
@@ -226,7 +226,7 @@ impl AvmServer for XChain {
         if p.tx_id == Id::ZERO {
             return Err(RpcError::invalid_params("txID", "nil transaction ID"));
         }
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         // As the node: only accepted transactions are known here; the mempool is not searched.
         let status = match xchain::tx(&r, &p.tx_id).map_err(internal)? {
             Some(_) => AvmTxStatus::Accepted,

@@ -1,7 +1,7 @@
 //! `devnet.*` at `/ext/devnet`: the devnet's own controls (spec `interfaces/devnet.yaml`).
 
 use super::{ChainView, internal};
-use crate::control::MAX_ADVANCE;
+use crate::control::{self, MAX_ADVANCE};
 use crate::devnet::Devnet;
 use crate::ledger::Chain;
 use avalanche_rpc::devnet::*;
@@ -21,7 +21,7 @@ impl DevnetServer for Control {
             ));
         }
         let d = self.0.clone();
-        let now = tokio::task::spawn_blocking(move || d.advance_clock(seconds))
+        let now = tokio::task::spawn_blocking(move || control::advance_clock(&d, seconds))
             .await
             .map_err(|e| RpcError::internal(e.to_string()))?
             .map_err(internal)?;
@@ -63,7 +63,7 @@ impl DevnetServer for Control {
             ),
         };
         let d = self.0.clone();
-        let id = tokio::task::spawn_blocking(move || d.fund(chain, to.into(), amount))
+        let id = tokio::task::spawn_blocking(move || control::fund(&d, chain, to.into(), amount))
             .await
             .map_err(|e| RpcError::internal(e.to_string()))?
             .map_err(|e| RpcError::server(e.0))?;
@@ -72,7 +72,7 @@ impl DevnetServer for Control {
 
     async fn snapshot(&self, _: SnapshotParams) -> Result<SnapshotResult, RpcError> {
         let d = self.0.clone();
-        let id = tokio::task::spawn_blocking(move || d.snapshot())
+        let id = tokio::task::spawn_blocking(move || control::snapshot(&d))
             .await
             .map_err(|e| RpcError::internal(e.to_string()))?
             .map_err(internal)?;
@@ -82,7 +82,7 @@ impl DevnetServer for Control {
     async fn revert(&self, p: RevertParams) -> Result<RevertResult, RpcError> {
         let d = self.0.clone();
         let id = p.id.get();
-        let reverted = tokio::task::spawn_blocking(move || d.revert(id))
+        let reverted = tokio::task::spawn_blocking(move || control::revert(&d, id))
             .await
             .map_err(|e| RpcError::internal(e.to_string()))?
             .map_err(internal)?;
@@ -94,7 +94,7 @@ impl DevnetServer for Control {
         p: SignWarpMessageParams,
     ) -> Result<SignWarpMessageResult, RpcError> {
         let d = self.0.clone();
-        let signed = tokio::task::spawn_blocking(move || d.sign_warp(&p.message.0))
+        let signed = tokio::task::spawn_blocking(move || control::sign_warp(&d, &p.message.0))
             .await
             .map_err(|e| RpcError::internal(e.to_string()))?
             .map_err(|e| RpcError::invalid_params("message", e))?;

@@ -35,7 +35,7 @@ fn container(e: Entry, encoding: Encoding) -> Result<Container, RpcError> {
 impl IndexServer for Index {
     async fn get_container_by_id(&self, p: GetContainerByIdParams) -> Result<Container, RpcError> {
         let encoding = p.encoding.unwrap_or_default();
-        let r = self.devnet.store.read().map_err(internal)?;
+        let r = self.devnet.engine.store.read().map_err(internal)?;
         let i = index::index_of(&r, self.kind, &p.id)
             .map_err(internal)?
             .ok_or_else(|| RpcError::server("not found"))?;
@@ -50,7 +50,7 @@ impl IndexServer for Index {
         p: GetContainerByIndexParams,
     ) -> Result<Container, RpcError> {
         let i = p.index.map(|i| i.get()).unwrap_or(0);
-        let r = self.devnet.store.read().map_err(internal)?;
+        let r = self.devnet.engine.store.read().map_err(internal)?;
         let e = index::get(&r, self.kind, i)
             .map_err(internal)?
             .ok_or_else(|| RpcError::server(format!("no container at index {i}")))?;
@@ -69,7 +69,7 @@ impl IndexServer for Index {
             ));
         }
         let start = p.start_index.map(|s| s.get()).unwrap_or(0);
-        let r = self.devnet.store.read().map_err(internal)?;
+        let r = self.devnet.engine.store.read().map_err(internal)?;
         let len = index::len(&r, self.kind).map_err(internal)?;
         if len == 0 {
             return Err(RpcError::server("no containers have been accepted"));
@@ -90,7 +90,7 @@ impl IndexServer for Index {
     }
 
     async fn get_index(&self, p: GetIndexParams) -> Result<GetIndexResult, RpcError> {
-        let r = self.devnet.store.read().map_err(internal)?;
+        let r = self.devnet.engine.store.read().map_err(internal)?;
         index::index_of(&r, self.kind, &p.id)
             .map_err(internal)?
             .map(GetIndexResult::new)
@@ -98,7 +98,7 @@ impl IndexServer for Index {
     }
 
     async fn get_last_accepted(&self, p: GetLastAcceptedParams) -> Result<Container, RpcError> {
-        let r = self.devnet.store.read().map_err(internal)?;
+        let r = self.devnet.engine.store.read().map_err(internal)?;
         let len = index::len(&r, self.kind).map_err(internal)?;
         let e = match len.checked_sub(1) {
             Some(last) => index::get(&r, self.kind, last).map_err(internal)?,
@@ -109,7 +109,7 @@ impl IndexServer for Index {
     }
 
     async fn is_accepted(&self, p: IsAcceptedParams) -> Result<IsAcceptedResult, RpcError> {
-        let r = self.devnet.store.read().map_err(internal)?;
+        let r = self.devnet.engine.store.read().map_err(internal)?;
         Ok(IsAcceptedResult::new(
             index::index_of(&r, self.kind, &p.id)
                 .map_err(internal)?

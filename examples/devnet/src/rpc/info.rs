@@ -107,8 +107,8 @@ impl InfoServer for Info {
         // `txFee` and `createAssetTxFee` from the X-chain's config; the rest are the node's
         // constants for networks other than mainnet and Fuji.
         Ok(GetTxFeeResult::new(
-            self.devnet.rules.tx_fee,
-            self.devnet.rules.create_asset_tx_fee,
+            self.devnet.x.vm.rules.tx_fee,
+            self.devnet.x.vm.rules.create_asset_tx_fee,
             100_000_000u64,
             100_000_000u64,
             100_000_000u64,
@@ -156,7 +156,7 @@ impl InfoServer for Info {
     async fn peers(&self, p: PeersParams) -> Result<PeersResult, RpcError> {
         // The four other nodes run in this process and exchange messages with it whenever a
         // block is accepted; the last exchange is the later of this start and the last block.
-        let r = self.devnet.store.read().map_err(internal)?;
+        let r = self.devnet.engine.store.read().map_err(internal)?;
         let height = crate::xchain::height(&r).map_err(internal)?;
         let last_block = crate::xchain::block_at(&r, height)
             .map_err(internal)?
@@ -193,7 +193,7 @@ impl InfoServer for Info {
 
     async fn uptime(&self, _: UptimeParams) -> Result<UptimeResult, RpcError> {
         // Every node of the devnet is always up, for as long as it validates.
-        let r = self.devnet.store.read().map_err(internal)?;
+        let r = self.devnet.engine.store.read().map_err(internal)?;
         let me = self.devnet.nodes[0].id;
         if !crate::pchain::stakers::is_staker(&r, &Id::ZERO, &me).map_err(internal)? {
             return Err(RpcError::server(

@@ -192,7 +192,7 @@ pub fn utxo_page(
         }
         _ => None,
     };
-    let r = devnet.store.read().map_err(internal)?;
+    let r = devnet.engine.store.read().map_err(internal)?;
     let mut seen = std::collections::BTreeSet::new();
     let mut out = Vec::new();
     let mut end = (

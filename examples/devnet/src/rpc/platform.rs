@@ -52,7 +52,7 @@ impl PChain {
 
     /// A numeric height, or the proposed one; refused above the last accepted height.
     fn height(&self, h: Option<Height>) -> Result<u64, RpcError> {
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let current = ledger::height(&r, Chain::P).map_err(internal)?;
         match h.unwrap_or(Height::Number(0)) {
             Height::Proposed => Ok(current),
@@ -141,7 +141,7 @@ impl PChain {
                 "the primary network isn't a subnet",
             ));
         }
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         match pchain::subnets::owner(&r, id).map_err(internal)? {
             Some(pchain::subnets::Owned {
                 owner: codec::Owner::OutputOwners(o),
@@ -188,9 +188,9 @@ impl PChain {
 impl PlatformServer for PChain {
     async fn get_balance(&self, p: GetBalanceParams) -> Result<GetBalanceResult, RpcError> {
         let view = ChainView::p();
-        let now = self.0.clock.now();
+        let now = self.0.engine.clock.now();
         let avax = self.0.genesis.avax_asset_id;
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let mut owners = BTreeSet::new();
         for a in p.addresses.iter().flatten() {
             owners.insert(view.address(&self.0, "addresses", a)?);
@@ -288,7 +288,7 @@ impl PlatformServer for PChain {
             owners.insert(view.address(&self.0, "addresses", a)?);
         }
         let encoding = p.encoding.unwrap_or_default();
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let mut stakeds: BTreeMap<Id, u64> = BTreeMap::new();
         let mut outputs = Vec::new();
         for subnet in pchain::stakers::subnets_with_validators(&r, u64::MAX).map_err(internal)? {
@@ -343,7 +343,7 @@ impl PlatformServer for PChain {
         p: GetRewardUtxosParams,
     ) -> Result<GetRewardUtxosResult, RpcError> {
         let encoding = p.encoding.unwrap_or_default();
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let utxos = pchain::reward::reward_utxos(&r, &p.tx_id)
             .map_err(internal)?
             .iter()
@@ -357,7 +357,7 @@ impl PlatformServer for PChain {
     }
 
     async fn get_block(&self, p: GetBlockParams) -> Result<GetBlockResult, RpcError> {
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let not_found = || {
             RpcError::server(format!(
                 "couldn't get block with id {}: not found",
@@ -382,7 +382,7 @@ impl PlatformServer for PChain {
         p: GetBlockByHeightParams,
     ) -> Result<GetBlockByHeightResult, RpcError> {
         let h = p.height.map(|h| h.get()).unwrap_or(0);
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let bytes = ledger::block_at(&r, Chain::P, h)
             .map_err(internal)?
             .ok_or_else(|| {
@@ -396,7 +396,7 @@ impl PlatformServer for PChain {
     }
 
     async fn get_height(&self, _: GetHeightParams) -> Result<GetHeightResult, RpcError> {
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         Ok(GetHeightResult::new(
             ledger::height(&r, Chain::P).map_err(internal)?,
         ))
@@ -408,20 +408,20 @@ impl PlatformServer for PChain {
     ) -> Result<GetProposedHeightResult, RpcError> {
         // The devnet's nodes accept every block at once, so the proposer window is empty and
         // the proposed height is the last accepted one.
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         Ok(GetProposedHeightResult::new(
             ledger::height(&r, Chain::P).map_err(internal)?,
         ))
     }
 
     async fn get_timestamp(&self, _: GetTimestampParams) -> Result<GetTimestampResult, RpcError> {
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let t = pchain::timestamp(&r).map_err(internal)?;
         Ok(GetTimestampResult::new(Timestamp::from_unix(t as i64, 0)))
     }
 
     async fn get_tx(&self, p: GetTxParams) -> Result<GetTxResult, RpcError> {
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let stored = ledger::tx(&r, Chain::P, &p.tx_id)
             .map_err(internal)?
             .ok_or_else(|| RpcError::server("couldn't get tx: not found"))?;
@@ -442,7 +442,7 @@ impl PlatformServer for PChain {
         // tx leaves the mempool only after its block is committed, so one found in neither
         // may have been committed in between: the accepted state is read again.
         let accepted = || -> Result<Option<GetTxStatusResult>, RpcError> {
-            let r = self.0.store.read().map_err(internal)?;
+            let r = self.0.engine.store.read().map_err(internal)?;
             Ok(ledger::tx(&r, Chain::P, &p.tx_id)
                 .map_err(internal)?
                 .map(|t| {
@@ -456,7 +456,7 @@ impl PlatformServer for PChain {
         if let Some(s) = accepted()? {
             return Ok(s);
         }
-        Ok(match self.0.p_pending_status(&p.tx_id) {
+        Ok(match self.0.p.status(&p.tx_id) {
             Some(Ok(())) => GetTxStatusResult::new(TxStatus::Processing),
             Some(Err(reason)) => GetTxStatusResult::new(TxStatus::Dropped).with_reason(reason),
             None => accepted()?.unwrap_or_else(|| GetTxStatusResult::new(TxStatus::Unknown)),
@@ -475,7 +475,7 @@ impl PlatformServer for PChain {
     ) -> Result<GetCurrentValidatorsResult, RpcError> {
         let subnet = p.subnet_id.unwrap_or(Id::ZERO);
         let wanted: BTreeSet<NodeId> = p.node_ids.unwrap_or_default().into_iter().collect();
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let delegators = pchain::stakers::delegators(&r, &subnet, None).map_err(internal)?;
         let listed = wanted.len() == 1;
         let validators: Vec<CurrentValidator> = pchain::stakers::stakers(&r, &subnet)
@@ -508,7 +508,7 @@ impl PlatformServer for PChain {
         &self,
         p: GetL1ValidatorParams,
     ) -> Result<GetL1ValidatorResult, RpcError> {
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let v = pchain::l1::validator(&r, &p.validation_id)
             .map_err(internal)?
             .ok_or_else(|| {
@@ -538,7 +538,7 @@ impl PlatformServer for PChain {
         p: GetValidatorsAtParams,
     ) -> Result<GetValidatorsAtResult, RpcError> {
         let h = self.height(p.height)?;
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let set = pchain::stakers::validators_at(&r, &p.subnet_id.unwrap_or(Id::ZERO), h)
             .map_err(internal)?;
         Ok(set
@@ -558,7 +558,7 @@ impl PlatformServer for PChain {
         p: GetAllValidatorsAtParams,
     ) -> Result<GetAllValidatorsAtResult, RpcError> {
         let h = self.height(p.height)?;
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let mut sets = BTreeMap::new();
         for subnet in pchain::stakers::subnets_with_validators(&r, h).map_err(internal)? {
             let set = pchain::stakers::validators_at(&r, &subnet, h).map_err(internal)?;
@@ -590,7 +590,7 @@ impl PlatformServer for PChain {
         if size == 0 {
             return Ok(SampleValidatorsResult::new(Vec::new()));
         }
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let set = pchain::stakers::validators_at(
             &r,
             &subnet,
@@ -610,7 +610,7 @@ impl PlatformServer for PChain {
             )));
         }
         // Stake-weighted, without replacement over units of weight (a node may come twice).
-        let mut seed = self.0.clock.now_ns() ^ 0x9e37_79b9_7f4a_7c15;
+        let mut seed = self.0.engine.clock.now_ns() ^ 0x9e37_79b9_7f4a_7c15;
         let mut left = total;
         let mut picked = Vec::new();
         for _ in 0..size {
@@ -650,7 +650,7 @@ impl PlatformServer for PChain {
         p: GetTotalStakeParams,
     ) -> Result<GetTotalStakeResult, RpcError> {
         // The validator set's weight: validators' stakes and their delegators'.
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let subnet = p.subnet_id.unwrap_or(Id::ZERO);
         let total = pchain::stakers::stakers(&r, &subnet)
             .map_err(internal)?
@@ -675,7 +675,7 @@ impl PlatformServer for PChain {
                 "fetching current supply failed: not found",
             ));
         }
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         Ok(GetCurrentSupplyResult::new(
             pchain::supply(&r).map_err(internal)?,
             ledger::height(&r, Chain::P).map_err(internal)?,
@@ -697,7 +697,7 @@ impl PlatformServer for PChain {
 
     async fn get_subnet(&self, p: GetSubnetParams) -> Result<GetSubnetResult, RpcError> {
         let (_, o) = self.subnet(&p.subnet_id)?;
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let conversion = pchain::l1::conversion(&r, &p.subnet_id).map_err(internal)?;
         // No Subnet is transformed (elastic) on this devnet: that ended with Etna.
         let result = GetSubnetResult::new(
@@ -731,7 +731,7 @@ impl PlatformServer for PChain {
             }
         };
         if ids.is_empty() {
-            let r = self.0.store.read().map_err(internal)?;
+            let r = self.0.engine.store.read().map_err(internal)?;
             let mut out = Vec::new();
             for id in pchain::subnets::all(&r).map_err(internal)? {
                 out.extend(info(&id)?);
@@ -768,7 +768,7 @@ impl PlatformServer for PChain {
                 _ => e,
             })?;
         }
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let ids: Vec<Id> = pchain::subnets::chains(&r, Some(&subnet))
             .map_err(internal)?
             .into_iter()
@@ -781,7 +781,7 @@ impl PlatformServer for PChain {
         if p.blockchain_id == Id::ZERO {
             return Ok(ValidatedByResult::new(Id::ZERO));
         }
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         match pchain::subnets::create_chain(&r, &p.blockchain_id).map_err(internal)? {
             Some(c) => Ok(ValidatedByResult::new(c.subnet_id)),
             None if ledger::tx(&r, Chain::P, &p.blockchain_id)
@@ -804,7 +804,7 @@ impl PlatformServer for PChain {
         &self,
         _: GetBlockchainsParams,
     ) -> Result<GetBlockchainsResult, RpcError> {
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         // The chains of the other Subnets first, then the Primary Network's (as the node).
         let all = pchain::subnets::chains(&r, None).map_err(internal)?;
         let (primary, others): (Vec<_>, Vec<_>) =
@@ -829,7 +829,7 @@ impl PlatformServer for PChain {
         }
         let me = self.0.nodes[0].id;
         let validating = {
-            let r = self.0.store.read().map_err(internal)?;
+            let r = self.0.engine.store.read().map_err(internal)?;
             pchain::stakers::is_staker(&r, &Id::ZERO, &me).map_err(internal)?
         };
         let status = match devnet::chain_id(&self.0, &p.blockchain_id) {
@@ -851,7 +851,7 @@ impl PlatformServer for PChain {
                         )
                     })?,
                 };
-                let r = self.0.store.read().map_err(internal)?;
+                let r = self.0.engine.store.read().map_err(internal)?;
                 // Known but not run by this devnet (the C-chain): Created.
                 if pchain::subnets::create_chain(&r, &id)
                     .map_err(internal)?
@@ -880,8 +880,8 @@ impl PlatformServer for PChain {
 
     async fn get_fee_state(&self, _: GetFeeStateParams) -> Result<GetFeeStateResult, RpcError> {
         // The state of the last accepted block, at its time.
-        let r = self.0.store.read().map_err(internal)?;
-        let (state, t) = pchain::accept::fee_state(&r).map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
+        let (state, t) = pchain::vm::fee_state(&r).map_err(internal)?;
         Ok(GetFeeStateResult::new(
             state.capacity,
             state.excess,
@@ -908,7 +908,7 @@ impl PlatformServer for PChain {
         _: GetValidatorFeeStateParams,
     ) -> Result<GetValidatorFeeStateResult, RpcError> {
         // The state of the last accepted block, at its time.
-        let r = self.0.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read().map_err(internal)?;
         let t = pchain::timestamp(&r).map_err(internal)?;
         let fees = pchain::l1::fee_state(&r).map_err(internal)?;
         Ok(GetValidatorFeeStateResult::new(

@@ -17,7 +17,7 @@ pub struct Proposer {
 impl Proposer {
     /// The chain's preferred (here: last accepted) proposer block.
     fn tip(&self) -> Result<Tip, RpcError> {
-        let r = self.devnet.store.read().map_err(internal)?;
+        let r = self.devnet.engine.store.read().map_err(internal)?;
         if let Some(t) = proposer::tip(&r, self.chain).map_err(internal)? {
             return Ok(t);
         }
@@ -37,7 +37,7 @@ impl ProposervmServer for Proposer {
         _: GetProposedHeightParams,
     ) -> Result<GetProposedHeightResult, RpcError> {
         // A child's P-chain height: the last accepted one, every block being accepted at once.
-        let r = self.devnet.store.read().map_err(internal)?;
+        let r = self.devnet.engine.store.read().map_err(internal)?;
         Ok(GetProposedHeightResult::new(
             ledger::height(&r, Chain::P).map_err(internal)?,
         ))

@@ -2,6 +2,7 @@
 //! accepted transactions and blocks, assets, and what an accepted block writes.
 
 pub mod verify;
+pub mod vm;
 
 use crate::ledger::{self, Chain, Status};
 use crate::store::{self, StoreError};

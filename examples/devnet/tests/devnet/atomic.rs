@@ -34,13 +34,13 @@ async fn avax_goes_from_x_to_p_and_back() {
 
     // X → P: export 100 AVAX.
     let tx = wallet::x_export_tx(
-        &d.devnet.rules,
+        &d.devnet.x.vm.rules,
         std::slice::from_ref(key),
         &d.utxos(&x_addr).await,
         100 * AVAX,
         key.address(),
         key.address(),
-        d.devnet.clock.now(),
+        d.devnet.engine.clock.now(),
     )
     .unwrap();
     let dv = d.devnet.clone();
@@ -51,7 +51,7 @@ async fn avax_goes_from_x_to_p_and_back() {
         .unwrap();
     assert_eq!(
         d.balance(&x_addr, "AVAX").await,
-        x0 - 100 * AVAX - d.devnet.rules.tx_fee
+        x0 - 100 * AVAX - d.devnet.x.vm.rules.tx_fee
     );
     // The P-chain sees it in shared memory, not among its own UTXOs.
     let atomic = p
@@ -69,7 +69,7 @@ async fn avax_goes_from_x_to_p_and_back() {
     // P imports it, paying the gas fee from the import.
     let price = d.devnet.p_price_margin().unwrap();
     let import = wallet::p_tx(
-        &d.devnet.p_rules,
+        &d.devnet.p.vm.rules,
         std::slice::from_ref(key),
         &[],
         &[],
@@ -121,7 +121,7 @@ async fn avax_goes_from_x_to_p_and_back() {
         .map(|u| pchain::Utxo::decode(u.strip_checksum().unwrap()).unwrap())
         .collect();
     let export = wallet::p_tx(
-        &d.devnet.p_rules,
+        &d.devnet.p.vm.rules,
         std::slice::from_ref(key),
         &p_utxos,
         &[],
@@ -150,11 +150,11 @@ async fn avax_goes_from_x_to_p_and_back() {
     assert_eq!(atomic.len(), 1);
     let before = d.balance(&x_addr, "AVAX").await;
     let import = wallet::x_import_tx(
-        &d.devnet.rules,
+        &d.devnet.x.vm.rules,
         std::slice::from_ref(key),
         &atomic,
         key.address(),
-        d.devnet.clock.now(),
+        d.devnet.engine.clock.now(),
     )
     .unwrap();
     let dv = d.devnet.clone();
@@ -165,7 +165,7 @@ async fn avax_goes_from_x_to_p_and_back() {
         .unwrap();
     assert_eq!(
         d.balance(&x_addr, "AVAX").await,
-        before + 40 * AVAX - d.devnet.rules.tx_fee
+        before + 40 * AVAX - d.devnet.x.vm.rules.tx_fee
     );
     // Importing the same UTXO twice is refused.
     let e = x

@@ -13,7 +13,7 @@ use avalanche_rpc::wire::{Address, Id};
 async fn the_clock_moves_and_blocks_follow_it() {
     let d = Devnet::start(common::options()).await;
     let c = d.node.devnet();
-    let before = d.devnet.clock.now();
+    let before = d.devnet.engine.clock.now();
     let r = c
         .advance_clock(AdvanceClockParams::new(86_400u64))
         .await
@@ -118,7 +118,7 @@ async fn revert_restores_the_whole_state() {
             .get(),
         3
     );
-    let clock_before_revert = d.devnet.clock.now();
+    let clock_before_revert = d.devnet.engine.clock.now();
     assert!(c.revert(RevertParams::new(snap)).await.unwrap().reverted);
     assert_eq!(
         x.get_height(GetHeightParams::new())
@@ -140,7 +140,7 @@ async fn revert_restores_the_whole_state() {
         .unwrap();
     assert_eq!(s.status, avalanche_rpc::avm::AvmTxStatus::Unknown);
     assert!(
-        d.devnet.clock.now() + 3_000 < clock_before_revert,
+        d.devnet.engine.clock.now() + 3_000 < clock_before_revert,
         "the clock's advance is reverted too"
     );
     // The snapshot is used up; an unknown one is not an error.

@@ -68,8 +68,11 @@ async fn sigkill_while_producing_loses_nothing_acknowledged() {
         index_allow_incomplete: false,
         staking_port: 9651,
         genesis: None,
+        mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
     })
     .unwrap()
+    .x
+    .vm
     .rules
     .clone();
     let mut acknowledged: Vec<Id> = Vec::new();

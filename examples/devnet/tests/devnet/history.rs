@@ -54,7 +54,7 @@ async fn the_start_history_is_consistent() {
     );
     assert_eq!(
         d.balance(&xa(1), "AVAX").await,
-        1_001_000 * AVAX - d.devnet.rules.create_asset_tx_fee
+        1_001_000 * AVAX - d.devnet.x.vm.rules.create_asset_tx_fee
     );
     // The P-chain transfer: key 4 has 10 AVAX more, less the fees of its eight Subnet and L1
     // txs (a few thousand gas each at the minimum price) and the three L1 validators'

@@ -8,6 +8,7 @@
 mod common;
 
 mod atomic;
+mod conflicts;
 mod control;
 mod crash;
 mod genesis;
@@ -17,6 +18,7 @@ mod nft;
 mod node;
 mod pchain;
 mod staking;
+mod storage;
 mod subnets;
 mod tampered;
 mod xchain;

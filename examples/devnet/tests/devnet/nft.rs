@@ -33,8 +33,8 @@ async fn op_tx(
     signer: &PrivateKey,
 ) -> avm::Tx {
     let utxos = d.utxos(&d.x_address(payer.address())).await;
-    let now = d.devnet.clock.now();
-    wallet::operation_tx(&d.devnet.rules, payer, &utxos, op, signer, now).unwrap()
+    let now = d.devnet.engine.clock.now();
+    wallet::operation_tx(&d.devnet.x.vm.rules, payer, &utxos, op, signer, now).unwrap()
 }
 
 /// The NFT outputs of `asset` an address holds: (group, payload, UTXO).
@@ -51,8 +51,8 @@ async fn an_nft_family_mints_and_transfers_tokens() {
     let d = Devnet::start(common::options()).await;
     let keys = test_keys();
     let (artist, collector, friend) = (&keys[1], &keys[2], &keys[3]);
-    let rules = &d.devnet.rules;
-    let now = d.devnet.clock.now();
+    let rules = &d.devnet.x.vm.rules;
+    let now = d.devnet.engine.clock.now();
     let utxos = |k: &PrivateKey| {
         let a = d.x_address(k.address());
         let d = &d;
@@ -171,8 +171,8 @@ async fn a_property_is_minted_and_burnt() {
     let d = Devnet::start(common::options()).await;
     let keys = test_keys();
     let (issuer, owner) = (&keys[1], &keys[2]);
-    let rules = &d.devnet.rules;
-    let now = d.devnet.clock.now();
+    let rules = &d.devnet.x.vm.rules;
+    let now = d.devnet.engine.clock.now();
     let utxos = |k: &PrivateKey| {
         let a = d.x_address(k.address());
         let d = &d;

@@ -6,6 +6,7 @@ use avalanche_devnet::genesis::{AVAX, test_keys};
 use avalanche_rpc::avm::*;
 use avalanche_rpc::index::*;
 use avalanche_rpc::info::*;
+use avalanche_rpc::platform::PlatformClient;
 use std::path::PathBuf;
 
 struct TempDir(PathBuf);
@@ -83,10 +84,16 @@ async fn a_restart_keeps_the_chain_and_the_index_rules_hold() {
             .unwrap_err();
         assert!(e.to_string().contains("404"), "{e}");
         d.transfer(&keys[1], keys[3].address(), AVAX).await;
+        // Blocks on the P-chain too, while the index is off.
+        for _ in 0..2 {
+            d.p_do(&keys[1], avalanche_devnet::wallet::PKind::Base)
+                .await
+                .unwrap();
+        }
         d.stop().await;
     }
-    // On again: the block accepted meanwhile is indexed at start, numbered after the others,
-    // stamped with the time of this start.
+    // On again: the blocks accepted meanwhile are indexed at start on every chain, numbered
+    // after the others, in order, stamped with the time of this start.
     let d = Devnet::start(opts(true, false)).await;
     let index = d.node.index("X", "block");
     let last = index
@@ -96,6 +103,44 @@ async fn a_restart_keeps_the_chain_and_the_index_rules_hold() {
     assert_eq!(last.index.get(), 2);
     let started = d.devnet.started_ns / 1_000_000_000;
     assert_eq!(last.timestamp.unix_seconds() as u64, started);
+    let p_height = d
+        .node
+        .platform()
+        .get_height(avalanche_rpc::platform::GetHeightParams::new())
+        .await
+        .unwrap()
+        .height
+        .get();
+    assert!(p_height >= 2, "two P-chain blocks were made: {p_height}");
+    let p_index = d.node.index("P", "block");
+    let p_last = p_index
+        .get_last_accepted(GetLastAcceptedParams::new())
+        .await
+        .unwrap();
+    assert_eq!(
+        p_last.index.get(),
+        p_height - 1,
+        "every P-chain block is indexed"
+    );
+    assert_eq!(p_last.timestamp.unix_seconds() as u64, started);
+    // In order: container n wraps the P-chain block at height n + 1.
+    let all = p_index
+        .get_container_range(GetContainerRangeParams::new(1024u64))
+        .await
+        .unwrap();
+    assert_eq!(all.containers.len() as u64, p_height);
+    for (n, c) in all.containers.iter().enumerate() {
+        use avalanche_rpc::codec::{platform, proposervm};
+        let w = proposervm::Block::from_bytes(c.bytes.strip_checksum().unwrap()).unwrap();
+        let proposervm::Block::GraniteBlock(g) = w else {
+            panic!("container {n} is not a GraniteBlock")
+        };
+        let platform::Block::BanffStandardBlock(b) = platform::Block::from_bytes(&g.block).unwrap()
+        else {
+            panic!("container {n} does not wrap a standard block")
+        };
+        assert_eq!(b.height, n as u64 + 1, "container {n}");
+    }
 
     // Another network's ID on this database is refused.
     d.stop().await;

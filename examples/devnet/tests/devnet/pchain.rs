@@ -313,7 +313,7 @@ async fn a_p_chain_transfer_pays_the_dynamic_fee_and_moves_the_fee_state() {
         .map(|u| avalanche_devnet::pchain::Utxo::decode(u.strip_checksum().unwrap()).unwrap())
         .collect();
     let tx = avalanche_devnet::wallet::p_base_tx(
-        &d.devnet.p_rules,
+        &d.devnet.p.vm.rules,
         std::slice::from_ref(&keys[3]),
         &utxos,
         &[avalanche_devnet::wallet::Payment {
@@ -411,7 +411,7 @@ async fn a_p_chain_transfer_pays_the_dynamic_fee_and_moves_the_fee_state() {
     assert_eq!(g.block, h.strip_checksum().unwrap());
     // Spending the same UTXOs again is refused and reported as dropped.
     let again = avalanche_devnet::wallet::p_base_tx(
-        &d.devnet.p_rules,
+        &d.devnet.p.vm.rules,
         std::slice::from_ref(&keys[3]),
         &utxos,
         &[],

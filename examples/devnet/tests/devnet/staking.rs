@@ -47,10 +47,10 @@ async fn a_new_validator_joins_with_its_stake_and_reward() {
         .unwrap()
         .supply
         .get();
-    let end = d.devnet.clock.now() + 2 * 24 * 3600;
+    let end = d.devnet.engine.clock.now() + 2 * 24 * 3600;
     let stake = |weight: u64, end: u64, node: NodeId, us: &[pchain::Utxo]| {
         wallet::p_tx(
-            &d.devnet.p_rules,
+            &d.devnet.p.vm.rules,
             std::slice::from_ref(key),
             us,
             &[],
@@ -156,7 +156,13 @@ async fn a_new_validator_joins_with_its_stake_and_reward() {
         e.contains("`unsignedTx.validator.weight` is 1000000000"),
         "{e}"
     );
-    let e = issue(stake(2_000 * AVAX, d.devnet.clock.now() + 60, other, &us)).await;
+    let e = issue(stake(
+        2_000 * AVAX,
+        d.devnet.engine.clock.now() + 60,
+        other,
+        &us,
+    ))
+    .await;
     assert!(e.contains("must last from 86400"), "{e}");
 
     // The period ends on the devnet's clock: a proposal block rewards it, its commit pays.
@@ -329,7 +335,7 @@ async fn a_delegator_is_rewarded_and_its_validator_paid_its_fee() {
     let (validator, delegator) = (&keys[4], &keys[3]);
     let node = NodeId::new([7; 20]);
     let bls = avalanche_rpc::bls::SecretKey::from_seed(&[7; 32]).unwrap();
-    let now = d.devnet.clock.now();
+    let now = d.devnet.engine.clock.now();
     let validation = d
         .p_do(
             validator,

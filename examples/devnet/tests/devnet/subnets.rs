@@ -66,7 +66,7 @@ async fn a_subnet_lives_its_whole_life() {
     );
 
     // Validators: only Primary Network validators, within their period, once.
-    let now = d.devnet.clock.now();
+    let now = d.devnet.engine.clock.now();
     let add = |node: NodeId, end: u64, auth| PKind::AddSubnetValidator {
         subnet,
         node,
@@ -461,7 +461,7 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
         )
         .unwrap()
     };
-    let expiry = d.devnet.clock.now() + 3_600;
+    let expiry = d.devnet.engine.clock.now() + 3_600;
     let signed = sign(register(&manager, expiry)).await.unwrap();
     fn registration<'m>(message: &'m [u8], bls: &avalanche_rpc::bls::SecretKey) -> PKind<'m> {
         PKind::RegisterL1Validator {

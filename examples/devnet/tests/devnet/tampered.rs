@@ -96,9 +96,9 @@ async fn tampered_transactions_are_refused_and_change_nothing() {
     let d = Devnet::start(common::options()).await;
     let keys = test_keys();
     let (payer, payee, stranger) = (&keys[0], &keys[1], &keys[2]);
-    let rules = &d.devnet.rules;
+    let rules = &d.devnet.x.vm.rules;
     let avax = d.devnet.genesis.avax_asset_id;
-    let now = d.devnet.clock.now();
+    let now = d.devnet.engine.clock.now();
     let pay = |to, amount| Payment {
         asset: avax,
         amount,
@@ -315,7 +315,7 @@ async fn stakeable_locked_funds_stay_locked() {
     let (out, lock) = locked.transfer().unwrap();
     let (amount, lock) = (out.amount, lock.unwrap());
     let before = state(&d).await;
-    let rules = &d.devnet.p_rules;
+    let rules = &d.devnet.p.vm.rules;
     let spend = |marked: bool| {
         let ti = secp256k1fx::TransferInput::new(amount, secp256k1fx::Input::new(vec![0]));
         let input: platform::TransferableIn = if marked {

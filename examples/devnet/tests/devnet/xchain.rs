@@ -36,7 +36,7 @@ async fn a_transfer_is_accepted_and_every_method_agrees() {
     // Build, sign and issue a transfer of 5 AVAX from the UTXOs the API returns.
     let utxos = d.utxos(&from_addr).await;
     let tx = wallet::base_tx(
-        &d.devnet.rules,
+        &d.devnet.x.vm.rules,
         std::slice::from_ref(from),
         &utxos,
         &[Payment {
@@ -45,7 +45,7 @@ async fn a_transfer_is_accepted_and_every_method_agrees() {
             to: to.address(),
         }],
         from.address(),
-        d.devnet.clock.now(),
+        d.devnet.engine.clock.now(),
     )
     .unwrap();
     let bytes = tx.to_bytes().unwrap();
@@ -57,7 +57,7 @@ async fn a_transfer_is_accepted_and_every_method_agrees() {
     d.wait_accepted(&issued.tx_id).await;
 
     // Balances moved by the amount and the fee, and equal the sum of their UTXOs.
-    let fee = d.devnet.rules.tx_fee;
+    let fee = d.devnet.x.vm.rules.tx_fee;
     assert_eq!(
         d.balance(&from_addr, "AVAX").await,
         before_from - 5 * AVAX - fee
@@ -186,7 +186,7 @@ async fn a_transfer_is_accepted_and_every_method_agrees() {
 
     // Spending the same UTXOs again is refused, naming the input.
     let again = wallet::base_tx(
-        &d.devnet.rules,
+        &d.devnet.x.vm.rules,
         std::slice::from_ref(from),
         &utxos,
         &[Payment {
@@ -195,7 +195,7 @@ async fn a_transfer_is_accepted_and_every_method_agrees() {
             to: to.address(),
         }],
         from.address(),
-        d.devnet.clock.now(),
+        d.devnet.engine.clock.now(),
     )
     .unwrap();
     let e = x
@@ -220,7 +220,7 @@ async fn bad_transactions_are_refused_with_the_reason() {
     let utxos = d.utxos(&addr).await;
     let pay = |key: &avalanche_rpc::keys::PrivateKey, amount: u64| {
         wallet::base_tx(
-            &d.devnet.rules,
+            &d.devnet.x.vm.rules,
             std::slice::from_ref(key),
             &utxos,
             &[Payment {
@@ -229,7 +229,7 @@ async fn bad_transactions_are_refused_with_the_reason() {
                 to: keys[3].address(),
             }],
             keys[1].address(),
-            d.devnet.clock.now(),
+            d.devnet.engine.clock.now(),
         )
         .unwrap()
     };
@@ -259,7 +259,7 @@ async fn bad_transactions_are_refused_with_the_reason() {
     let e = issue(bare).await;
     assert!(e.contains("has 0 credentials but 1 inputs"), "{e}");
     // Another network's transaction.
-    let mut rules = d.devnet.rules.clone();
+    let mut rules = d.devnet.x.vm.rules.clone();
     rules.network_id = 1;
     let foreign = wallet::base_tx(
         &rules,
@@ -267,7 +267,7 @@ async fn bad_transactions_are_refused_with_the_reason() {
         &utxos,
         &[],
         keys[1].address(),
-        d.devnet.clock.now(),
+        d.devnet.engine.clock.now(),
     )
     .unwrap();
     let e = issue(foreign).await;

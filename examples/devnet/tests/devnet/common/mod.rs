@@ -19,6 +19,7 @@ pub fn options() -> Options {
         index_allow_incomplete: false,
         staking_port: 9651,
         genesis: None,
+        mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
     }
 }
 
@@ -141,7 +142,7 @@ impl Devnet {
     pub async fn transfer(&self, from: &PrivateKey, to: ShortId, amount: u64) -> Id {
         let utxos = self.utxos(&self.x_address(from.address())).await;
         let tx = wallet::base_tx(
-            &self.devnet.rules,
+            &self.devnet.x.vm.rules,
             std::slice::from_ref(from),
             &utxos,
             &[Payment {
@@ -150,7 +151,7 @@ impl Devnet {
                 to,
             }],
             from.address(),
-            self.devnet.clock.now(),
+            self.devnet.engine.clock.now(),
         )
         .unwrap();
         let id = self
@@ -189,7 +190,7 @@ impl Devnet {
         kind: wallet::PKind<'_>,
     ) -> avalanche_rpc::codec::platform::Tx {
         wallet::p_tx(
-            &self.devnet.p_rules,
+            &self.devnet.p.vm.rules,
             std::slice::from_ref(key),
             &self.p_utxos(key).await,
             &[],

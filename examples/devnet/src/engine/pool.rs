@@ -1,6 +1,12 @@
 //! One chain's transactions issued but not yet in a block, and the recently dropped ones with their
 //! reasons (the node caches the last 64 and answers a re-issue with the cached reason).
+//!
+//! The pool also counts the blocks whose transactions left it (its generation): an issuer
+//! that verified against the state of one generation and finds another when it comes to add
+//! its transaction verifies again, so a conflict with a transaction accepted in between is
+//! never acknowledged.
 
+use crate::secp::TxError;
 use avalanche_rpc::wire::Id;
 use std::collections::{HashMap, VecDeque};
 
@@ -19,7 +25,7 @@ pub fn check_size(id: &Id, size: usize) -> Result<(), String> {
     Ok(())
 }
 
-/// The most bytes of transactions the mempool holds (64 MiB, as the node's).
+/// The most bytes of transactions a pool holds by default (64 MiB, as the node's).
 pub const MAX_BYTES: usize = 64 << 20;
 
 /// A transaction waiting for a block: its ID, its bytes and the UTXOs it spends.
@@ -30,16 +36,52 @@ pub struct Pending {
     pub spends: Vec<Id>,
 }
 
-#[derive(Debug, Default)]
-pub struct Mempool {
+/// One chain's pool.
+#[derive(Debug)]
+pub struct Pool {
+    /// The most bytes of transactions it holds.
+    capacity: usize,
     txs: Vec<Pending>,
     bytes: usize,
     /// UTXO ID → the pending tx spending it.
     spent: HashMap<Id, Id>,
     dropped: VecDeque<(Id, String)>,
+    /// How many times accepted transactions left the pool (or it was cleared).
+    generation: u64,
 }
 
-impl Mempool {
+impl Pool {
+    /// An empty pool holding at most `capacity` bytes of transactions.
+    pub fn new(capacity: usize) -> Pool {
+        Pool {
+            capacity,
+            txs: Vec::new(),
+            bytes: 0,
+            spent: HashMap::new(),
+            dropped: VecDeque::new(),
+            generation: 0,
+        }
+    }
+
+    /// What the pool says of a transaction before it is verified: `true` if it is pending
+    /// already; its remembered reason if it was dropped; too large; no room left.
+    pub fn precheck(&self, id: &Id, size: usize) -> Result<bool, TxError> {
+        if self.contains(id) {
+            return Ok(true);
+        }
+        if let Some(reason) = self.dropped(id) {
+            return Err(TxError(reason.to_string()));
+        }
+        check_size(id, size).map_err(TxError)?;
+        if size > self.free_bytes() {
+            return Err(TxError(format!(
+                "mempool is full: {id} size ({size}) > available space ({})",
+                self.free_bytes()
+            )));
+        }
+        Ok(false)
+    }
+
     pub fn contains(&self, id: &Id) -> bool {
         self.txs.iter().any(|p| p.id == *id)
     }
@@ -57,8 +99,14 @@ impl Mempool {
             .map(|(_, r)| r.as_str())
     }
 
+    /// Bumped whenever the state transactions were verified against may have changed under
+    /// the pool (a block accepted, a revert).
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
     pub fn free_bytes(&self) -> usize {
-        MAX_BYTES - self.bytes
+        self.capacity.saturating_sub(self.bytes)
     }
 
     pub fn add(&mut self, p: Pending) {
@@ -82,8 +130,20 @@ impl Mempool {
         self.txs.is_empty()
     }
 
+    /// Removes what a block accepted and what it found invalid (with the reasons): one
+    /// generation more.
+    pub fn settle(&mut self, accepted: &[Id], dropped: Vec<(Id, String)>) {
+        for id in accepted {
+            self.remove(id, None);
+        }
+        for (id, reason) in dropped {
+            self.remove(&id, Some(reason));
+        }
+        self.generation += 1;
+    }
+
     /// Removes `id` (accepted, or dropped with `reason`).
-    pub fn remove(&mut self, id: &Id, reason: Option<String>) {
+    fn remove(&mut self, id: &Id, reason: Option<String>) {
         if let Some(i) = self.txs.iter().position(|p| p.id == *id) {
             let p = self.txs.remove(i);
             self.bytes -= p.bytes.len();
@@ -101,6 +161,7 @@ impl Mempool {
         self.txs.clear();
         self.spent.clear();
         self.bytes = 0;
+        self.generation += 1;
     }
 
     /// Remembers why `id` was refused.

@@ -1,208 +1,199 @@
-//! The P-chain's acceptance path: an issued transaction is verified against the last accepted
-//! state and the mempool at the current gas price, then a Banff standard block takes what
-//! the fee state's capacity allows, and the block, its transactions, their UTXO changes, the
-//! new fee state, its proposervm wrapper and its index entry are committed together.
+//! The P-chain as the engine runs it: its transactions decoded and verified over its state
+//! at the current gas price, a Banff standard block taking what the fee state's capacity
+//! allows, every kind's change applied, the block sealed with the new chain time and fee
+//! state.
 
 use super::verify::{self, Change, Current, Effects, View};
 use super::{Record, Utxo, fee, l1, stakers, subnets, warp};
-use crate::devnet::Devnet;
-use crate::index::{self, Kind};
+use crate::engine::{Sealed, Vm};
 use crate::ledger::{self, Chain, Status};
-use crate::mempool::{Mempool, Pending};
-use crate::proposer;
+use crate::proposer::Tip;
 use crate::secp::TxError;
-use crate::store::{self, Reader, StoreError};
+use crate::store::{self, Meta, Reader, StoreError};
 use avalanche_rpc::codec::{platform, secp256k1fx};
 use avalanche_rpc::wire::{Id, NodeId};
-use redb::WriteTransaction;
+use redb::{ReadTransaction, WriteTransaction};
 
-impl Devnet {
-    /// Verifies a signed P-chain transaction and adds it to the mempool; its ID.
-    pub fn issue_p(&self, bytes: Vec<u8>) -> Result<Id, TxError> {
-        let tx = platform::Tx::from_bytes(&bytes)
-            .map_err(|e| TxError(format!("couldn't parse tx: couldn't parse tx: {e}")))?;
-        let id = Id::from_sha256(&bytes);
-        let mut pool = self.p_mempool.lock().expect("mempool lock");
-        if pool.contains(&id) {
-            return Ok(id);
-        }
-        if let Some(reason) = pool.dropped(&id) {
-            return Err(TxError(format!("couldn't issue tx: {reason}")));
-        }
-        crate::mempool::check_size(&id, bytes.len())
-            .map_err(|e| TxError(format!("couldn't issue tx: {e}")))?;
-        let r = self.store.read().map_err(|e| TxError(e.to_string()))?;
-        if ledger::tx(&r, Chain::P, &id)
-            .map_err(|e| TxError(e.to_string()))?
-            .is_some()
-        {
-            return Err(TxError(format!(
-                "couldn't issue tx: transaction {id} is already accepted"
-            )));
-        }
-        let now = self.clock.now();
-        let (state, chain_time) = fee_state(&r).map_err(|e| TxError(e.to_string()))?;
+/// The P-chain's VM.
+pub struct PVm {
+    pub rules: verify::Rules,
+    /// The proposervm's tip before the first block (the genesis block's).
+    pub genesis: Tip,
+    /// The genesis time: the chain time before any block.
+    pub genesis_time: u64,
+}
+
+/// A P-chain block being built.
+pub struct Block {
+    parent: Id,
+    height: u64,
+    time: u64,
+    price: u64,
+    /// The fee state, with the gas the block's transactions so far consumed.
+    state: fee::State,
+}
+
+impl Vm for PVm {
+    const CHAIN: Chain = Chain::P;
+    type Tx = platform::Tx;
+    type Effects = Effects;
+    type Block = Block;
+
+    fn decode(&self, bytes: &[u8]) -> Result<platform::Tx, TxError> {
+        platform::Tx::from_bytes(bytes)
+            .map_err(|e| TxError(format!("couldn't parse tx: couldn't parse tx: {e}")))
+    }
+
+    fn refusal(&self, e: TxError) -> TxError {
+        TxError(format!("couldn't issue tx: {}", e.0))
+    }
+
+    fn verify_issued(
+        &self,
+        r: &ReadTransaction,
+        tx: &platform::Tx,
+        id: Id,
+        now: u64,
+    ) -> Result<Effects, TxError> {
+        let (state, chain_time) = fee_state(r).map_err(stored)?;
         let state = state.advance(now.saturating_sub(chain_time));
-        let result = verify::verify(
-            &self.p_rules,
-            &tx,
+        verify::verify(
+            &self.rules,
+            tx,
             id,
             now.max(chain_time),
             fee::price(state.excess),
-            &mut StateView {
-                r: &r,
-                pool: Some(&pool),
-            },
-        );
-        let effects = match result {
-            Ok(fx) => fx,
-            Err(e) => {
-                pool.drop_reason(id, e.0.clone());
-                return Err(TxError(format!("couldn't issue tx: {}", e.0)));
-            }
-        };
-        if effects.gas > fee::MAX_CAPACITY {
+            &mut StateView { r },
+        )
+    }
+
+    fn admissible(&self, fx: &Effects) -> Result<(), TxError> {
+        if fx.gas > fee::MAX_CAPACITY {
             return Err(TxError(format!(
-                "couldn't issue tx: it needs {} gas, more than a block's capacity of {}",
-                effects.gas,
+                "it needs {} gas, more than a block's capacity of {}",
+                fx.gas,
                 fee::MAX_CAPACITY
             )));
         }
-        let spends = effects
-            .consumed
+        Ok(())
+    }
+
+    fn spends(&self, fx: &Effects) -> Vec<Id> {
+        fx.consumed
             .iter()
-            .chain(&effects.imported)
+            .chain(&fx.imported)
             .map(|c| c.0)
-            .collect();
-        pool.add(Pending { id, bytes, spends });
-        drop(pool);
-        self.wake.notify_one();
-        Ok(id)
+            .collect()
     }
 
-    /// Why a P-chain transaction was dropped, or whether it waits in the mempool.
-    pub fn p_pending_status(&self, id: &Id) -> Option<Result<(), String>> {
-        let pool = self.p_mempool.lock().expect("mempool lock");
-        if pool.contains(id) {
-            return Some(Ok(()));
-        }
-        pool.dropped(id).map(|r| Err(r.to_string()))
-    }
-
-    /// Builds and accepts a P-chain block from the mempool; its ID, or `None` when nothing
-    /// could go in.
-    pub fn build_p_block(&self) -> Result<Option<Id>, StoreError> {
-        let _one_at_a_time = self.building.lock().expect("builder lock");
-        let pending = self.p_mempool.lock().expect("mempool lock").pending();
-        if pending.is_empty() {
-            return Ok(None);
-        }
-        let w = self.store.write()?;
+    fn open_block(&self, w: &WriteTransaction, now: u64) -> Result<Block, StoreError> {
         let (parent_height, parent_bytes) =
             ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::P)?;
-        let parent_time = store::meta_u64(&w, "p_timestamp")?.unwrap_or(self.genesis.time);
-        let time = self.clock.now().max(parent_time);
-        let mut state = fee_state(&w)?.0.advance(time - parent_time);
-        let price = fee::price(state.excess);
+        let parent_time = store::meta_u64(w, Meta::P_TIMESTAMP)?.unwrap_or(self.genesis_time);
+        let time = now.max(parent_time);
+        let state = fee_state(w)?.0.advance(time - parent_time);
         let height = parent_height + 1;
         // The block's time first charges the L1 validators' continuous fee.
-        l1::advance(&w, (time, time - parent_time), height)?;
-        let mut txs = Vec::new();
-        let mut included = Vec::new();
-        let mut dropped = Vec::new();
-        for p in pending {
-            let tx = match platform::Tx::from_bytes(&p.bytes) {
-                Ok(tx) => tx,
-                Err(e) => {
-                    dropped.push((p.id, format!("couldn't parse tx: {e}")));
-                    continue;
-                }
-            };
-            let result = verify::verify(
-                &self.p_rules,
-                &tx,
-                p.id,
-                time,
-                price,
-                &mut StateView { r: &w, pool: None },
-            );
-            let effects = match result {
-                Ok(fx) => fx,
-                Err(e) => {
-                    dropped.push((p.id, e.0));
-                    continue;
-                }
-            };
-            // Past the block's capacity: it waits for the next block.
-            let Some(next) = state.consume(effects.gas) else {
-                continue;
-            };
-            state = next;
-            apply(&w, &p, height, &effects)?;
-            txs.push(tx);
-            included.push(p.id);
+        l1::advance(w, (time, time - parent_time), height)?;
+        Ok(Block {
+            parent: Id::from_sha256(&parent_bytes),
+            height,
+            time,
+            price: fee::price(state.excess),
+            state,
+        })
+    }
+
+    fn verify_in_block(
+        &self,
+        w: &WriteTransaction,
+        block: &Block,
+        tx: &platform::Tx,
+        id: Id,
+    ) -> Result<Effects, TxError> {
+        verify::verify(
+            &self.rules,
+            tx,
+            id,
+            block.time,
+            block.price,
+            &mut StateView { r: w },
+        )
+    }
+
+    fn take(&self, block: &mut Block, _: usize, fx: &Effects) -> bool {
+        match block.state.consume(fx.gas) {
+            Some(next) => {
+                block.state = next;
+                true
+            }
+            None => false,
         }
-        let mut result = None;
-        if !included.is_empty() {
-            let id =
-                self.put_standard_block(&w, (parent_height, &parent_bytes), time, txs, state)?;
-            w.commit()?;
-            result = Some(id);
-        } else {
-            drop(w);
-        }
-        let mut pool = self.p_mempool.lock().expect("mempool lock");
-        for id in &included {
-            pool.remove(id, None);
-        }
-        for (id, reason) in dropped {
-            pool.remove(&id, Some(reason));
-        }
-        Ok(result)
+    }
+
+    fn apply(
+        &self,
+        w: &WriteTransaction,
+        block: &Block,
+        id: &Id,
+        bytes: &[u8],
+        fx: Effects,
+    ) -> Result<(), StoreError> {
+        apply(w, (id, bytes), block.height, &fx)
+    }
+
+    fn seal(
+        &self,
+        w: &WriteTransaction,
+        block: Block,
+        txs: Vec<platform::Tx>,
+    ) -> Result<Sealed, StoreError> {
+        standard_block(
+            w,
+            (block.parent, block.height - 1),
+            block.time,
+            txs,
+            block.state,
+        )
+    }
+
+    fn genesis_tip(&self) -> Tip {
+        self.genesis
     }
 }
 
-impl Devnet {
-    /// Writes a Banff standard block of `txs` on the parent block (height and bytes) at chain
-    /// time `time`, with its proposervm wrapper, its index entry, the new chain time and the
-    /// fee state after it; its ID. A block without txs only moves the chain time (to a
-    /// staker's end).
-    pub(super) fn put_standard_block(
-        &self,
-        w: &WriteTransaction,
-        (parent_height, parent_bytes): (u64, &[u8]),
-        time: u64,
-        txs: Vec<platform::Tx>,
-        state: fee::State,
-    ) -> Result<Id, StoreError> {
-        let height = parent_height + 1;
-        let parent_id = Id::from_sha256(parent_bytes);
-        let block = platform::Block::from(platform::BanffStandardBlock::new(
-            time, parent_id, height, txs,
-        ));
-        let bytes = block
-            .to_bytes()
-            .map_err(|e| StoreError(format!("a built block does not encode: {e}")))?;
-        let id = Id::from_sha256(&bytes);
-        ledger::put_block(w, Chain::P, &id, height, &bytes)?;
-        let parent_tip = match proposer::tip_in(w, Chain::P)? {
-            Some(t) => t,
-            None => proposer::Tip::genesis(parent_id, self.genesis.time),
-        };
-        let (wrapper, tip) = proposer::wrap(w, Chain::P, parent_tip, &bytes, time, parent_height)?;
-        ledger::put_proposer(w, Chain::P, height, &wrapper)?;
-        if self.options.index_enabled {
-            index::append(w, Kind::PBlock, &tip.id, self.clock.now_ns(), &wrapper)?;
-        }
-        store::set_meta(w, "p_timestamp", &time.to_be_bytes())?;
-        store::set_meta(w, "p_fee_state", &state.encode())?;
-        Ok(id)
-    }
+/// A Banff standard block of `txs` on the parent block (ID and height) at chain time
+/// `time`, recording the new chain time and the fee state after it. A block without txs
+/// only moves the chain time (to a staker's end).
+pub fn standard_block(
+    w: &WriteTransaction,
+    (parent, parent_height): (Id, u64),
+    time: u64,
+    txs: Vec<platform::Tx>,
+    state: fee::State,
+) -> Result<Sealed, StoreError> {
+    let height = parent_height + 1;
+    let block = platform::Block::from(platform::BanffStandardBlock::new(time, parent, height, txs));
+    let bytes = block
+        .to_bytes()
+        .map_err(|e| StoreError::new(format!("a built block does not encode: {e}")))?;
+    store::set_meta(w, Meta::P_TIMESTAMP, &time.to_be_bytes())?;
+    store::set_meta(w, Meta::P_FEE_STATE, &state.encode())?;
+    Ok(Sealed {
+        bytes,
+        height,
+        time,
+    })
 }
 
 /// Writes an accepted transaction's changes.
-fn apply(w: &WriteTransaction, p: &Pending, height: u64, fx: &Effects) -> Result<(), StoreError> {
-    ledger::put_tx(w, Chain::P, &p.id, height, Status::Committed, &p.bytes)?;
+fn apply(
+    w: &WriteTransaction,
+    (id, bytes): (&Id, &[u8]),
+    height: u64,
+    fx: &Effects,
+) -> Result<(), StoreError> {
+    ledger::put_tx(w, Chain::P, id, height, Status::Committed, bytes)?;
     for (id, owners) in &fx.consumed {
         ledger::spend_utxo(w, Chain::P, id, owners)?;
     }
@@ -230,7 +221,7 @@ fn apply(w: &WriteTransaction, p: &Pending, height: u64, fx: &Effects) -> Result
                 0
             };
             let rec = Record {
-                tx_id: p.id,
+                tx_id: *id,
                 reward,
                 start,
                 accrued: 0,
@@ -244,22 +235,16 @@ fn apply(w: &WriteTransaction, p: &Pending, height: u64, fx: &Effects) -> Result
             end,
         } => {
             let reward = potential_reward(w, end - start, weight)?;
-            stakers::add_delegator(
-                w,
-                (&Id::ZERO, &node, &p.id),
-                reward,
-                (height, start),
-                weight,
-            )?;
+            stakers::add_delegator(w, (&Id::ZERO, &node, id), reward, (height, start), weight)?;
         }
         Change::RemoveValidator {
             subnet,
             node,
             weight,
         } => stakers::remove_staker(w, &subnet, &node, height, weight)?,
-        Change::CreateSubnet => subnets::set_owner(w, &p.id, &p.id)?,
-        Change::CreateChain { subnet } => subnets::add_chain(w, &subnet, &p.id)?,
-        Change::SetSubnetOwner { subnet } => subnets::set_owner(w, &subnet, &p.id)?,
+        Change::CreateSubnet => subnets::set_owner(w, id, id)?,
+        Change::CreateChain { subnet } => subnets::add_chain(w, &subnet, id)?,
+        Change::SetSubnetOwner { subnet } => subnets::set_owner(w, &subnet, id)?,
         Change::Convert {
             subnet,
             conversion,
@@ -293,7 +278,7 @@ fn apply(w: &WriteTransaction, p: &Pending, height: u64, fx: &Effects) -> Result
         } => {
             let before = l1_validator(w, &validation_id)?;
             if before.active() {
-                refund(w, &before, (&p.id, index), fx.avax)?;
+                refund(w, &before, (id, index), fx.avax)?;
                 let mut v = before.clone();
                 v.end_accumulated_fee = 0;
                 l1::put(w, &v, Some(&before), height)?;
@@ -318,7 +303,7 @@ fn apply(w: &WriteTransaction, p: &Pending, height: u64, fx: &Effects) -> Result
         } => {
             let before = l1_validator(w, &validation_id)?;
             if weight == 0 && before.active() {
-                refund(w, &before, (&p.id, index), fx.avax)?;
+                refund(w, &before, (id, index), fx.avax)?;
             }
             let mut v = before.clone();
             v.min_nonce = nonce.saturating_add(1);
@@ -360,26 +345,24 @@ fn l1_validator(w: &WriteTransaction, id: &Id) -> Result<l1::Validator, StoreErr
 /// The reward a stake of `weight` for `duration` seconds earns, from the supply now; the
 /// supply counts it at once.
 fn potential_reward(w: &WriteTransaction, duration: u64, weight: u64) -> Result<u64, StoreError> {
-    let supply = store::meta_u64(w, "p_supply")?.unwrap_or(0);
+    let supply = store::meta_u64(w, store::Meta::P_SUPPLY)?.unwrap_or(0);
     let reward = crate::genesis::staking::reward(duration, weight, supply);
-    store::set_meta(w, "p_supply", &supply.saturating_add(reward).to_be_bytes())?;
+    store::set_meta(
+        w,
+        store::Meta::P_SUPPLY,
+        &supply.saturating_add(reward).to_be_bytes(),
+    )?;
     Ok(reward)
 }
 
-/// The state verification reads: the store as `r` shows it and, when a tx is issued, the
-/// mempool, whose txs' spends conflict with it.
+/// The state verification reads: the store as `r` shows it (the last accepted state, or
+/// the block's own as it is built).
 struct StateView<'a, R: Reader> {
     r: &'a R,
-    pool: Option<&'a Mempool>,
 }
 
 impl<R: Reader> StateView<'_, R> {
     fn read(&self, space: ledger::Space, u: &Id) -> Result<Option<Utxo>, TxError> {
-        if let Some(other) = self.pool.and_then(|p| p.spender(u)) {
-            return Err(TxError(format!(
-                "tx conflicts with other tx: {other} already spends UTXO {u}"
-            )));
-        }
         ledger::utxo(self.r, space, u)
             .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
             .map_err(stored)
@@ -460,7 +443,7 @@ impl<R: Reader> View for StateView<'_, R> {
 
 /// The stored fee state and the chain time it belongs to.
 pub fn fee_state<R: Reader>(r: &R) -> Result<(fee::State, u64), StoreError> {
-    let state = store::meta(r, "p_fee_state")?
+    let state = store::meta(r, store::Meta::P_FEE_STATE)?
         .and_then(|v| fee::State::decode(&v))
         .unwrap_or_default();
     Ok((state, super::timestamp(r)?))

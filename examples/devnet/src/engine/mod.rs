@@ -1,0 +1,322 @@
+//! The acceptance engine: how a transaction becomes part of a chain, written once for every
+//! chain. Each chain plugs in through [`Vm`] (decode, verify over the state, the block's
+//! capacity, apply, seal its block); the engine does the rest, the same way for each:
+//!
+//! - **Admission** ([`Lane::issue`]): decode, the size and byte-cap checks, already accepted,
+//!   verification against the last accepted state *outside* the pool's lock (issuers verify
+//!   in parallel), then, under the lock, one conflict rule (no other pending transaction
+//!   spends the same UTXO; the state verified against is still the last accepted one, else
+//!   verify again) and the add. What is acknowledged is in the pool without conflict, so it
+//!   is accepted by the next block that has room for it.
+//! - **Building** ([`Lane::build`], [`Lane::block_in`]): the pending transactions verified
+//!   again against the block's own state, as many as the block's capacity takes, applied,
+//!   the block sealed, then [`tail`] (store, proposervm wrapper, index entry) and one commit.
+//!
+//! Nothing here knows a chain's transactions; the chains (`xchain`, `pchain`) know nothing
+//! of pools, locks or wrappers.
+
+pub mod pool;
+pub mod tail;
+
+pub use pool::{Pending, Pool};
+
+use crate::clock::Clock;
+use crate::ledger::{self, Chain};
+use crate::proposer::Tip;
+use crate::secp::TxError;
+use crate::store::{Store, StoreError};
+use avalanche_rpc::wire::Id;
+use redb::{ReadTransaction, WriteTransaction};
+use std::sync::{Mutex, MutexGuard};
+
+/// What every chain shares: the store, the clock, the index flag, the builder's lock and
+/// its wake-up.
+pub struct Engine {
+    pub store: Store,
+    pub clock: Clock,
+    /// Accepted blocks are indexed (`--index-enabled`).
+    pub indexing: bool,
+    /// Held while blocks are written, so they are written one at a time (and a snapshot
+    /// never sees half of one).
+    pub building: Mutex<()>,
+    /// Wakes the block builder.
+    pub wake: tokio::sync::Notify,
+}
+
+impl Engine {
+    pub fn new(store: Store, clock: Clock, indexing: bool) -> Engine {
+        Engine {
+            store,
+            clock,
+            indexing,
+            building: Mutex::default(),
+            wake: tokio::sync::Notify::new(),
+        }
+    }
+
+    /// The builder's lock: one block at a time.
+    pub fn one_at_a_time(&self) -> MutexGuard<'_, ()> {
+        self.building.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A block being built: its height, its time and its chain's own running state (capacity
+/// left, fee state).
+pub struct Sealed {
+    /// The block's bytes, as its chain's VM encodes it.
+    pub bytes: Vec<u8>,
+    pub height: u64,
+    /// Its time, Unix seconds (the proposervm wrapper's too).
+    pub time: u64,
+}
+
+/// One chain, as the engine sees it.
+pub trait Vm: Send + Sync {
+    /// Which chain.
+    const CHAIN: Chain;
+    /// A decoded transaction.
+    type Tx;
+    /// What verifying a transaction found it changes.
+    type Effects;
+    /// A block being built: parent, time, what its capacity has left.
+    type Block;
+
+    /// Decodes an issued transaction (the node's refusal on failure).
+    fn decode(&self, bytes: &[u8]) -> Result<Self::Tx, TxError>;
+    /// How the chain's `issueTx` words a refusal (the P-chain prefixes its own).
+    fn refusal(&self, e: TxError) -> TxError {
+        e
+    }
+    /// Verifies an issued transaction against the last accepted state, at `now`.
+    fn verify_issued(
+        &self,
+        r: &ReadTransaction,
+        tx: &Self::Tx,
+        id: Id,
+        now: u64,
+    ) -> Result<Self::Effects, TxError>;
+    /// A refusal of a verified transaction that no block could ever take (not remembered
+    /// as dropped).
+    fn admissible(&self, _fx: &Self::Effects) -> Result<(), TxError> {
+        Ok(())
+    }
+    /// The UTXOs (of any space) it spends: two pending transactions never share one.
+    fn spends(&self, fx: &Self::Effects) -> Vec<Id>;
+
+    /// Starts a block on the last accepted one at `now` (writing what time alone changes).
+    fn open_block(&self, w: &WriteTransaction, now: u64) -> Result<Self::Block, StoreError>;
+    /// Verifies a pending transaction against the block's state.
+    fn verify_in_block(
+        &self,
+        w: &WriteTransaction,
+        block: &Self::Block,
+        tx: &Self::Tx,
+        id: Id,
+    ) -> Result<Self::Effects, TxError>;
+    /// Takes a verified transaction of `size` bytes into the block if its capacity allows
+    /// (else it waits for the next block).
+    fn take(&self, block: &mut Self::Block, size: usize, fx: &Self::Effects) -> bool;
+    /// Writes what an accepted transaction changes.
+    fn apply(
+        &self,
+        w: &WriteTransaction,
+        block: &Self::Block,
+        id: &Id,
+        bytes: &[u8],
+        fx: Self::Effects,
+    ) -> Result<(), StoreError>;
+    /// The block of `txs`, with what the chain records of it (not the tail).
+    fn seal(
+        &self,
+        w: &WriteTransaction,
+        block: Self::Block,
+        txs: Vec<Self::Tx>,
+    ) -> Result<Sealed, StoreError>;
+    /// The proposervm's tip before the first block after genesis.
+    fn genesis_tip(&self) -> Tip;
+}
+
+/// What building a block did.
+#[derive(Debug, Default)]
+pub struct Built {
+    /// The block, if any transaction was valid.
+    pub id: Option<Id>,
+    pub included: Vec<Id>,
+    pub dropped: Vec<(Id, String)>,
+}
+
+/// A chain's VM and its pool.
+pub struct Lane<V: Vm> {
+    pub vm: V,
+    pool: Mutex<Pool>,
+}
+
+impl<V: Vm> Lane<V> {
+    /// A lane whose pool holds at most `pool_bytes` bytes of transactions.
+    pub fn new(vm: V, pool_bytes: usize) -> Lane<V> {
+        Lane {
+            vm,
+            pool: Mutex::new(Pool::new(pool_bytes)),
+        }
+    }
+
+    fn pool(&self) -> MutexGuard<'_, Pool> {
+        self.pool.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Admits a signed transaction into the pool; its ID. Success means it is pending
+    /// without conflict (or already was).
+    pub fn issue(&self, engine: &Engine, bytes: Vec<u8>) -> Result<Id, TxError> {
+        let refuse = |e: TxError| self.vm.refusal(e);
+        let tx = self.vm.decode(&bytes)?;
+        let id = Id::from_sha256(&bytes);
+        let generation = {
+            let pool = self.pool();
+            if pool.precheck(&id, bytes.len()).map_err(refuse)? {
+                return Ok(id);
+            }
+            pool.generation()
+        };
+        // Verified against the last accepted state without holding the pool.
+        let verified = self.verify_issued(engine, &tx, id);
+        let mut pool = self.pool();
+        if pool.precheck(&id, bytes.len()).map_err(refuse)? {
+            return Ok(id);
+        }
+        let verified = if pool.generation() == generation {
+            verified
+        } else {
+            // A block was accepted meanwhile: what was verified may be spent now. Verified
+            // again with the pool held, so no further block can settle in between.
+            self.verify_issued(engine, &tx, id)
+        };
+        let fx = match verified {
+            Ok(Some(fx)) => fx,
+            Ok(None) => {
+                return Err(refuse(TxError(format!(
+                    "transaction {id} is already accepted"
+                ))));
+            }
+            Err(e) => {
+                pool.drop_reason(id, e.0.clone());
+                return Err(refuse(e));
+            }
+        };
+        let spends = self.vm.spends(&fx);
+        if let Some((other, u)) = spends.iter().find_map(|u| pool.spender(u).map(|o| (o, u))) {
+            let e = TxError(format!(
+                "tx conflicts with other tx: {other} already spends UTXO {u}"
+            ));
+            pool.drop_reason(id, e.0.clone());
+            return Err(refuse(e));
+        }
+        self.vm.admissible(&fx).map_err(refuse)?;
+        pool.add(Pending { id, bytes, spends });
+        drop(pool);
+        engine.wake.notify_one();
+        Ok(id)
+    }
+
+    /// `Ok(None)`: already accepted.
+    fn verify_issued(
+        &self,
+        engine: &Engine,
+        tx: &V::Tx,
+        id: Id,
+    ) -> Result<Option<V::Effects>, TxError> {
+        let stored = |e: StoreError| TxError(e.to_string());
+        let r = engine.store.read().map_err(stored)?;
+        if ledger::tx(&r, V::CHAIN, &id).map_err(stored)?.is_some() {
+            return Ok(None);
+        }
+        self.vm
+            .verify_issued(&r, tx, id, engine.clock.now())
+            .map(Some)
+    }
+
+    /// Whether `id` waits in the pool (`Ok`) or was recently dropped (its reason).
+    pub fn status(&self, id: &Id) -> Option<Result<(), String>> {
+        let pool = self.pool();
+        if pool.contains(id) {
+            return Some(Ok(()));
+        }
+        pool.dropped(id).map(|r| Err(r.to_string()))
+    }
+
+    /// How many transactions wait.
+    pub fn len(&self) -> usize {
+        self.pool().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Forgets everything pending (a revert).
+    pub fn clear(&self) {
+        self.pool().clear();
+    }
+
+    /// Builds and accepts a block from the pool; its ID, or `None` when no pending
+    /// transaction could go in.
+    pub fn build(&self, engine: &Engine) -> Result<Option<Id>, StoreError> {
+        let _one_at_a_time = engine.one_at_a_time();
+        let pending = self.pool().pending();
+        if pending.is_empty() {
+            return Ok(None);
+        }
+        let w = engine.store.write()?;
+        let built = self.block_in(engine, &w, pending)?;
+        if built.id.is_some() {
+            w.commit()?;
+        } else {
+            drop(w);
+        }
+        self.pool().settle(&built.included, built.dropped);
+        Ok(built.id)
+    }
+
+    /// Verifies `pending` against the state of `w` and, if any is valid, writes the block
+    /// holding them with everything it changes and its tail (not committed; the pool is
+    /// left as it is).
+    pub fn block_in(
+        &self,
+        engine: &Engine,
+        w: &WriteTransaction,
+        pending: Vec<Pending>,
+    ) -> Result<Built, StoreError> {
+        let mut block = self.vm.open_block(w, engine.clock.now())?;
+        let mut built = Built::default();
+        let mut txs = Vec::new();
+        for p in pending {
+            let tx = match self.vm.decode(&p.bytes) {
+                Ok(tx) => tx,
+                Err(e) => {
+                    built.dropped.push((p.id, e.0));
+                    continue;
+                }
+            };
+            let fx = match self.vm.verify_in_block(w, &block, &tx, p.id) {
+                Ok(fx) => fx,
+                Err(e) => {
+                    built.dropped.push((p.id, e.0));
+                    continue;
+                }
+            };
+            // Past the block's capacity: it waits for the next block.
+            if !self.vm.take(&mut block, p.bytes.len(), &fx) {
+                continue;
+            }
+            self.vm.apply(w, &block, &p.id, &p.bytes, fx)?;
+            txs.push(tx);
+            built.included.push(p.id);
+        }
+        if built.included.is_empty() {
+            return Ok(built);
+        }
+        let sealed = self.vm.seal(w, block, txs)?;
+        let id = tail::append(engine, w, V::CHAIN, self.vm.genesis_tip(), &sealed)?;
+        built.id = Some(id);
+        Ok(built)
+    }
+}

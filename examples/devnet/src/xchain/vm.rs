@@ -1,0 +1,160 @@
+//! The X-chain as the engine runs it: its transactions decoded and verified over the UTXO
+//! set (and what the P-chain exported to it), a block filled up to its target size, a
+//! standard block sealed.
+
+use super::{Utxo, verify};
+use crate::engine::{Sealed, Vm};
+use crate::ledger::{self, Chain, Space};
+use crate::proposer::Tip;
+use crate::secp::TxError;
+use crate::store::{self, StoreError};
+use avalanche_rpc::codec::avm;
+use avalanche_rpc::wire::Id;
+use redb::{ReadTransaction, WriteTransaction};
+
+/// How many bytes of transactions an X-chain block takes (`vms/avm/block/builder`
+/// `targetBlockSize`).
+pub const TARGET_BLOCK_SIZE: usize = 128 * 1024;
+
+/// The fees of a local network (`vms/avm/config`, `genesis/params.go`).
+pub const TX_FEE: u64 = 1_000_000;
+pub const CREATE_ASSET_TX_FEE: u64 = 1_000_000;
+
+/// The X-chain's VM.
+pub struct XVm {
+    pub rules: verify::Rules,
+    /// The proposervm's tip before the first block (the genesis block's).
+    pub genesis: Tip,
+}
+
+/// An X-chain block being built.
+pub struct Block {
+    parent: Id,
+    height: u64,
+    time: u64,
+    /// Bytes of transactions taken so far.
+    size: usize,
+}
+
+fn stored(e: StoreError) -> TxError {
+    TxError(e.to_string())
+}
+
+fn decode_utxo(b: Option<Vec<u8>>) -> Result<Option<Utxo>, TxError> {
+    b.map(|b| Utxo::decode(&b)).transpose().map_err(stored)
+}
+
+impl Vm for XVm {
+    const CHAIN: Chain = Chain::X;
+    type Tx = avm::Tx;
+    type Effects = verify::Effects;
+    type Block = Block;
+
+    fn decode(&self, bytes: &[u8]) -> Result<avm::Tx, TxError> {
+        avm::Tx::from_bytes(bytes)
+            .map_err(|e| TxError(format!("problem decoding transaction: {e}")))
+    }
+
+    fn verify_issued(
+        &self,
+        r: &ReadTransaction,
+        tx: &avm::Tx,
+        id: Id,
+        now: u64,
+    ) -> Result<verify::Effects, TxError> {
+        verify::verify(
+            &self.rules,
+            tx,
+            id,
+            now,
+            &mut |u| super::utxo(r, u).map_err(stored),
+            &mut |u| decode_utxo(ledger::utxo(r, ledger::P_TO_X, u).map_err(stored)?),
+        )
+    }
+
+    fn spends(&self, fx: &verify::Effects) -> Vec<Id> {
+        fx.consumed.iter().chain(&fx.imported).copied().collect()
+    }
+
+    fn open_block(&self, w: &WriteTransaction, now: u64) -> Result<Block, StoreError> {
+        let (height, bytes) = ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::X)?;
+        let parent = avm::Block::from_bytes(&bytes)
+            .map_err(|e| StoreError::new(format!("the last block does not decode: {e}")))?;
+        let avm::Block::StandardBlock(parent_block) = &parent else {
+            return Err(StoreError::new("the last block is not a standard block"));
+        };
+        Ok(Block {
+            parent: Id::from_sha256(&bytes),
+            height: height + 1,
+            time: now.max(parent_block.time),
+            size: 0,
+        })
+    }
+
+    fn verify_in_block(
+        &self,
+        w: &WriteTransaction,
+        block: &Block,
+        tx: &avm::Tx,
+        id: Id,
+    ) -> Result<verify::Effects, TxError> {
+        let utxos = w.open_table(store::UTXOS).map_err(|e| stored(e.into()))?;
+        let read =
+            |space: Space, u: &Id| decode_utxo(ledger::utxo_in(&utxos, space, u).map_err(stored)?);
+        verify::verify(
+            &self.rules,
+            tx,
+            id,
+            block.time,
+            &mut |u| read(Chain::X.into(), u),
+            &mut |u| read(ledger::P_TO_X, u),
+        )
+    }
+
+    fn take(&self, block: &mut Block, size: usize, _: &verify::Effects) -> bool {
+        // The node's builder fills a block up to its target size; the rest waits.
+        if block.size > 0 && block.size + size > TARGET_BLOCK_SIZE {
+            return false;
+        }
+        block.size += size;
+        true
+    }
+
+    fn apply(
+        &self,
+        w: &WriteTransaction,
+        block: &Block,
+        id: &Id,
+        bytes: &[u8],
+        fx: verify::Effects,
+    ) -> Result<(), StoreError> {
+        super::put_tx(w, id, block.height, bytes, &fx)
+    }
+
+    fn seal(
+        &self,
+        _: &WriteTransaction,
+        block: Block,
+        txs: Vec<avm::Tx>,
+    ) -> Result<Sealed, StoreError> {
+        let b = avm::Block::from(avm::StandardBlock::new(
+            block.parent,
+            block.height,
+            block.time,
+            Id::ZERO,
+            txs,
+        ));
+        let bytes = b
+            .to_bytes()
+            .map_err(|e| StoreError::new(format!("a built block does not encode: {e}")))?;
+        Ok(Sealed {
+            bytes,
+            height: block.height,
+            time: block.time,
+        })
+    }
+
+    fn genesis_tip(&self) -> Tip {
+        self.genesis
+    }
+}
