@@ -8,11 +8,12 @@
 mod common;
 
 mod atomic;
-mod conflicts;
+
 mod control;
 mod crash;
 mod genesis;
 mod history;
+mod mempool;
 mod methods;
 mod nft;
 mod node;

@@ -1,10 +1,11 @@
-//! Two transactions spending one UTXO, each sent from many connections at once while blocks
-//! are being built, round after round, on the X- and on the P-chain: `issueTx` acknowledges
-//! only what is then accepted, exactly one of the two is accepted each round, and the
-//! balances are exact.
+//! The mempools' admission rules, the same on every chain. Two transactions spending one UTXO,
+//! each sent from many connections at once while blocks are being built, round after round:
+//! `issueTx` acknowledges only what is then accepted, exactly one of the two is accepted each
+//! round, and the balances are exact. A pool holds at most its byte cap.
 
 use crate::common::Devnet;
 use avalanche_devnet::genesis::{AVAX, test_keys};
+use avalanche_devnet::ledger::{self, Chain};
 use avalanche_devnet::wallet::{self, Payment};
 use avalanche_rpc::avm::{AvmClient, AvmTxStatus, GetTxStatusParams, IssueTxParams};
 use avalanche_rpc::platform::{self, PlatformClient, TxStatus};
@@ -217,4 +218,92 @@ async fn one_of_two_conflicting_p_transactions_is_acknowledged_and_committed() {
         [p_balance(2).await, p_balance(3).await],
         [before[0] + paid[0], before[1] + paid[1]]
     );
+}
+
+/// Two transfers on `chain` from two payers (no conflict), signed against `d`'s state.
+fn two_transfers(d: &avalanche_devnet::Devnet, chain: char) -> [Vec<u8>; 2] {
+    let keys = test_keys();
+    let r = d.engine.store.read().unwrap();
+    let pay = |payer: &avalanche_rpc::keys::PrivateKey| {
+        let payment = [Payment {
+            asset: d.genesis.avax_asset_id,
+            amount: AVAX,
+            to: keys[4].address(),
+        }];
+        let a = payer.address();
+        match chain {
+            'X' => wallet::base_tx(
+                &d.x.vm.rules,
+                std::slice::from_ref(payer),
+                &avalanche_devnet::xchain::all_utxos_of(&r, a.as_bytes()).unwrap(),
+                &payment,
+                a,
+                d.engine.clock.now(),
+            )
+            .unwrap()
+            .to_bytes(),
+            _ => wallet::p_base_tx(
+                &d.p.vm.rules,
+                std::slice::from_ref(payer),
+                &avalanche_devnet::pchain::utxos_of(&r, a.as_bytes(), None, usize::MAX).unwrap(),
+                &payment,
+                a,
+                d.p_price_margin().unwrap(),
+            )
+            .unwrap()
+            .to_bytes(),
+        }
+        .unwrap()
+    };
+    [pay(&keys[1]), pay(&keys[2])]
+}
+
+#[test]
+fn each_chain_s_mempool_holds_at_most_its_byte_cap() {
+    for chain in ['X', 'P'] {
+        // The sizes (the same whatever the chain's IDs), from a devnet of their own.
+        let probe = avalanche_devnet::Devnet::open(crate::common::options()).unwrap();
+        let size: usize = two_transfers(&probe, chain).iter().map(Vec::len).sum();
+        drop(probe);
+        // Room for the first, one byte short for both.
+        let d = avalanche_devnet::Devnet::open(avalanche_devnet::Options {
+            mempool_bytes: size - 1,
+            ..crate::common::options()
+        })
+        .unwrap();
+        let [a, b] = two_transfers(&d, chain);
+        assert_eq!(a.len() + b.len(), size);
+        let issue = |bytes: Vec<u8>| match chain {
+            'X' => d.issue_x(bytes),
+            _ => d.issue_p(bytes),
+        };
+        let a_id = issue(a).unwrap();
+        let e = issue(b.clone()).unwrap_err().0;
+        let b_id = Id::from_sha256(&b);
+        let expected = format!(
+            "mempool is full: {b_id} size ({}) > available space ({})",
+            b.len(),
+            b.len() - 1
+        );
+        assert!(e.ends_with(&expected), "{chain}: {e}");
+        if chain == 'P' {
+            assert!(e.starts_with("couldn't issue tx: "), "{e}");
+        }
+        assert_eq!(d.pending(), 1, "{chain}: the refused one is not pending");
+        // A block takes the first (a P-chain block once its gas capacity allows); then the
+        // second fits.
+        for _ in 0..100 {
+            d.build_now().unwrap();
+            if d.pending() == 0 {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert_eq!(d.pending(), 0, "{chain}: accepted within 5 s");
+        let r = d.engine.store.read().unwrap();
+        let ch = if chain == 'X' { Chain::X } else { Chain::P };
+        assert!(ledger::tx(&r, ch, &a_id).unwrap().is_some(), "{chain}");
+        drop(r);
+        assert_eq!(issue(b).unwrap(), b_id, "{chain}: room again");
+    }
 }
