@@ -12,8 +12,16 @@
 //! for blocks (building, verifying again, committing), and, measured in the same process
 //! without HTTP, what one verification and one accepted transfer cost.
 //!
+//! With `--chain P`, the same on the P-chain (`platform.issueTx`): one round of `--chains`
+//! transfers (default 1,000), each from a UTXO of its own, issued at once; the P-chain's
+//! acceptance rate is bound by its gas capacity (100,000 gas a second), so what compares with
+//! the X-chain is the cost of issuing (admission verifies outside the mempool's lock, in
+//! parallel, on both chains) and of one verification in process.
+//!
 //!   cargo run --release -p avalanche-devnet --example throughput [-- --chains 2000 --seconds 20]
+//!   cargo run --release -p avalanche-devnet --example throughput -- --chain P
 
+use avalanche_devnet::engine::Vm;
 use avalanche_devnet::genesis::test_keys;
 use avalanche_devnet::ledger::Chain;
 use avalanche_devnet::wallet::{self, Payment};
@@ -53,6 +61,11 @@ fn next_utxo(tx: &avm::Tx, asset: Id) -> Utxo {
 
 #[tokio::main]
 async fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if args.windows(2).any(|w| w[0] == "--chain" && w[1] == "P") {
+        p_chain().await;
+        return;
+    }
     let chains = arg("--chains", 2_000) as usize;
     let rounds = arg("--rounds", 40) as usize;
     let seconds = arg("--seconds", 20);
@@ -232,20 +245,13 @@ async fn main() {
             .collect();
         let t = Instant::now();
         for bytes in &txs {
-            let tx = avm::Tx::from_bytes(bytes).unwrap();
+            let tx = fresh.x.vm.decode(bytes).unwrap();
             let r = fresh.engine.store.read().unwrap();
-            avalanche_devnet::xchain::verify::verify(
-                &fresh.x.vm.rules,
-                &tx,
-                Id::from_sha256(bytes),
-                fresh.engine.clock.now(),
-                &mut |u| {
-                    avalanche_devnet::xchain::utxo(&r, u)
-                        .map_err(|e| avalanche_devnet::secp::TxError(e.to_string()))
-                },
-                &mut |_| Ok(None),
-            )
-            .unwrap();
+            fresh
+                .x
+                .vm
+                .verify_issued(&r, &tx, Id::from_sha256(bytes), fresh.engine.clock.now())
+                .unwrap();
         }
         let per_verify = t.elapsed() / n;
         // Of which: recovering the signer from the signature.
@@ -288,4 +294,183 @@ async fn main() {
     if disk {
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+/// A devnet in memory with its defaults.
+fn in_memory() -> Devnet {
+    Devnet::open(Options {
+        network_id: 12345,
+        db_dir: None,
+        index_enabled: true,
+        index_allow_incomplete: false,
+        staking_port: 9651,
+        genesis: None,
+        mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
+    })
+    .expect("a devnet")
+}
+
+/// The P-chain mode: one round of `--chains` transfers issued at once over HTTP.
+async fn p_chain() {
+    use avalanche_devnet::pchain;
+    use avalanche_rpc::platform::{IssueTxParams, PlatformClient};
+    let chains = arg("--chains", 1_000) as usize;
+    let seconds = arg("--seconds", 20);
+    let concurrency = arg("--concurrency", 16) as usize;
+    let d = Arc::new(in_memory());
+    let avax = d.genesis.avax_asset_id;
+    let faucet = test_keys().swap_remove(0);
+    let load = PrivateKey::from_bytes(&[7; 32]).unwrap();
+    let p_utxos = |key: &PrivateKey| {
+        let r = d.engine.store.read().unwrap();
+        pchain::utxos_of(&r, key.address().as_bytes(), None, usize::MAX).unwrap()
+    };
+    // The faucet splits AVAX into `chains` UTXOs of the load key, 100 per transfer.
+    let started = Instant::now();
+    let mut made = 0;
+    while made < chains {
+        let n = (chains - made).min(100);
+        let payments: Vec<Payment> = (0..n)
+            .map(|_| Payment {
+                asset: avax,
+                amount: 10_000_000_000,
+                to: load.address(),
+            })
+            .collect();
+        let tx = wallet::p_base_tx(
+            &d.p.vm.rules,
+            std::slice::from_ref(&faucet),
+            &p_utxos(&faucet),
+            &payments,
+            faucet.address(),
+            d.p_price_margin().unwrap(),
+        )
+        .unwrap();
+        d.accept_now(Chain::P, tx.to_bytes().unwrap()).unwrap();
+        made += n;
+    }
+    // One transfer from each, signed ahead, at twice the price now.
+    let price = d.p_price_margin().unwrap();
+    let signed: Vec<Vec<u8>> = p_utxos(&load)
+        .iter()
+        .take(chains)
+        .map(|u| {
+            wallet::p_base_tx(
+                &d.p.vm.rules,
+                std::slice::from_ref(&load),
+                std::slice::from_ref(u),
+                &[],
+                load.address(),
+                price,
+            )
+            .unwrap()
+            .to_bytes()
+            .unwrap()
+        })
+        .collect();
+    assert_eq!(signed.len(), chains);
+    eprintln!(
+        "prepared {chains} P-chain transfers in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    let (url, _server) = avalanche_devnet::serve_ephemeral(d.clone()).await.unwrap();
+    tokio::spawn(avalanche_devnet::devnet::build_blocks(d.clone()));
+    let node = Node::http(&url).unwrap();
+    let p_height = || {
+        let r = d.engine.store.read().unwrap();
+        avalanche_devnet::ledger::height(&r, Chain::P).unwrap()
+    };
+    let height_before = p_height();
+    let run = Instant::now();
+    let signed = Arc::new(signed);
+    let mut tasks = Vec::new();
+    for c in 0..concurrency {
+        let (node, signed) = (node.clone(), signed.clone());
+        tasks.push(tokio::spawn(async move {
+            let p = node.platform();
+            let mut ok = 0usize;
+            for tx in signed.iter().skip(c).step_by(concurrency) {
+                match p
+                    .issue_tx(IssueTxParams::new(HexBytes::with_checksum(tx)))
+                    .await
+                {
+                    Ok(_) => ok += 1,
+                    Err(e) => eprintln!("refused: {e}"),
+                }
+            }
+            ok
+        }));
+    }
+    let mut issued = 0;
+    for t in tasks {
+        issued += t.await.unwrap();
+    }
+    let issuing = run.elapsed();
+    assert_eq!(issued, chains, "every transfer is taken");
+    while d.pending() > 0 && run.elapsed() < Duration::from_secs(seconds) {
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    let elapsed = run.elapsed();
+    let accepted = chains - d.pending();
+    let blocks = p_height() - height_before;
+
+    // In process, without HTTP: one verification against the last accepted state.
+    let per_verify = {
+        let fresh = in_memory();
+        let utxos = {
+            let r = fresh.engine.store.read().unwrap();
+            pchain::utxos_of(&r, faucet.address().as_bytes(), None, usize::MAX).unwrap()
+        };
+        let price = fresh.p_price_margin().unwrap();
+        let n = 500u32;
+        let txs: Vec<Vec<u8>> = (1..=n)
+            .map(|i| {
+                wallet::p_base_tx(
+                    &fresh.p.vm.rules,
+                    std::slice::from_ref(&faucet),
+                    &utxos,
+                    &[Payment {
+                        asset: avax,
+                        amount: u64::from(i),
+                        to: load.address(),
+                    }],
+                    faucet.address(),
+                    price,
+                )
+                .unwrap()
+                .to_bytes()
+                .unwrap()
+            })
+            .collect();
+        let t = Instant::now();
+        for bytes in &txs {
+            let tx = fresh.p.vm.decode(bytes).unwrap();
+            let r = fresh.engine.store.read().unwrap();
+            fresh
+                .p
+                .vm
+                .verify_issued(&r, &tx, Id::from_sha256(bytes), fresh.engine.clock.now())
+                .unwrap();
+        }
+        t.elapsed() / n
+    };
+    let us = |d: Duration| d.as_secs_f64() * 1e6;
+    println!("| Measure | Value |");
+    println!("|---|---|");
+    println!(
+        "| signed P-chain transfers issued at once | {chains} over {concurrency} connections |"
+    );
+    println!(
+        "| time issuing (HTTP, decode, verify into the mempool) | {:.0} ms ({:.0} µs a transfer) |",
+        issuing.as_secs_f64() * 1e3,
+        us(issuing) / chains as f64
+    );
+    println!(
+        "| accepted within {seconds} s (bound by 100,000 gas a second) | {accepted} in {:.1} s, {blocks} blocks |",
+        elapsed.as_secs_f64()
+    );
+    println!(
+        "| one verification in process (decode, UTXO read, signature recovery, fee) | {:.0} µs |",
+        us(per_verify)
+    );
 }

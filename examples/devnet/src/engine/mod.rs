@@ -4,10 +4,9 @@
 //!
 //! - **Admission** ([`Lane::issue`]): decode, the size and byte-cap checks, already accepted,
 //!   verification against the last accepted state *outside* the pool's lock (issuers verify
-//!   in parallel), then, under the lock, one conflict rule (no other pending transaction
-//!   spends the same UTXO; the state verified against is still the last accepted one, else
-//!   verify again) and the add. What is acknowledged is in the pool without conflict, so it
-//!   is accepted by the next block that has room for it.
+//!   in parallel), then, under the lock, one conflict rule (no pending transaction spends the
+//!   same UTXO, nor did a block accepted since the state it was verified against) and the
+//!   add. What is acknowledged is in the pool without conflict, so a block accepts it.
 //! - **Building** ([`Lane::build`], [`Lane::block_in`]): the pending transactions verified
 //!   again against the block's own state, as many as the block's capacity takes, applied,
 //!   the block sealed, then [`tail`] (store, proposervm wrapper, index entry) and one commit.
@@ -21,7 +20,7 @@ pub mod tail;
 pub use pool::{Pending, Pool};
 
 use crate::clock::Clock;
-use crate::ledger::{self, Chain};
+use crate::ledger::{self, Chain, Space};
 use crate::proposer::Tip;
 use crate::secp::TxError;
 use crate::store::{Store, StoreError};
@@ -100,8 +99,8 @@ pub trait Vm: Send + Sync {
     fn admissible(&self, _fx: &Self::Effects) -> Result<(), TxError> {
         Ok(())
     }
-    /// The UTXOs (of any space) it spends: two pending transactions never share one.
-    fn spends(&self, fx: &Self::Effects) -> Vec<Id>;
+    /// The UTXOs it spends, with where they are: two pending transactions never share one.
+    fn spends(&self, fx: &Self::Effects) -> Vec<(Space, Id)>;
 
     /// Starts a block on the last accepted one at `now` (writing what time alone changes).
     fn open_block(&self, w: &WriteTransaction, now: u64) -> Result<Self::Block, StoreError>;
@@ -134,6 +133,16 @@ pub trait Vm: Send + Sync {
     ) -> Result<Sealed, StoreError>;
     /// The proposervm's tip before the first block after genesis.
     fn genesis_tip(&self) -> Tip;
+}
+
+/// Why the conflict rule could not admit a transaction, besides a conflict.
+enum Refusal {
+    Accepted,
+    Store(StoreError),
+}
+
+fn already_accepted(id: &Id) -> TxError {
+    TxError(format!("transaction {id} is already accepted"))
 }
 
 /// What building a block did.
@@ -183,38 +192,74 @@ impl<V: Vm> Lane<V> {
         if pool.precheck(&id, bytes.len()).map_err(refuse)? {
             return Ok(id);
         }
-        let verified = if pool.generation() == generation {
-            verified
-        } else {
-            // A block was accepted meanwhile: what was verified may be spent now. Verified
-            // again with the pool held, so no further block can settle in between.
-            self.verify_issued(engine, &tx, id)
-        };
         let fx = match verified {
             Ok(Some(fx)) => fx,
-            Ok(None) => {
-                return Err(refuse(TxError(format!(
-                    "transaction {id} is already accepted"
-                ))));
-            }
+            Ok(None) => return Err(refuse(already_accepted(&id))),
             Err(e) => {
                 pool.drop_reason(id, e.0.clone());
                 return Err(refuse(e));
             }
         };
         let spends = self.vm.spends(&fx);
-        if let Some((other, u)) = spends.iter().find_map(|u| pool.spender(u).map(|o| (o, u))) {
-            let e = TxError(format!(
-                "tx conflicts with other tx: {other} already spends UTXO {u}"
-            ));
+        let conflict = match self.conflict(engine, &pool, generation, &id, &spends) {
+            Ok(c) => c,
+            Err(Refusal::Accepted) => return Err(refuse(already_accepted(&id))),
+            Err(Refusal::Store(e)) => return Err(refuse(TxError(e.to_string()))),
+        };
+        if let Some(e) = conflict {
             pool.drop_reason(id, e.0.clone());
             return Err(refuse(e));
         }
         self.vm.admissible(&fx).map_err(refuse)?;
+        let spends = spends.into_iter().map(|(_, u)| u).collect();
         pool.add(Pending { id, bytes, spends });
         drop(pool);
         engine.wake.notify_one();
         Ok(id)
+    }
+
+    /// The one conflict rule, applied with the pool held: no pending transaction spends what
+    /// `spends` spends, and, if blocks were accepted since the state it was verified against
+    /// (the pool's generation moved on), none of them spent it either (a block's spends are in
+    /// the pool until it settles, and in the store once committed, which is before it
+    /// settles: one of the two always shows them).
+    fn conflict(
+        &self,
+        engine: &Engine,
+        pool: &Pool,
+        generation: u64,
+        id: &Id,
+        spends: &[(Space, Id)],
+    ) -> Result<Option<TxError>, Refusal> {
+        if let Some((other, u)) = spends
+            .iter()
+            .find_map(|(_, u)| pool.spender(u).map(|o| (o, u)))
+        {
+            return Ok(Some(TxError(format!(
+                "tx conflicts with other tx: {other} already spends UTXO {u}"
+            ))));
+        }
+        if pool.generation() == generation {
+            return Ok(None);
+        }
+        let r = engine.store.read().map_err(Refusal::Store)?;
+        if ledger::tx(&r, V::CHAIN, id)
+            .map_err(Refusal::Store)?
+            .is_some()
+        {
+            return Err(Refusal::Accepted);
+        }
+        for (space, u) in spends {
+            if ledger::utxo(&r, *space, u)
+                .map_err(Refusal::Store)?
+                .is_none()
+            {
+                return Ok(Some(TxError(format!(
+                    "tx conflicts with an accepted tx: UTXO {u} was spent by a block accepted meanwhile"
+                ))));
+            }
+        }
+        Ok(None)
     }
 
     /// `Ok(None)`: already accepted.

@@ -78,11 +78,9 @@ impl Vm for PVm {
         Ok(())
     }
 
-    fn spends(&self, fx: &Effects) -> Vec<Id> {
-        fx.consumed
-            .iter()
-            .chain(&fx.imported)
-            .map(|c| c.0)
+    fn spends(&self, fx: &Effects) -> Vec<(ledger::Space, Id)> {
+        let own = fx.consumed.iter().map(|(u, _)| (Chain::P.into(), *u));
+        own.chain(fx.imported.iter().map(|(u, _)| (ledger::X_TO_P, *u)))
             .collect()
     }
 

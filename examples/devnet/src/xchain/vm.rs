@@ -72,8 +72,10 @@ impl Vm for XVm {
         )
     }
 
-    fn spends(&self, fx: &verify::Effects) -> Vec<Id> {
-        fx.consumed.iter().chain(&fx.imported).copied().collect()
+    fn spends(&self, fx: &verify::Effects) -> Vec<(Space, Id)> {
+        let own = fx.consumed.iter().map(|u| (Chain::X.into(), *u));
+        own.chain(fx.imported.iter().map(|u| (ledger::P_TO_X, *u)))
+            .collect()
     }
 
     fn open_block(&self, w: &WriteTransaction, now: u64) -> Result<Block, StoreError> {
