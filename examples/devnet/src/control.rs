@@ -78,7 +78,7 @@ pub fn snapshot(d: &Devnet) -> Result<u64, StoreError> {
     let w = d.engine.store.write()?;
     let id = w
         .persistent_savepoint()
-        .map_err(|e| StoreError(format!("cannot take a snapshot: {e}")))?;
+        .map_err(|e| StoreError::Invalid(format!("cannot take a snapshot: {e}")))?;
     w.commit()?;
     Ok(id)
 }
@@ -92,7 +92,7 @@ pub fn revert(d: &Devnet, id: u64) -> Result<bool, StoreError> {
         return Ok(false);
     };
     w.restore_savepoint(&savepoint)
-        .map_err(|e| StoreError(format!("cannot revert to snapshot {id}: {e}")))?;
+        .map_err(|e| StoreError::Invalid(format!("cannot revert to snapshot {id}: {e}")))?;
     drop(savepoint);
     let later: Vec<u64> = w
         .list_persistent_savepoints()?
@@ -100,7 +100,7 @@ pub fn revert(d: &Devnet, id: u64) -> Result<bool, StoreError> {
         .collect();
     for s in later {
         w.delete_persistent_savepoint(s)
-            .map_err(|e| StoreError(format!("cannot delete snapshot {s}: {e}")))?;
+            .map_err(|e| StoreError::Invalid(format!("cannot delete snapshot {s}: {e}")))?;
     }
     w.commit()?;
     d.x.clear();

@@ -276,7 +276,7 @@ fn write_genesis(store: &Store, g: &Genesis) -> Result<(), StoreError> {
     let block_bytes = g
         .x_block
         .to_bytes()
-        .map_err(|e| StoreError(e.to_string()))?;
+        .map_err(|e| StoreError::Invalid(e.to_string()))?;
     crate::ledger::put_block(
         &w,
         Chain::X,
@@ -285,7 +285,10 @@ fn write_genesis(store: &Store, g: &Genesis) -> Result<(), StoreError> {
         &block_bytes,
     )?;
     for asset in &g.assets {
-        let tx_bytes = asset.tx.to_bytes().map_err(|e| StoreError(e.to_string()))?;
+        let tx_bytes = asset
+            .tx
+            .to_bytes()
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
         let avm::UnsignedTx::CreateAssetTx(create) = &asset.tx.unsigned else {
             unreachable!("genesis assets are CreateAssetTxs")
         };

@@ -121,7 +121,7 @@ pub fn last_block<T: ReadableTable<&'static [u8], &'static [u8]>>(
         .range(start.as_slice()..=end.as_slice())?
         .next_back()
         .transpose()?
-        .ok_or_else(|| StoreError("the chain has no genesis block".into()))?;
+        .ok_or_else(|| StoreError::Invalid("the chain has no genesis block".into()))?;
     let height = u64::from_be_bytes(key.value()[1..].try_into().expect("8 bytes"));
     Ok((height, v.value().to_vec()))
 }
@@ -208,7 +208,7 @@ pub fn utxos_of(
         let bytes = utxos
             .get(k(space, &[id.as_bytes()]).as_slice())?
             .ok_or_else(|| {
-                StoreError("the address index names a UTXO that is not stored".into())
+                StoreError::Invalid("the address index names a UTXO that is not stored".into())
             })?;
         out.push((id, bytes.value().to_vec()));
     }
@@ -246,7 +246,9 @@ pub fn spend_utxo(
         .remove(k(space, &[id.as_bytes()]).as_slice())?
         .is_some();
     if !removed {
-        return Err(StoreError(format!("UTXO {id} is spent but was not stored")));
+        return Err(StoreError::Invalid(format!(
+            "UTXO {id} is spent but was not stored"
+        )));
     }
     let mut idx = w.open_table(store::ADDR_UTXOS)?;
     for a in owners {

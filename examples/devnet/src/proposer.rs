@@ -132,10 +132,10 @@ pub fn wrap(
     ));
     let bytes = block
         .to_bytes()
-        .map_err(|e| StoreError(format!("a proposer block does not encode: {e}")))?;
+        .map_err(|e| StoreError::Invalid(format!("a proposer block does not encode: {e}")))?;
     let id = block
         .id()
-        .map_err(|e| StoreError(format!("a proposer block does not encode: {e}")))?;
+        .map_err(|e| StoreError::Invalid(format!("a proposer block does not encode: {e}")))?;
     let tip = Tip {
         id,
         timestamp: time,
@@ -158,10 +158,10 @@ pub fn wrap_option(
     let block = proposervm::Block::from(proposervm::Option::new(parent.id, inner.to_vec()));
     let bytes = block
         .to_bytes()
-        .map_err(|e| StoreError(format!("a proposer option does not encode: {e}")))?;
+        .map_err(|e| StoreError::Invalid(format!("a proposer option does not encode: {e}")))?;
     let id = block
         .id()
-        .map_err(|e| StoreError(format!("a proposer option does not encode: {e}")))?;
+        .map_err(|e| StoreError::Invalid(format!("a proposer option does not encode: {e}")))?;
     let tip = Tip { id, ..parent };
     store::set_meta(w, meta_key(chain), &tip.encode())?;
     Ok((bytes, tip))

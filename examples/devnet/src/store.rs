@@ -10,7 +10,7 @@
 use redb::{
     Database, Key, ReadTransaction, ReadableTable, TableDefinition, Value, WriteTransaction,
 };
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Facts about the devnet itself: genesis, heights, flags of earlier runs.
 pub const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
@@ -70,14 +70,27 @@ pub const INDEX: TableDefinition<&[u8], &[u8]> = TableDefinition::new("index");
 /// Index kind ‖ container ID → the container's number in that index.
 pub const INDEX_IDS: TableDefinition<&[u8], u64> = TableDefinition::new("index_ids");
 
-/// A storage failure: the database could not be opened, read or written, or holds what
-/// this devnet did not write.
+/// A storage failure.
 #[derive(Debug)]
-pub struct StoreError(pub String);
+pub enum StoreError {
+    /// The database failed to read or write (redb's error).
+    Database(String),
+    /// The database file cannot be used: the file, and what is wrong with it.
+    File { path: PathBuf, problem: String },
+    /// What is stored (or about to be) is not what this devnet writes.
+    Invalid(String),
+}
 
 impl StoreError {
-    pub fn new(message: impl Into<String>) -> StoreError {
-        StoreError(message.into())
+    pub fn invalid(what: impl Into<String>) -> StoreError {
+        StoreError::Invalid(what.into())
+    }
+
+    fn file(path: &Path, problem: impl Into<String>) -> StoreError {
+        StoreError::File {
+            path: path.to_path_buf(),
+            problem: problem.into(),
+        }
     }
 }
 
@@ -110,7 +123,12 @@ impl Meta {
 
 impl std::fmt::Display for StoreError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "storage: {}", self.0)
+        match self {
+            StoreError::Database(what) | StoreError::Invalid(what) => write!(f, "storage: {what}"),
+            StoreError::File { path, problem } => {
+                write!(f, "storage: {} {problem}", path.display())
+            }
+        }
     }
 }
 
@@ -120,7 +138,7 @@ macro_rules! from_redb {
     ($($t:ty),*) => {$(
         impl From<$t> for StoreError {
             fn from(e: $t) -> Self {
-                StoreError(e.to_string())
+                StoreError::Database(e.to_string())
             }
         }
     )*};
@@ -146,7 +164,7 @@ impl Store {
     /// Opens (or creates) the database file `dir/devnet.redb`.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir)
-            .map_err(|e| StoreError(format!("cannot create {}: {e}", dir.display())))?;
+            .map_err(|e| StoreError::file(dir, format!("cannot be created: {e}")))?;
         let path = dir.join("devnet.redb");
         // A bounded page cache (redb's default is 1 GiB): the chain stays on disk and the
         // process small however long the history.
@@ -156,7 +174,7 @@ impl Store {
         // initialized again.
         let db = match std::fs::metadata(&path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => builder.create(&path)?,
-            Err(e) => return Err(StoreError(format!("cannot read {}: {e}", path.display()))),
+            Err(e) => return Err(StoreError::file(&path, format!("cannot be read: {e}"))),
             Ok(m) => {
                 check_length(&path, m.len())?;
                 open_existing(&builder, &path)?
@@ -250,16 +268,18 @@ const PAGE_SIZE: u64 = 4096;
 /// or not a whole number of pages (cut short).
 fn check_length(path: &Path, len: u64) -> Result<(), StoreError> {
     if len == 0 {
-        return Err(StoreError(format!(
-            "{} is empty (0 bytes), so it holds no chain: restore it, or remove it to start a new chain",
-            path.display()
-        )));
+        return Err(StoreError::file(
+            path,
+            "is empty (0 bytes), so it holds no chain: restore it, or remove it to start a new chain",
+        ));
     }
     if !len.is_multiple_of(PAGE_SIZE) {
-        return Err(StoreError(format!(
-            "{} is {len} bytes, not a whole number of {PAGE_SIZE}-byte pages: the file was cut short (restore it, or remove it to start a new chain)",
-            path.display()
-        )));
+        return Err(StoreError::file(
+            path,
+            format!(
+                "is {len} bytes, not a whole number of {PAGE_SIZE}-byte pages: the file was cut short (restore it, or remove it to start a new chain)"
+            ),
+        ));
     }
     Ok(())
 }
@@ -273,10 +293,10 @@ fn open_existing(builder: &redb::Builder, path: &Path) -> Result<Database, Store
     let opened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| builder.open(path)));
     std::panic::set_hook(previous);
     let damaged = |what: String| {
-        StoreError(format!(
-            "{} cannot be opened: {what} (restore it, or remove it to start a new chain)",
-            path.display()
-        ))
+        StoreError::file(
+            path,
+            format!("cannot be opened: {what} (restore it, or remove it to start a new chain)"),
+        )
     };
     match opened {
         Ok(Ok(db)) => Ok(db),

@@ -58,7 +58,7 @@ pub fn append_option(
     let id = Id::from_sha256(&sealed.bytes);
     ledger::put_block(w, chain, &id, sealed.height, &sealed.bytes)?;
     let parent = proposer::tip_in(w, chain)?
-        .ok_or_else(|| StoreError::new("an option block has no proposal block before it"))?;
+        .ok_or_else(|| StoreError::invalid("an option block has no proposal block before it"))?;
     let (wrapper, tip) = proposer::wrap_option(w, chain, parent, &sealed.bytes)?;
     finish(engine, w, chain, sealed.height, &tip, &wrapper)?;
     Ok(id)
@@ -98,7 +98,7 @@ fn indexed_height(w: &WriteTransaction, chain: Chain) -> Result<u64, StoreError>
         return Ok(0);
     };
     let last = index::get(w, kind, last)?
-        .ok_or_else(|| StoreError::new("the last index entry is missing"))?;
+        .ok_or_else(|| StoreError::invalid("the last index entry is missing"))?;
     let top = ledger::last_block(&w.open_table(store::BLOCKS)?, chain)?.0;
     for height in (1..=top).rev() {
         if let Some(bytes) = ledger::proposer_in(w, chain, height)?
@@ -107,7 +107,7 @@ fn indexed_height(w: &WriteTransaction, chain: Chain) -> Result<u64, StoreError>
             return Ok(height);
         }
     }
-    Err(StoreError::new(format!(
+    Err(StoreError::invalid(format!(
         "the {chain:?}-chain's block index ends with {}, which is no stored block",
         last.id
     )))
@@ -115,9 +115,9 @@ fn indexed_height(w: &WriteTransaction, chain: Chain) -> Result<u64, StoreError>
 
 fn wrapper_id(bytes: &[u8]) -> Result<Id, StoreError> {
     proposervm::Block::from_bytes(bytes)
-        .map_err(|e| StoreError::new(format!("a stored proposer block does not decode: {e}")))?
+        .map_err(|e| StoreError::invalid(format!("a stored proposer block does not decode: {e}")))?
         .id()
-        .map_err(|e| StoreError::new(format!("a stored proposer block does not encode: {e}")))
+        .map_err(|e| StoreError::invalid(format!("a stored proposer block does not encode: {e}")))
 }
 
 /// Indexes every block of `chain` accepted while indexing was off (or before it was first

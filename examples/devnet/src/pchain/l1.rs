@@ -143,7 +143,9 @@ impl Validator {
         self.remaining_balance_owner
             .encode(&mut w)
             .and_then(|_| self.deactivation_owner.encode(&mut w))
-            .map_err(|e| StoreError(format!("an L1 validator's owners do not encode: {e}")))?;
+            .map_err(|e| {
+                StoreError::Invalid(format!("an L1 validator's owners do not encode: {e}"))
+            })?;
         Ok(w.into_bytes())
     }
 
@@ -152,7 +154,9 @@ impl Validator {
         let mut r = Bytes::new(&v[132..]);
         let owners = platform::PChainOwner::decode(&mut r)
             .and_then(|a| Ok((a, platform::PChainOwner::decode(&mut r)?)))
-            .map_err(|e| StoreError(format!("a stored L1 validator does not decode: {e}")))?;
+            .map_err(|e| {
+                StoreError::Invalid(format!("a stored L1 validator does not decode: {e}"))
+            })?;
         Ok(Validator {
             validation_id,
             subnet: Id::new(v[..32].try_into().expect("32 bytes")),
@@ -287,7 +291,7 @@ fn remove_stale_expiries(w: &WriteTransaction, time: u64) -> Result<(), StoreErr
 }
 
 fn signed(weight: u64) -> Result<i64, StoreError> {
-    i64::try_from(weight).map_err(|_| StoreError("a weight above 2^63".into()))
+    i64::try_from(weight).map_err(|_| StoreError::Invalid("a weight above 2^63".into()))
 }
 
 /// How many L1 validators are active.

@@ -38,8 +38,9 @@ impl Utxo {
     }
 
     pub fn decode(bytes: &[u8]) -> Result<Utxo, StoreError> {
-        let utxo = platform::Utxo::from_bytes(bytes)
-            .map_err(|e| StoreError(format!("a stored P-chain UTXO does not decode: {e}")))?;
+        let utxo = platform::Utxo::from_bytes(bytes).map_err(|e| {
+            StoreError::Invalid(format!("a stored P-chain UTXO does not decode: {e}"))
+        })?;
         Ok(Utxo {
             id: utxo.utxo_id.id(),
             utxo,
@@ -94,7 +95,7 @@ pub fn write_genesis(w: &WriteTransaction, g: &Genesis) -> Result<(), StoreError
     let block = g
         .p_block
         .to_bytes()
-        .map_err(|e| StoreError(e.to_string()))?;
+        .map_err(|e| StoreError::Invalid(e.to_string()))?;
     ledger::put_block(w, Chain::P, &Id::from_sha256(&block), 0, &block)?;
     for u in &g.p.utxos {
         let u = Utxo::new(u.utxo.clone());
@@ -102,7 +103,9 @@ pub fn write_genesis(w: &WriteTransaction, g: &Genesis) -> Result<(), StoreError
     }
     let mut supply = g.p.initial_supply;
     for tx in &g.p.validators {
-        let bytes = tx.to_bytes().map_err(|e| StoreError(e.to_string()))?;
+        let bytes = tx
+            .to_bytes()
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
         let id = Id::from_sha256(&bytes);
         ledger::put_tx(w, Chain::P, &id, 0, Status::Committed, &bytes)?;
         let staker = Staker {
@@ -115,7 +118,7 @@ pub fn write_genesis(w: &WriteTransaction, g: &Genesis) -> Result<(), StoreError
             accrued: 0,
         };
         let v = staker.terms().ok_or_else(|| {
-            StoreError(
+            StoreError::Invalid(
                 "a genesis validator is neither an AddPermissionlessValidatorTx nor an AddValidatorTx"
                     .into(),
             )
@@ -138,11 +141,15 @@ pub fn write_genesis(w: &WriteTransaction, g: &Genesis) -> Result<(), StoreError
         )?;
     }
     for tx in &g.p.chains {
-        let bytes = tx.to_bytes().map_err(|e| StoreError(e.to_string()))?;
+        let bytes = tx
+            .to_bytes()
+            .map_err(|e| StoreError::Invalid(e.to_string()))?;
         let id = Id::from_sha256(&bytes);
         ledger::put_tx(w, Chain::P, &id, 0, Status::Committed, &bytes)?;
         let platform::UnsignedTx::CreateChainTx(c) = &tx.unsigned else {
-            return Err(StoreError("a genesis chain is not a CreateChainTx".into()));
+            return Err(StoreError::Invalid(
+                "a genesis chain is not a CreateChainTx".into(),
+            ));
         };
         subnets::add_chain(w, &c.subnet_id, &id)?;
     }

@@ -94,7 +94,9 @@ fn pay(
     owner: &platform::Owner,
 ) -> Result<(), StoreError> {
     let platform::Owner::OutputOwners(owner) = owner else {
-        return Err(StoreError("a reward owner is not an OutputOwners".into()));
+        return Err(StoreError::Invalid(
+            "a reward owner is not an OutputOwners".into(),
+        ));
     };
     let u = Utxo::new(platform::Utxo::new(
         avax::UtxoId::new(*tx, index),
@@ -219,7 +221,7 @@ pub fn reward_stakers(engine: &Engine, vm: &PVm) -> Result<usize, StoreError> {
         match &due {
             Due::Validator(s) => {
                 let v = s.terms().ok_or_else(|| {
-                    StoreError(format!("validator {} has no staking terms", s.tx_id))
+                    StoreError::Invalid(format!("validator {} has no staking terms", s.tx_id))
                 })?;
                 let mut index = unstake(&w, &s.tx_id, v.outputs, v.stake)?;
                 if s.potential_reward > 0 {
@@ -242,7 +244,9 @@ pub fn reward_stakers(engine: &Engine, vm: &PVm) -> Result<usize, StoreError> {
                 let index = unstake(&w, &d.tx_id, d.tx.base.outputs.len(), &d.tx.stake)?;
                 let shares = stakers::staker(&w, &d.subnet, &d.node)?
                     .and_then(|v| v.terms().map(|t| t.shares))
-                    .ok_or_else(|| StoreError(format!("delegator {} has no validator", d.tx_id)))?;
+                    .ok_or_else(|| {
+                        StoreError::Invalid(format!("delegator {} has no validator", d.tx_id))
+                    })?;
                 let (delegatee, delegator) = split(d.potential_reward, shares);
                 if delegator > 0 {
                     pay(&w, (&d.tx_id, index), avax, delegator, &d.tx.rewards_owner)?;
@@ -280,7 +284,7 @@ pub fn split(total: u64, shares: u32) -> (u64, u64) {
 
 fn encode(r: &Result<Vec<u8>, avalanche_rpc::codec::EncodeError>) -> Result<Vec<u8>, StoreError> {
     r.clone()
-        .map_err(|e| StoreError(format!("a reward block does not encode: {e}")))
+        .map_err(|e| StoreError::Invalid(format!("a reward block does not encode: {e}")))
 }
 
 /// The reward UTXOs paid for staking tx `tx` (`platform.getRewardUTXOs`).

@@ -151,9 +151,9 @@ fn staker_key(subnet: &Id, node: &NodeId) -> Vec<u8> {
 
 fn stored_tx<R: Reader>(r: &R, id: &Id) -> Result<platform::Tx, StoreError> {
     let stored = ledger::tx(r, Chain::P, id)?
-        .ok_or_else(|| StoreError(format!("staker tx {id} is not stored")))?;
+        .ok_or_else(|| StoreError::Invalid(format!("staker tx {id} is not stored")))?;
     platform::Tx::from_bytes(&stored.bytes)
-        .map_err(|e| StoreError(format!("stored tx {id} does not decode: {e}")))
+        .map_err(|e| StoreError::Invalid(format!("stored tx {id} does not decode: {e}")))
 }
 
 /// The record of `node` if it currently validates `subnet`.
@@ -246,7 +246,7 @@ pub fn delegators<R: Reader>(
         let tx_id = Id::new(k[52..84].try_into().expect("32 bytes"));
         let platform::UnsignedTx::AddPermissionlessDelegatorTx(tx) = stored_tx(r, &tx_id)?.unsigned
         else {
-            return Err(StoreError(format!(
+            return Err(StoreError::Invalid(format!(
                 "delegation {tx_id} is not an AddPermissionlessDelegatorTx"
             )));
         };
@@ -339,7 +339,7 @@ pub fn change_weight(
 }
 
 fn signed(weight: u64) -> Result<i64, StoreError> {
-    i64::try_from(weight).map_err(|_| StoreError("a weight above 2^63".into()))
+    i64::try_from(weight).map_err(|_| StoreError::Invalid("a weight above 2^63".into()))
 }
 
 /// Adds a current validator, recording the change of the set at `height`.
@@ -364,7 +364,7 @@ pub fn accrue(
     amount: u64,
 ) -> Result<(), StoreError> {
     let mut rec = record(w, subnet, node)?
-        .ok_or_else(|| StoreError(format!("{node} does not validate {subnet}")))?;
+        .ok_or_else(|| StoreError::Invalid(format!("{node} does not validate {subnet}")))?;
     rec.accrued = rec.accrued.saturating_add(amount);
     w.open_table(store::P_STAKERS)?
         .insert(staker_key(subnet, node).as_slice(), rec.encode().as_slice())?;

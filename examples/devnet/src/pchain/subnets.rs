@@ -24,13 +24,17 @@ pub fn owner<R: Reader>(r: &R, subnet: &Id) -> Result<Option<Owned>, StoreError>
         }
     };
     let stored = ledger::tx(r, Chain::P, &set_by)?
-        .ok_or_else(|| StoreError(format!("subnet owner tx {set_by} is not stored")))?;
+        .ok_or_else(|| StoreError::Invalid(format!("subnet owner tx {set_by} is not stored")))?;
     let tx = platform::Tx::from_bytes(&stored.bytes)
-        .map_err(|e| StoreError(format!("stored tx {set_by} does not decode: {e}")))?;
+        .map_err(|e| StoreError::Invalid(format!("stored tx {set_by} does not decode: {e}")))?;
     let owner = match tx.unsigned {
         platform::UnsignedTx::CreateSubnetTx(t) => t.owner,
         platform::UnsignedTx::TransferSubnetOwnershipTx(t) => t.owner,
-        _ => return Err(StoreError(format!("tx {set_by} sets no subnet owner"))),
+        _ => {
+            return Err(StoreError::Invalid(format!(
+                "tx {set_by} sets no subnet owner"
+            )));
+        }
     };
     Ok(Some(Owned { set_by, owner }))
 }
@@ -79,7 +83,7 @@ pub fn chains<R: Reader>(
         let (k, _) = e?;
         let id = Id::new(k.value()[32..].try_into().expect("32 bytes"));
         let chain = create_chain(r, &id)?
-            .ok_or_else(|| StoreError(format!("chain {id} has no CreateChainTx")))?;
+            .ok_or_else(|| StoreError::Invalid(format!("chain {id} has no CreateChainTx")))?;
         out.push((id, chain));
     }
     Ok(out)
@@ -94,7 +98,7 @@ pub fn create_chain<R: Reader>(
         return Ok(None);
     };
     let tx = platform::Tx::from_bytes(&stored.bytes)
-        .map_err(|e| StoreError(format!("stored tx {id} does not decode: {e}")))?;
+        .map_err(|e| StoreError::Invalid(format!("stored tx {id} does not decode: {e}")))?;
     Ok(match tx.unsigned {
         platform::UnsignedTx::CreateChainTx(c) => Some(*c),
         _ => None,

@@ -174,7 +174,7 @@ pub fn standard_block(
     let block = platform::Block::from(platform::BanffStandardBlock::new(time, parent, height, txs));
     let bytes = block
         .to_bytes()
-        .map_err(|e| StoreError::new(format!("a built block does not encode: {e}")))?;
+        .map_err(|e| StoreError::invalid(format!("a built block does not encode: {e}")))?;
     store::set_meta(w, Meta::P_TIMESTAMP, &time.to_be_bytes())?;
     store::set_meta(w, Meta::P_FEE_STATE, &state.encode())?;
     Ok(Sealed {
@@ -337,7 +337,8 @@ fn refund(
 }
 
 fn l1_validator(w: &WriteTransaction, id: &Id) -> Result<l1::Validator, StoreError> {
-    l1::validator(w, id)?.ok_or_else(|| StoreError(format!("L1 validator {id} is not stored")))
+    l1::validator(w, id)?
+        .ok_or_else(|| StoreError::Invalid(format!("L1 validator {id} is not stored")))
 }
 
 /// The reward a stake of `weight` for `duration` seconds earns, from the supply now; the

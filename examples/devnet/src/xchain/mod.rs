@@ -30,8 +30,9 @@ impl Utxo {
 
     /// Reads a stored UTXO.
     pub fn decode(bytes: &[u8]) -> Result<Utxo, StoreError> {
-        let utxo = avm::Utxo::from_bytes(bytes)
-            .map_err(|e| StoreError(format!("a stored X-chain UTXO does not decode: {e}")))?;
+        let utxo = avm::Utxo::from_bytes(bytes).map_err(|e| {
+            StoreError::Invalid(format!("a stored X-chain UTXO does not decode: {e}"))
+        })?;
         Ok(Utxo {
             id: utxo.utxo_id.id(),
             utxo,
@@ -186,7 +187,7 @@ pub fn put_tx(
             let utxos = w.open_table(store::UTXOS)?;
             ledger::utxo_in(&utxos, Chain::X, id)?
         }
-        .ok_or_else(|| StoreError(format!("UTXO {id} is spent but was not stored")))?;
+        .ok_or_else(|| StoreError::Invalid(format!("UTXO {id} is spent but was not stored")))?;
         ledger::spend_utxo(w, Chain::X, id, &Utxo::decode(&bytes)?.owners())?;
     }
     for u in &effects.produced {
@@ -197,7 +198,9 @@ pub fn put_tx(
             let utxos = w.open_table(store::UTXOS)?;
             ledger::utxo_in(&utxos, ledger::P_TO_X, id)?
         }
-        .ok_or_else(|| StoreError(format!("imported UTXO {id} is not in shared memory")))?;
+        .ok_or_else(|| {
+            StoreError::Invalid(format!("imported UTXO {id} is not in shared memory"))
+        })?;
         ledger::spend_utxo(w, ledger::P_TO_X, id, &Utxo::decode(&bytes)?.owners())?;
     }
     for u in &effects.exported {

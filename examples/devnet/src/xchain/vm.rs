@@ -81,9 +81,11 @@ impl Vm for XVm {
     fn open_block(&self, w: &WriteTransaction, now: u64) -> Result<Block, StoreError> {
         let (height, bytes) = ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::X)?;
         let parent = avm::Block::from_bytes(&bytes)
-            .map_err(|e| StoreError::new(format!("the last block does not decode: {e}")))?;
+            .map_err(|e| StoreError::invalid(format!("the last block does not decode: {e}")))?;
         let avm::Block::StandardBlock(parent_block) = &parent else {
-            return Err(StoreError::new("the last block is not a standard block"));
+            return Err(StoreError::invalid(
+                "the last block is not a standard block",
+            ));
         };
         Ok(Block {
             parent: Id::from_sha256(&bytes),
@@ -148,7 +150,7 @@ impl Vm for XVm {
         ));
         let bytes = b
             .to_bytes()
-            .map_err(|e| StoreError::new(format!("a built block does not encode: {e}")))?;
+            .map_err(|e| StoreError::invalid(format!("a built block does not encode: {e}")))?;
         Ok(Sealed {
             bytes,
             height: block.height,
