@@ -8,6 +8,7 @@ mod bls;
 mod json;
 mod keys;
 mod properties;
+mod slots;
 mod vectors;
 
 use avalanche_rpc::codec::{DecodeError, EncodeError, Verify};
