@@ -19,7 +19,9 @@ mod serve;
 #[cfg(feature = "server")]
 pub mod server;
 
-pub use catalog::{DecodeError, Example, Form, MethodInfo, Rule, Step, decode, normalize};
+pub use catalog::{
+    Example, Form, JsonDecodeError, MethodInfo, ResultStep, Rule, decode, normalize,
+};
 #[cfg(feature = "client")]
 pub use client::{
     ConfigError, Endpoint, HttpReply, HttpTransport, HttpTransportBuilder, Node, ResponseTooLarge,
