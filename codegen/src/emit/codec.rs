@@ -388,7 +388,7 @@ fn structure(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
         }
 
         impl crate::codec::Encode for #name {
-            fn encode(&self, #w_arg: &mut crate::codec::Writer) -> ::std::result::Result<(), crate::codec::EncodeError> {
+            fn encode(&self, #w_arg: &mut crate::codec::Writer) -> ::std::result::Result<(), crate::codec::RuleError> {
                 #( #writes )*
                 ::std::result::Result::Ok(())
             }
@@ -832,7 +832,7 @@ fn slot_enum(c: &Codecs, k: &Codec, slot: &SlotNames) -> TokenStream {
         }
 
         impl crate::codec::Encode for #id {
-            fn encode(&self, w: &mut crate::codec::Writer) -> ::std::result::Result<(), crate::codec::EncodeError> {
+            fn encode(&self, w: &mut crate::codec::Writer) -> ::std::result::Result<(), crate::codec::RuleError> {
                 w.u32(self.type_id());
                 match self {
                     #( Self::#vids(v) => crate::codec::Encode::encode(v, w), )*
@@ -952,7 +952,7 @@ fn accessors(k: &Codec, slot: &SlotNames) -> TokenStream {
 fn root_id(c: &Codecs, kn: &CodecNames, root: &Root) -> TokenStream {
     let whole = quote! {
         /// The ID: SHA-256 of the bytes.
-        pub fn id(&self) -> ::std::result::Result<crate::wire::Id, crate::codec::EncodeError> {
+        pub fn id(&self) -> ::std::result::Result<crate::wire::Id, crate::codec::RuleError> {
             self.to_bytes().map(|b| crate::wire::Id::from_sha256(&b))
         }
     };
@@ -975,7 +975,7 @@ fn root_id(c: &Codecs, kn: &CodecNames, root: &Root) -> TokenStream {
             quote! {
                 /// The ID: SHA-256 of the bytes without the trailing signature field (its
                 /// length prefix included), where the value has one.
-                pub fn id(&self) -> ::std::result::Result<crate::wire::Id, crate::codec::EncodeError> {
+                pub fn id(&self) -> ::std::result::Result<crate::wire::Id, crate::codec::RuleError> {
                     let bytes = self.to_bytes()?;
                     let tail = match self {
                         #(#arms)*
@@ -1007,7 +1007,7 @@ fn root_impl(c: &Codecs, k: &Codec, kn: &CodecNames, root: &Root) -> TokenStream
             }
 
             /// The bytes as the node writes them: the codec version, then the value.
-            pub fn to_bytes(&self) -> ::std::result::Result<::std::vec::Vec<u8>, crate::codec::EncodeError> {
+            pub fn to_bytes(&self) -> ::std::result::Result<::std::vec::Vec<u8>, crate::codec::RuleError> {
                 crate::codec::to_framed(self, #version, #max)
             }
 
@@ -1019,7 +1019,7 @@ fn root_impl(c: &Codecs, k: &Codec, kn: &CodecNames, root: &Root) -> TokenStream
                 Self::from_bytes(bytes)
             }
 
-            fn encode_root(&self) -> ::std::result::Result<::std::vec::Vec<u8>, crate::codec::EncodeError> {
+            fn encode_root(&self) -> ::std::result::Result<::std::vec::Vec<u8>, crate::codec::RuleError> {
                 self.to_bytes()
             }
         }

@@ -46,7 +46,7 @@ pub mod rules;
 mod write;
 
 pub use container::{ContainerError, Root};
-pub use error::{DecodeError, EncodeError, FieldPath, RuleError, Step};
+pub use error::{DecodeError, FieldPath, RuleError, Step};
 pub use json::{FromJson, FromJsonMembers, JsonContext, JsonError, JsonMembers, ToJson};
 pub use read::Reader;
 pub use rules::Order;
@@ -54,8 +54,9 @@ pub use write::Writer;
 
 /// Writes a value in the node's binary format (without the codec version).
 pub trait Encode {
-    /// Appends the value's bytes.
-    fn encode(&self, w: &mut Writer) -> Result<(), EncodeError>;
+    /// Appends the value's bytes; a value over the codec's limits (a list, string or bytes
+    /// too long for its length prefix) is a [`RuleError`] naming the field.
+    fn encode(&self, w: &mut Writer) -> Result<(), RuleError>;
 }
 
 /// Reads a value in the node's binary format (without the codec version).
@@ -110,12 +111,12 @@ pub fn to_framed<T: Encode>(
     value: &T,
     version: u16,
     max_size: usize,
-) -> Result<Vec<u8>, EncodeError> {
+) -> Result<Vec<u8>, RuleError> {
     let mut w = Writer::new();
     w.u16(version);
     value.encode(&mut w)?;
     if w.len() > max_size {
-        return Err(EncodeError::new(format!(
+        return Err(RuleError::new(format!(
             "{} bytes exceed the codec's limit of {max_size}",
             w.len()
         )));
