@@ -177,8 +177,8 @@ pub enum ClientError {
         /// What was wrong.
         message: String,
     },
-    /// The params do not fit the method (only from [`call_json`](crate::rpc::from_json)-style
-    /// dynamic calls; typed calls cannot build them).
+    /// The params do not fit the method (only from the interfaces' dynamic `call_json`; typed
+    /// calls cannot build them).
     #[error("{method}: invalid params at `{path}`: {message}")]
     InvalidParams {
         /// The method called.
