@@ -4,7 +4,9 @@ use super::excerpt::excerpt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The JSON-RPC 2.0 error codes this crate uses.
+/// The JSON-RPC 2.0 error codes this crate uses. The generated documents list the same
+/// errors (the generator's `common::JSON_RPC_ERRORS`; `tests/tests/conventions.rs` keeps the
+/// two equal).
 pub mod codes {
     /// The body is not valid JSON.
     pub const PARSE_ERROR: i64 = -32700;
