@@ -11,7 +11,9 @@ pub const COMBINED: &str = "openrpc.json";
 /// The command that rewrites every committed documentation output.
 pub const REGENERATE: &str = "cargo run -p avalanche-rpc-codegen -- docs";
 
-/// The JSON-RPC errors this project's server sends for any method, by component name.
+/// The JSON-RPC errors this project's server sends for any method, by component name: the
+/// constants of `avalanche_rpc::rpc::codes`, name for name (`ParseError` is `PARSE_ERROR`;
+/// `tests/tests/conventions.rs` fails when the two differ).
 pub const JSON_RPC_ERRORS: [(&str, i64, &str); 6] = [
     (
         "ParseError",

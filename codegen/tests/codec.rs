@@ -324,3 +324,53 @@ fn the_numbering_and_the_slots_are_checked() {
         "{e}"
     );
 }
+
+#[test]
+fn slot_enums_take_their_variants_type_names_and_accessors_from_the_names_table() {
+    use avalanche_rpc_codegen::emit::names::Names;
+    let spec = spec();
+    let names = Names::of(&spec);
+    let accessors = |name: &str, slot: &str| -> Vec<(String, bool)> {
+        names
+            .of_codec(codec(&spec, name))
+            .of_slot(slot)
+            .accessors
+            .iter()
+            .map(|a| (a.ident.clone(), a.in_every_variant()))
+            .collect()
+    };
+
+    // Variants are the type's name, or package and name where two types share a name; the
+    // type name is the spec's, without the package.
+    let outputs = &names.of_codec(codec(&spec, "avm")).of_slot("UtxoOutput");
+    let variants: Vec<(&str, &str)> = outputs
+        .variants
+        .iter()
+        .map(|v| (v.ident.as_str(), v.type_name.as_str()))
+        .collect();
+    assert_eq!(
+        variants,
+        [
+            ("Secp256k1fxMintOutput", "MintOutput"),
+            ("Secp256k1fxTransferOutput", "TransferOutput"),
+            ("NftfxMintOutput", "MintOutput"),
+            ("NftfxTransferOutput", "TransferOutput"),
+            ("PropertyfxMintOutput", "MintOutput"),
+            ("OwnedOutput", "OwnedOutput"),
+        ]
+    );
+
+    // Every X-chain tx inlines `base`: `&Base`. Three P-chain kinds have none: `Option`.
+    assert_eq!(accessors("avm", "UnsignedTx"), [("base".to_string(), true)]);
+    let p = accessors("platform", "UnsignedTx");
+    assert_eq!(p[0], ("base".to_string(), false));
+    assert!(p.contains(&("subnet_id".to_string(), false)));
+    // `validator` is a `Validator` in some kinds and a `SubnetValidator` in another: none.
+    assert!(!p.iter().any(|(a, _)| a == "validator"), "{p:?}");
+    // Blocks: every one has a parent and a height; some a time.
+    let blocks = accessors("platform", "Block");
+    assert!(blocks.starts_with(&[("parent_id".into(), true), ("height".into(), true)]));
+    assert!(blocks.contains(&("time".to_string(), false)));
+    // A slot of one type has no accessors (there is nothing to share).
+    assert!(accessors("platform", "Owner").is_empty());
+}

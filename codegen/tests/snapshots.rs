@@ -282,7 +282,7 @@ fn alternative_forms() {
         &code,
         "rules: &[
              crate::rpc::Rule { path: &[], form: crate::rpc::Form::WrappedIn(\"validators\") },
-             crate::rpc::Rule { path: &[crate::rpc::Step::Values], form: crate::rpc::Form::Bare(\"weight\") },
+             crate::rpc::Rule { path: &[crate::rpc::ResultStep::Values], form: crate::rpc::Form::Bare(\"weight\") },
          ],",
     );
     assert_has(

@@ -41,7 +41,7 @@ unsafe impl GlobalAlloc for Counting {
 pub fn check<T>(
     data: &[u8],
     decode: impl Fn(&[u8]) -> Result<T, avalanche_rpc::codec::DecodeError>,
-    encode: impl Fn(&T) -> Result<Vec<u8>, avalanche_rpc::codec::EncodeError>,
+    encode: impl Fn(&T) -> Result<Vec<u8>, avalanche_rpc::codec::RuleError>,
     verify: impl Fn(&T),
 ) {
     let base = LIVE.load(Ordering::Relaxed);

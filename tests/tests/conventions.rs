@@ -1,5 +1,6 @@
 //! The conventions that let the bindings evolve without breaking their users: partial servers,
-//! partial client doubles, constructors, and enumerations that keep values they do not know.
+//! partial client doubles, constructors, and enumerations that keep values they do not know;
+//! and the JSON-RPC errors the documents list are the codes the server sends.
 
 mod common;
 
@@ -171,4 +172,50 @@ fn the_fast_wire_types_still_reject_bad_checksums_on_the_clients_decode_path() {
     assert!(addr.parse::<avalanche_rpc::wire::Address>().is_ok());
     let broken = "X-avax1lnk637g0edwnqc2tn8tel39652fswa3xmgyghg";
     assert!(broken.parse::<avalanche_rpc::wire::Address>().is_err());
+}
+
+/// The JSON-RPC errors the generated documents list (the generator's
+/// `common::JSON_RPC_ERRORS`, in the OpenRPC documents and on the API page) are exactly the
+/// codes of `rpc::codes`, name for name: a code added to one and not the other fails here.
+/// The generator cannot depend on the crate it generates, so the constants are read from
+/// the runtime's source.
+#[test]
+fn the_documented_json_rpc_errors_are_the_codes_the_server_sends() {
+    use avalanche_rpc_codegen::common::JSON_RPC_ERRORS;
+    use avalanche_rpc_codegen::naming::screaming;
+    use std::collections::BTreeMap;
+
+    let source = include_str!("../../generated/src/rpc/error.rs");
+    let start = source
+        .find("pub mod codes {")
+        .expect("rpc/error.rs has `pub mod codes`");
+    let block = &source[start..];
+    let block = &block[..block.find("\n}").expect("the module ends")];
+    let mut sent = BTreeMap::new();
+    for line in block.lines().skip(1).map(str::trim) {
+        if line.is_empty() || line.starts_with("///") || line.starts_with("//") {
+            continue;
+        }
+        let constant = line
+            .strip_prefix("pub const ")
+            .and_then(|l| l.strip_suffix(';'))
+            .and_then(|l| l.split_once(": i64 = "))
+            .unwrap_or_else(|| {
+                panic!("`rpc::codes` holds only `pub const NAME: i64 = CODE;`, not {line:?}")
+            });
+        let code: i64 = constant.1.parse().expect("a literal code");
+        sent.insert(constant.0.to_string(), code);
+    }
+    // What was read is the compiled module.
+    assert_eq!(sent.get("METHOD_NOT_FOUND"), Some(&codes::METHOD_NOT_FOUND));
+    assert_eq!(sent.get("SERVER_ERROR"), Some(&codes::SERVER_ERROR));
+
+    let documented: BTreeMap<String, i64> = JSON_RPC_ERRORS
+        .iter()
+        .map(|(name, code, _)| (screaming(name), *code))
+        .collect();
+    assert_eq!(
+        documented, sent,
+        "codegen/src/common.rs JSON_RPC_ERRORS (left) and generated/src/rpc/error.rs `codes` (right) must list the same errors"
+    );
 }

@@ -119,18 +119,18 @@ fn raw_str(text: &str) -> TokenStream {
         .expect("a raw string literal is one token")
 }
 
-fn steps(path: &[Step]) -> TokenStream {
+fn steps(path: &[ResultStep]) -> TokenStream {
     let steps = path.iter().map(|s| match s {
-        Step::Field(f) => quote!(crate::rpc::Step::Field(#f)),
-        Step::Items => quote!(crate::rpc::Step::Items),
-        Step::Values => quote!(crate::rpc::Step::Values),
+        ResultStep::Field(f) => quote!(crate::rpc::ResultStep::Field(#f)),
+        ResultStep::Items => quote!(crate::rpc::ResultStep::Items),
+        ResultStep::Values => quote!(crate::rpc::ResultStep::Values),
     });
     quote!(#(#steps),*)
 }
 
-/// One step into a JSON value.
+/// One step into a method's result (the runtime's `rpc::ResultStep`).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Step {
+pub enum ResultStep {
     Field(String),
     Items,
     Values,
@@ -145,7 +145,7 @@ enum Visit<'a> {
 }
 
 /// Where in a result the forms of `also-accepts` may appear, outermost first.
-pub fn rules(spec: &Spec, result: &Schema) -> Vec<(Vec<Step>, Alternative)> {
+pub fn rules(spec: &Spec, result: &Schema) -> Vec<(Vec<ResultStep>, Alternative)> {
     let mut out = Vec::new();
     walk_schema(
         spec,
@@ -164,7 +164,7 @@ pub fn rules(spec: &Spec, result: &Schema) -> Vec<(Vec<Step>, Alternative)> {
 
 /// Where in a result the members that a node newer than the oldest supported one added are:
 /// what an older node's reply lacks.
-pub fn newer_members(spec: &Spec, result: &Schema) -> Vec<Vec<Step>> {
+pub fn newer_members(spec: &Spec, result: &Schema) -> Vec<Vec<ResultStep>> {
     let mut out = Vec::new();
     walk_schema(
         spec,
@@ -185,15 +185,15 @@ pub fn newer_members(spec: &Spec, result: &Schema) -> Vec<Vec<Step>> {
 fn walk_schema<'a>(
     spec: &'a Spec,
     s: &'a Schema,
-    path: &mut Vec<Step>,
+    path: &mut Vec<ResultStep>,
     seen: &mut Vec<String>,
-    visit: &mut impl FnMut(&[Step], Visit<'a>),
+    visit: &mut impl FnMut(&[ResultStep], Visit<'a>),
 ) {
     visit(path, Visit::Schema(s));
     match &s.body {
         Body::Object(fields) => {
             for f in fields {
-                path.push(Step::Field(f.name.clone()));
+                path.push(ResultStep::Field(f.name.clone()));
                 visit(path, Visit::Member(f));
                 walk_type(spec, &f.ty, path, seen, visit);
                 path.pop();
@@ -207,9 +207,9 @@ fn walk_schema<'a>(
 fn walk_type<'a>(
     spec: &'a Spec,
     t: &'a TypeRef,
-    path: &mut Vec<Step>,
+    path: &mut Vec<ResultStep>,
     seen: &mut Vec<String>,
-    visit: &mut impl FnMut(&[Step], Visit<'a>),
+    visit: &mut impl FnMut(&[ResultStep], Visit<'a>),
 ) {
     match t {
         TypeRef::Wire(_) => {}
@@ -225,12 +225,12 @@ fn walk_type<'a>(
             }
         }
         TypeRef::List(inner) => {
-            path.push(Step::Items);
+            path.push(ResultStep::Items);
             walk_type(spec, inner, path, seen, visit);
             path.pop();
         }
         TypeRef::Map(_, v) => {
-            path.push(Step::Values);
+            path.push(ResultStep::Values);
             walk_type(spec, v, path, seen, visit);
             path.pop();
         }

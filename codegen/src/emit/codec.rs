@@ -4,25 +4,21 @@
 //! root. A struct that holds a slot is emitted once per codec that reaches it, in that codec's
 //! module; every other struct once, in its package's module.
 
+use super::names::{CodecNames, Names, SlotNames, codec_field, codec_module};
 use super::{doc, format, ident};
 use crate::codec::model::{
     Codec, Codecs, ExtraPlace, ExtraValue, Field, JsonForm, Layout, Order, Root, RootId, Struct,
     TypeRef,
 };
 use crate::model::Spec;
-use crate::naming::{pascal, snake};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 use std::collections::BTreeMap;
 
-/// The module of a codec or package name (`warp-l1` → `warp_l1`).
-pub fn module_name(name: &str) -> String {
-    snake(name)
-}
-
 /// Generates the codec modules, formatted (empty when the spec has no layouts).
 pub fn codec(spec: &Spec) -> String {
     let c = &spec.codec;
+    let names = Names::of(spec);
     // module name → (its doc, its items)
     let mut modules: BTreeMap<String, (Vec<String>, Vec<TokenStream>)> = BTreeMap::new();
     for p in &c.packages {
@@ -34,14 +30,14 @@ pub fn codec(spec: &Spec) -> String {
         if independent.is_empty() {
             continue;
         }
-        let entry = modules.entry(module_name(&p.name)).or_default();
+        let entry = modules.entry(codec_module(&p.name)).or_default();
         entry.0.push(format!("Package `{}`: {}", p.name, p.summary));
         for s in independent {
             entry.1.push(structure(c, None, s));
         }
     }
     for k in &c.codecs {
-        let entry = modules.entry(module_name(&k.name)).or_default();
+        let entry = modules.entry(codec_module(&k.name)).or_default();
         entry.0.push(format!(
             "Codec `{}` (version {}, at most {} bytes): {}",
             k.name, k.version, k.max_size, k.summary
@@ -51,11 +47,12 @@ pub fn codec(spec: &Spec) -> String {
                 entry.1.push(structure(c, Some(k), s));
             }
         }
-        for slot in &k.slots {
-            entry.1.push(slot_enum(c, k, &slot.name, &slot.types));
+        let kn = names.of_codec(k);
+        for slot in &kn.slots {
+            entry.1.push(slot_enum(c, k, slot));
         }
         for root in &k.roots {
-            entry.1.push(root_impl(c, k, root));
+            entry.1.push(root_impl(c, k, kn, root));
         }
     }
     let mods = modules.into_iter().map(|(name, (docs, items))| {
@@ -75,7 +72,7 @@ pub fn codec(spec: &Spec) -> String {
 fn struct_path(k: Option<&Codec>, t: &TypeRef) -> TokenStream {
     let name = ident(&t.name);
     let bound = k.filter(|k| k.codec_bound.contains(t));
-    let module = ident(&module_name(match bound {
+    let module = ident(&codec_module(match bound {
         Some(k) => &k.name,
         None => &t.package,
     }));
@@ -105,7 +102,9 @@ fn rust_type(k: Option<&Codec>, l: &Layout) -> TokenStream {
         }
         Layout::Struct(t) => struct_path(k, t),
         Layout::Slot(s) => {
-            let module = ident(&module_name(k.map(|k| k.name.as_str()).unwrap_or_default()));
+            let module = ident(&codec_module(
+                k.map(|k| k.name.as_str()).unwrap_or_default(),
+            ));
             let name = ident(s);
             quote!(crate::codec::#module::#name)
         }
@@ -184,7 +183,7 @@ fn read_expr(c: &Codecs, k: Option<&Codec>, l: &Layout) -> TokenStream {
 /// The checks of field `f` (the rules the spec gives it, then the rules inside it), or
 /// nothing when it has none.
 fn verify_stmts(c: &Codecs, f: &Field) -> Option<TokenStream> {
-    let id = ident(&snake(&f.name));
+    let id = ident(&codec_field(&f.name));
     let r = &f.rules;
     let mut checks = Vec::new();
     if r.min.is_some() || r.max.is_some() {
@@ -202,7 +201,7 @@ fn verify_stmts(c: &Codecs, f: &Field) -> Option<TokenStream> {
             quote!(crate::codec::rules::ordered(&self.#id, crate::codec::Order::StrictlyIncreasing)?;),
         ),
         Some(Order::StrictlyIncreasingBy(member)) => {
-            let key = ident(&snake(member));
+            let key = ident(&codec_field(member));
             checks.push(quote!(crate::codec::rules::increasing_by(&self.#id, #member, |e| &e.#key)?;));
         }
         None => {}
@@ -333,7 +332,11 @@ fn structure(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
         d.push_str(desc);
     }
     let d = doc(&d);
-    let idents: Vec<_> = s.fields.iter().map(|f| ident(&snake(&f.name))).collect();
+    let idents: Vec<_> = s
+        .fields
+        .iter()
+        .map(|f| ident(&codec_field(&f.name)))
+        .collect();
     let types: Vec<_> = s.fields.iter().map(|f| rust_type(k, &f.layout)).collect();
     let docs = s.fields.iter().map(|f| doc(&field_doc(f)));
     let wire: Vec<_> = s.fields.iter().map(|f| f.name.as_str()).collect();
@@ -342,7 +345,7 @@ fn structure(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
     let json = struct_json(c, k, s);
     let prefix_id = match &s.prefix_id {
         Some((id, index)) => {
-            let (id, index) = (ident(&snake(id)), ident(&snake(index)));
+            let (id, index) = (ident(&codec_field(id)), ident(&codec_field(index)));
             quote! {
                 /// The ID: SHA-256 of the index as 8 big-endian bytes, then the ID (the node's
                 /// `Prefix`).
@@ -385,7 +388,7 @@ fn structure(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
         }
 
         impl crate::codec::Encode for #name {
-            fn encode(&self, #w_arg: &mut crate::codec::Writer) -> ::std::result::Result<(), crate::codec::EncodeError> {
+            fn encode(&self, #w_arg: &mut crate::codec::Writer) -> ::std::result::Result<(), crate::codec::RuleError> {
                 #( #writes )*
                 ::std::result::Result::Ok(())
             }
@@ -462,11 +465,11 @@ fn codec_of<'a>(c: &'a Codecs, k: Option<&'a Codec>, t: &TypeRef) -> Option<&'a 
 fn extra_value(c: &Codecs, k: Option<&Codec>, s: &Struct, value: &ExtraValue) -> TokenStream {
     match value {
         ExtraValue::FxOf(field) => {
-            let id = ident(&snake(field));
+            let id = ident(&codec_field(field));
             quote!(crate::codec::json::fx_id(self.#id.fx_name()))
         }
         ExtraValue::FxAt(field) => {
-            let id = ident(&snake(field));
+            let id = ident(&codec_field(field));
             let fxs = codec_of(c, k, &s.name)
                 .map(|k| k.fxs.clone())
                 .unwrap_or_default();
@@ -510,7 +513,7 @@ fn struct_json(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
     let mut stmts = Vec::new();
     for f in &s.fields {
         stmts.extend(extra(&ExtraPlace::Before(f.name.clone())));
-        let id = ident(&snake(&f.name));
+        let id = ident(&codec_field(&f.name));
         if f.inline {
             stmts.push(quote!(crate::codec::JsonMembers::json_members(&self.#id, cx, m);));
         } else {
@@ -626,7 +629,7 @@ fn struct_from_json(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
         _ => None,
     });
     let reads = s.fields.iter().map(|f| {
-        let id = ident(&snake(&f.name));
+        let id = ident(&codec_field(&f.name));
         if f.inline {
             return quote!(let #id = crate::codec::FromJsonMembers::from_json_members(m)?;);
         }
@@ -663,7 +666,11 @@ fn struct_from_json(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
         };
         quote!(let #id = { #bind crate::codec::json::member(m, #key, #read)? };)
     });
-    let idents: Vec<_> = s.fields.iter().map(|f| ident(&snake(&f.name))).collect();
+    let idents: Vec<_> = s
+        .fields
+        .iter()
+        .map(|f| ident(&codec_field(&f.name)))
+        .collect();
     let m_arg = if s.fields.is_empty() {
         quote!(_m)
     } else {
@@ -717,26 +724,14 @@ fn rust_size(c: &Codecs, l: &Layout, depth: usize) -> usize {
 /// otherwise reserve many times the input.
 const BOX_ABOVE: usize = 64;
 
-/// The variant names of a slot: the type's name, or package and name where two types of
-/// the slot share a name.
-fn variants(types: &[TypeRef]) -> Vec<String> {
-    types
-        .iter()
-        .map(|t| {
-            if types.iter().filter(|o| o.name == t.name).count() > 1 {
-                format!("{}{}", pascal(&t.package), t.name)
-            } else {
-                t.name.clone()
-            }
-        })
-        .collect()
-}
-
 /// A slot: an enum read and written with the type ID of its variant.
-fn slot_enum(c: &Codecs, k: &Codec, name: &str, types: &[TypeRef]) -> TokenStream {
+fn slot_enum(c: &Codecs, k: &Codec, slot: &SlotNames) -> TokenStream {
+    let name = slot.spec_name.as_str();
     let id = ident(name);
-    let names = variants(types);
-    let vids: Vec<_> = names.iter().map(|n| ident(n)).collect();
+    let types: Vec<TypeRef> = slot.variants.iter().map(|v| v.ty.clone()).collect();
+    let types = types.as_slice();
+    let vids: Vec<_> = slot.variants.iter().map(|v| ident(&v.ident)).collect();
+    let type_names: Vec<_> = slot.variants.iter().map(|v| v.type_name.as_str()).collect();
     let paths: Vec<_> = types.iter().map(|t| struct_path(Some(k), t)).collect();
     let boxed: Vec<bool> = types
         .iter()
@@ -785,10 +780,29 @@ fn slot_enum(c: &Codecs, k: &Codec, name: &str, types: &[TypeRef]) -> TokenStrea
         .map(|(t, n)| format!("{n} ({})", t.name))
         .collect::<Vec<_>>()
         .join(", ");
-    let d = doc(&format!(
+    let mut d = format!(
         "What slot `{name}` holds in codec `{}`: a `u32` type ID, then the type's fields. Allowed: {allowed}.",
         k.name
-    ));
+    );
+    if !slot.accessors.is_empty() {
+        let list = slot
+            .accessors
+            .iter()
+            .map(|a| {
+                format!(
+                    "[`{}`](Self::{})",
+                    a.ident.trim_start_matches("r#"),
+                    a.ident
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ");
+        d.push_str(&format!(
+            "\n\nA member that two or more of its types have, with one layout in all of them, is read by the method named after it: `&T` when every type has it, `Option<&T>` when only some do. Here: {list}."
+        ));
+    }
+    let d = doc(&d);
+    let accessors = accessors(k, slot);
     let not_allowed = format!("type ID {{}} is not allowed here (allowed: {allowed})");
     quote! {
         #d
@@ -805,10 +819,20 @@ fn slot_enum(c: &Codecs, k: &Codec, name: &str, types: &[TypeRef]) -> TokenStrea
                     #( Self::#vids(_) => #type_ids, )*
                 }
             }
+
+            /// The name of the value's type as the spec writes it, without its package
+            /// (`AddPermissionlessValidatorTx`, `MintOutput`).
+            pub fn type_name(&self) -> &'static str {
+                match self {
+                    #( Self::#vids(_) => #type_names, )*
+                }
+            }
+
+            #accessors
         }
 
         impl crate::codec::Encode for #id {
-            fn encode(&self, w: &mut crate::codec::Writer) -> ::std::result::Result<(), crate::codec::EncodeError> {
+            fn encode(&self, w: &mut crate::codec::Writer) -> ::std::result::Result<(), crate::codec::RuleError> {
                 w.u32(self.type_id());
                 match self {
                     #( Self::#vids(v) => crate::codec::Encode::encode(v, w), )*
@@ -873,11 +897,62 @@ fn slot_enum(c: &Codecs, k: &Codec, name: &str, types: &[TypeRef]) -> TokenStrea
     }
 }
 
+/// The methods of a slot enum reading the members its variants share
+/// ([`shared_members`](super::names::shared_members)).
+fn accessors(k: &Codec, slot: &SlotNames) -> TokenStream {
+    let methods = slot.accessors.iter().map(|a| {
+        let id = ident(&a.ident);
+        let t = rust_type(Some(k), &a.layout);
+        let wire = format!("`{}` (`{}`)", a.spec_name, a.layout.spec_text());
+        let vids = slot.variants.iter().map(|v| ident(&v.ident));
+        if a.in_every_variant() {
+            let d = doc(&format!("The {wire} member, which every variant has."));
+            quote! {
+                #d
+                pub fn #id(&self) -> &#t {
+                    match self {
+                        #( Self::#vids(v) => &v.#id, )*
+                    }
+                }
+            }
+        } else {
+            let having = slot
+                .variants
+                .iter()
+                .zip(&a.present)
+                .filter(|(_, p)| **p)
+                .map(|(v, _)| format!("`{}`", v.ident))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let d = doc(&format!(
+                "The {wire} member of the variants that have it ({having}); `None` for the others."
+            ));
+            let arms = slot.variants.iter().zip(&a.present).map(|(v, p)| {
+                let vid = ident(&v.ident);
+                if *p {
+                    quote!(Self::#vid(v) => ::std::option::Option::Some(&v.#id),)
+                } else {
+                    quote!(Self::#vid(_) => ::std::option::Option::None,)
+                }
+            });
+            quote! {
+                #d
+                pub fn #id(&self) -> ::std::option::Option<&#t> {
+                    match self {
+                        #( #arms )*
+                    }
+                }
+            }
+        }
+    });
+    quote!(#(#methods)*)
+}
+
 /// A root's `id()`, by the rule the spec gives it.
-fn root_id(c: &Codecs, k: &Codec, root: &Root) -> TokenStream {
+fn root_id(c: &Codecs, kn: &CodecNames, root: &Root) -> TokenStream {
     let whole = quote! {
         /// The ID: SHA-256 of the bytes.
-        pub fn id(&self) -> ::std::result::Result<crate::wire::Id, crate::codec::EncodeError> {
+        pub fn id(&self) -> ::std::result::Result<crate::wire::Id, crate::codec::RuleError> {
             self.to_bytes().map(|b| crate::wire::Id::from_sha256(&b))
         }
     };
@@ -885,10 +960,8 @@ fn root_id(c: &Codecs, k: &Codec, root: &Root) -> TokenStream {
         (None, _) => quote!(),
         (Some(RootId::Sha256), _) => whole,
         (Some(RootId::Sha256Unsigned), Layout::Slot(name)) => {
-            let types = k.slot(name).map(|s| s.types.clone()).unwrap_or_default();
-            let names = variants(&types);
-            let arms = types.iter().zip(&names).map(|(t, v)| {
-                let v = ident(v);
+            let arms = kn.of_slot(name).variants.iter().map(|v| {
+                let (t, v) = (&v.ty, ident(&v.ident));
                 let signed = c
                     .get(t)
                     .and_then(|s| s.fields.last())
@@ -902,7 +975,7 @@ fn root_id(c: &Codecs, k: &Codec, root: &Root) -> TokenStream {
             quote! {
                 /// The ID: SHA-256 of the bytes without the trailing signature field (its
                 /// length prefix included), where the value has one.
-                pub fn id(&self) -> ::std::result::Result<crate::wire::Id, crate::codec::EncodeError> {
+                pub fn id(&self) -> ::std::result::Result<crate::wire::Id, crate::codec::RuleError> {
                     let bytes = self.to_bytes()?;
                     let tail = match self {
                         #(#arms)*
@@ -916,10 +989,10 @@ fn root_id(c: &Codecs, k: &Codec, root: &Root) -> TokenStream {
 }
 
 /// `from_bytes` and `to_bytes` on a root.
-fn root_impl(c: &Codecs, k: &Codec, root: &Root) -> TokenStream {
+fn root_impl(c: &Codecs, k: &Codec, kn: &CodecNames, root: &Root) -> TokenStream {
     let (l, max_size, summary) = (&root.layout, root.max_size, root.summary.as_str());
     let t = rust_type(Some(k), l);
-    let id = root_id(c, k, root);
+    let id = root_id(c, kn, root);
     let version = k.version;
     let max = Literal::u64_unsuffixed(max_size);
     let from = doc(&format!(
@@ -934,7 +1007,7 @@ fn root_impl(c: &Codecs, k: &Codec, root: &Root) -> TokenStream {
             }
 
             /// The bytes as the node writes them: the codec version, then the value.
-            pub fn to_bytes(&self) -> ::std::result::Result<::std::vec::Vec<u8>, crate::codec::EncodeError> {
+            pub fn to_bytes(&self) -> ::std::result::Result<::std::vec::Vec<u8>, crate::codec::RuleError> {
                 crate::codec::to_framed(self, #version, #max)
             }
 
@@ -946,7 +1019,7 @@ fn root_impl(c: &Codecs, k: &Codec, root: &Root) -> TokenStream {
                 Self::from_bytes(bytes)
             }
 
-            fn encode_root(&self) -> ::std::result::Result<::std::vec::Vec<u8>, crate::codec::EncodeError> {
+            fn encode_root(&self) -> ::std::result::Result<::std::vec::Vec<u8>, crate::codec::RuleError> {
                 self.to_bytes()
             }
         }

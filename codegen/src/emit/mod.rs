@@ -202,7 +202,7 @@ pub fn codec_root_type(spec: &Spec, c: &CodecRef) -> Option<TokenStream> {
     use crate::codec::model::Layout;
     let k = spec.codec.codecs.iter().find(|k| k.name == c.codec)?;
     let root = k.roots.iter().find(|r| r.layout.spec_text() == c.root)?;
-    let module = |name: &str| ident(&crate::naming::snake(name));
+    let module = |name: &str| ident(&names::codec_module(name));
     match &root.layout {
         Layout::Slot(slot) => {
             let (m, n) = (module(&k.name), ident(slot));

@@ -1,5 +1,7 @@
 //! The Rust names of the generated items, computed once: module, trait, struct, method and
-//! constant names per interface and method, and the names of fields, setters and enum variants.
+//! constant names per interface and method, and the names of fields, setters and enum variants;
+//! for the binary codec, the module of each codec and package, and per slot the variants, the
+//! type names they answer and the accessors of the members they share.
 //! Every Rust emitter takes its names from here.
 //!
 //! [`check`] holds the Rust naming rules: two spec names that become one Rust name, names the
@@ -7,14 +9,16 @@
 //! item by its full path (`::std::option::Option`, `crate::wire::U64`), so no other name is
 //! taken.
 
+use crate::codec::model::{Codec, Codecs, Layout, TypeRef};
 use crate::error::SpecError;
 use crate::model::*;
 use crate::naming;
 
-/// The names of every interface, in spec order.
+/// The names of every interface and every codec, in spec order.
 #[derive(Debug, Clone)]
 pub struct Names {
     pub interfaces: Vec<InterfaceNames>,
+    pub codecs: Vec<CodecNames>,
 }
 
 /// The items of one interface module.
@@ -47,6 +51,100 @@ pub struct MethodNames {
     /// Its result type: `GetUtxosResult`.
     pub result: String,
 }
+
+/// The items of one codec's module (`crate::codec::platform`).
+#[derive(Debug, Clone)]
+pub struct CodecNames {
+    /// The codec's spec name, `warp-l1`.
+    pub spec_name: String,
+    /// Its module: `warp_l1`.
+    pub module: String,
+    /// Its slots, in spec order.
+    pub slots: Vec<SlotNames>,
+}
+
+/// The enum of one slot of a codec.
+#[derive(Debug, Clone)]
+pub struct SlotNames {
+    /// The slot's spec name, `UnsignedTx`; also the enum's name.
+    pub spec_name: String,
+    /// One per type the slot allows, in spec order.
+    pub variants: Vec<VariantNames>,
+    /// The accessors of the members its variants share (see [`shared_members`]).
+    pub accessors: Vec<Accessor>,
+}
+
+/// One variant of a slot enum.
+#[derive(Debug, Clone)]
+pub struct VariantNames {
+    /// The type it holds.
+    pub ty: TypeRef,
+    /// The variant: the type's name, or package and name where two types of the slot share
+    /// a name (`Secp256k1fxMintOutput`, `NftfxMintOutput`).
+    pub ident: String,
+    /// What its `type_name()` answers: the type's name as the spec writes it, without its
+    /// package (`AddPermissionlessValidatorTx`, `MintOutput`).
+    pub type_name: String,
+}
+
+/// A method of a slot enum reading a member that several of its variants hold.
+#[derive(Debug, Clone)]
+pub struct Accessor {
+    /// The method, and the field it reads: `base`, `subnet_id`.
+    pub ident: String,
+    /// The member's spec name: `subnetID`.
+    pub spec_name: String,
+    /// Its layout, the same in every variant that has it.
+    pub layout: Layout,
+    /// Per variant, in order: whether it has the member.
+    pub present: Vec<bool>,
+}
+
+impl Accessor {
+    /// Every variant has the member (the accessor returns `&T`, else `Option<&T>`).
+    pub fn in_every_variant(&self) -> bool {
+        self.present.iter().all(|p| *p)
+    }
+}
+
+/// The methods a slot enum has of its own or through the traits it implements: no accessor
+/// takes their names (an inherent method would hide a trait's).
+const SLOT_METHODS: [&str; 31] = [
+    // Its own, and a root's.
+    "type_id",
+    "type_name",
+    "fx_name",
+    "from_bytes",
+    "to_bytes",
+    "id",
+    // The codec's traits.
+    "encode",
+    "decode",
+    "verify",
+    "to_json",
+    "from_json",
+    "decode_root",
+    "encode_root",
+    // The derived and blanket traits.
+    "clone",
+    "clone_from",
+    "fmt",
+    "eq",
+    "ne",
+    "partial_cmp",
+    "lt",
+    "le",
+    "gt",
+    "ge",
+    "cmp",
+    "max",
+    "min",
+    "clamp",
+    "hash",
+    "from",
+    "into",
+    "to_owned",
+];
 
 /// The crate-root and `Node` names the generated crate keeps for itself.
 const RESERVED_MODULES: [&str; 7] = [
@@ -93,7 +191,21 @@ impl Names {
                     }
                 })
                 .collect(),
+            codecs: spec
+                .codec
+                .codecs
+                .iter()
+                .map(|k| codec_names(&spec.codec, k))
+                .collect(),
         }
+    }
+
+    /// The names of codec `k`.
+    pub fn of_codec(&self, k: &Codec) -> &CodecNames {
+        self.codecs
+            .iter()
+            .find(|n| n.spec_name == k.name)
+            .expect("every codec of the spec has names")
     }
 
     /// The names of interface `i`.
@@ -113,6 +225,99 @@ impl InterfaceNames {
             .find(|n| n.spec_name == m.name)
             .expect("every method of the spec has names")
     }
+}
+
+impl CodecNames {
+    /// The names of slot `name` of this codec.
+    pub fn of_slot(&self, name: &str) -> &SlotNames {
+        self.slots
+            .iter()
+            .find(|n| n.spec_name == name)
+            .expect("every slot of the codec has names")
+    }
+}
+
+/// The module of a codec or a package of `spec/codec/` (`warp-l1` → `warp_l1`).
+pub fn codec_module(name: &str) -> String {
+    naming::snake(name)
+}
+
+/// A codec struct's field, and the accessor of a shared member: `subnetID` → `subnet_id`.
+pub fn codec_field(name: &str) -> String {
+    naming::snake(name)
+}
+
+fn codec_names(c: &Codecs, k: &Codec) -> CodecNames {
+    CodecNames {
+        spec_name: k.name.clone(),
+        module: codec_module(&k.name),
+        slots: k
+            .slots
+            .iter()
+            .map(|slot| SlotNames {
+                spec_name: slot.name.clone(),
+                variants: slot
+                    .types
+                    .iter()
+                    .map(|t| VariantNames {
+                        ty: t.clone(),
+                        ident: if slot.types.iter().filter(|o| o.name == t.name).count() > 1 {
+                            format!("{}{}", naming::pascal(&t.package), t.name)
+                        } else {
+                            t.name.clone()
+                        },
+                        type_name: t.name.clone(),
+                    })
+                    .collect(),
+                accessors: shared_members(c, &slot.types),
+            })
+            .collect(),
+    }
+}
+
+/// The accessors of a slot enum: one per field (by its Rust name) that at least two of the
+/// slot's types have, with one layout in every type that has it, unless the enum keeps the
+/// name for a method of its own ([`SLOT_METHODS`]). In the order the fields first appear.
+/// Fields of one layout have one Rust type within a codec, so the accessor returns `&T`
+/// when every type has the field, and `Option<&T>` when only some do.
+pub fn shared_members(c: &Codecs, types: &[TypeRef]) -> Vec<Accessor> {
+    let structs: Vec<_> = types.iter().map(|t| c.get(t)).collect();
+    let mut out: Vec<Accessor> = Vec::new();
+    // Names two types hold with different layouts: no accessor.
+    let mut refused: Vec<String> = Vec::new();
+    for (k, s) in structs.iter().enumerate() {
+        for f in s.iter().flat_map(|s| &s.fields) {
+            let ident = codec_field(&f.name);
+            if refused.contains(&ident) || out.iter().any(|a| a.ident == ident) {
+                continue;
+            }
+            let mut present = vec![false; types.len()];
+            let mut same = true;
+            for (j, other) in structs.iter().enumerate().skip(k) {
+                if let Some(g) = other
+                    .iter()
+                    .flat_map(|o| &o.fields)
+                    .find(|g| codec_field(&g.name) == ident)
+                {
+                    present[j] = true;
+                    same &= g.layout == f.layout;
+                }
+            }
+            if !same {
+                refused.push(ident);
+            } else if present.iter().filter(|p| **p).count() >= 2
+                && !SLOT_METHODS.contains(&ident.trim_start_matches("r#"))
+            {
+                out.push(Accessor {
+                    ident,
+                    spec_name: f.name.clone(),
+                    layout: f.layout.clone(),
+                    present,
+                });
+            }
+        }
+    }
+    out
 }
 
 /// A struct member's name: `txID` → `tx_id`, `type` → `r#type`, `self` → `self_`.

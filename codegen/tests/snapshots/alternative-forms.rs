@@ -483,7 +483,7 @@ pub mod chain {
                     form: crate::rpc::Form::WrappedIn("validators"),
                 },
                 crate::rpc::Rule {
-                    path: &[crate::rpc::Step::Values],
+                    path: &[crate::rpc::ResultStep::Values],
                     form: crate::rpc::Form::Bare("weight"),
                 },
             ],

@@ -12,7 +12,7 @@ pub trait Root: Sized + FromJson + super::ToJson {
     fn decode_root(bytes: &[u8]) -> Result<Self, DecodeError>;
 
     /// Its bytes: the codec version, then the value.
-    fn encode_root(&self) -> Result<Vec<u8>, super::EncodeError>;
+    fn encode_root(&self) -> Result<Vec<u8>, super::RuleError>;
 }
 
 /// Why a value the API carries does not read.

@@ -1,5 +1,5 @@
-//! What went wrong decoding or encoding: where (the byte offset and the field path, e.g.
-//! `unsigned.outputs[0].output.amount`) and why.
+//! What went wrong decoding, encoding or verifying: where (the byte offset and the field path,
+//! e.g. `unsigned.outputs[0].output.amount`) and why.
 
 use std::fmt;
 
@@ -94,53 +94,10 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
-/// A value that cannot be written in the node's format (a list, string or whole value too
-/// long for its length prefix or its codec's limit).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct EncodeError {
-    path: FieldPath,
-    reason: String,
-}
-
-impl EncodeError {
-    pub(crate) fn new(reason: impl Into<String>) -> Self {
-        Self {
-            path: FieldPath::default(),
-            reason: reason.into(),
-        }
-    }
-
-    /// The same error, inside `step`.
-    pub(crate) fn within(mut self, step: Step) -> Self {
-        self.path.push_outer(step);
-        self
-    }
-
-    /// The field the problem is in (empty at the top).
-    pub fn path(&self) -> &FieldPath {
-        &self.path
-    }
-
-    /// What is wrong.
-    pub fn reason(&self) -> &str {
-        &self.reason
-    }
-}
-
-impl fmt::Display for EncodeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.0.is_empty() {
-            f.write_str(&self.reason)
-        } else {
-            write!(f, "`{}`: {}", self.path, self.reason)
-        }
-    }
-}
-
-impl std::error::Error for EncodeError {}
-
-/// A value that breaks a rule the node enforces on it (order, bounds, lengths): which field
-/// and which rule.
+/// A value the node would refuse: which field, and which rule it breaks. Encoding finds the
+/// codec's limits (a list, string or bytes too long for its length prefix, a whole value over
+/// its codec's size limit); [`Verify`](super::Verify) finds the rules the node enforces on
+/// top (order, bounds, lengths).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuleError {
     path: FieldPath,

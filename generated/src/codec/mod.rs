@@ -5,7 +5,10 @@
 //! ([`secp256k1fx`], [`nftfx`], [`propertyfx`], [`avax`], …); one module per codec holds the
 //! types whose form depends on the codec ([`avm`] for the X-chain, [`platform`] for the
 //! P-chain, …): the interface slots as enums, one variant per type the codec allows there,
-//! and the structs that hold a slot. The values that travel on their own (a signed
+//! and the structs that hold a slot. A slot enum names its value's type (`type_name()`,
+//! `type_id()`) and reads the members two or more of its types share with one layout
+//! through a method named after the member (`platform::UnsignedTx::base()`): `&T` when every
+//! type has it, `Option<&T>` when only some do. The values that travel on their own (a signed
 //! transaction, a block, a UTXO, a genesis) have `from_bytes` and `to_bytes`: the 2-byte codec
 //! version, the value, nothing after it, within the codec's size limit.
 //!
@@ -22,8 +25,9 @@
 //! fn inspect(bytes: &[u8]) -> Result<(), Box<dyn std::error::Error>> {
 //!     let tx = platform::Tx::from_bytes(bytes)?; // codec version, layout, size limit
 //!     tx.verify()?; // the node's rules: sorted unique inputs, bounds, lengths
-//!     if let platform::UnsignedTx::BaseTx(base) = &tx.unsigned {
-//!         println!("{} outputs", base.base.outputs.len());
+//!     println!("a {}", tx.unsigned.type_name()); // "AdvanceTimeTx"
+//!     if let Some(base) = tx.unsigned.base() {
+//!         println!("{} outputs", base.outputs.len()); // the kinds with common fields
 //!     }
 //!     assert_eq!(tx.to_bytes()?, bytes);
 //!     Ok(())
@@ -42,7 +46,7 @@ pub mod rules;
 mod write;
 
 pub use container::{ContainerError, Root};
-pub use error::{DecodeError, EncodeError, FieldPath, RuleError, Step};
+pub use error::{DecodeError, FieldPath, RuleError, Step};
 pub use json::{FromJson, FromJsonMembers, JsonContext, JsonError, JsonMembers, ToJson};
 pub use read::Reader;
 pub use rules::Order;
@@ -50,8 +54,9 @@ pub use write::Writer;
 
 /// Writes a value in the node's binary format (without the codec version).
 pub trait Encode {
-    /// Appends the value's bytes.
-    fn encode(&self, w: &mut Writer) -> Result<(), EncodeError>;
+    /// Appends the value's bytes; a value over the codec's limits (a list, string or bytes
+    /// too long for its length prefix) is a [`RuleError`] naming the field.
+    fn encode(&self, w: &mut Writer) -> Result<(), RuleError>;
 }
 
 /// Reads a value in the node's binary format (without the codec version).
@@ -106,12 +111,12 @@ pub fn to_framed<T: Encode>(
     value: &T,
     version: u16,
     max_size: usize,
-) -> Result<Vec<u8>, EncodeError> {
+) -> Result<Vec<u8>, RuleError> {
     let mut w = Writer::new();
     w.u16(version);
     value.encode(&mut w)?;
     if w.len() > max_size {
-        return Err(EncodeError::new(format!(
+        return Err(RuleError::new(format!(
             "{} bytes exceed the codec's limit of {max_size}",
             w.len()
         )));

@@ -1,6 +1,6 @@
 //! Writing the node's binary format.
 
-use super::error::{EncodeError, Step};
+use super::error::{RuleError, Step};
 use crate::wire::{Id, NodeId, ShortId};
 
 /// The output, growing.
@@ -81,12 +81,12 @@ impl Writer {
     }
 
     /// A `u32` length, then the bytes.
-    pub fn bytes(&mut self, v: &[u8]) -> Result<(), EncodeError> {
+    pub fn bytes(&mut self, v: &[u8]) -> Result<(), RuleError> {
         let n = u32::try_from(v.len())
             .ok()
             .filter(|&n| n <= i32::MAX as u32)
             .ok_or_else(|| {
-                EncodeError::new(format!("{} bytes exceed the limit of 2147483647", v.len()))
+                RuleError::new(format!("{} bytes exceed the limit of 2147483647", v.len()))
             })?;
         self.u32(n);
         self.raw(v);
@@ -94,9 +94,9 @@ impl Writer {
     }
 
     /// A `u16` length, then the string's bytes.
-    pub fn string(&mut self, v: &str) -> Result<(), EncodeError> {
+    pub fn string(&mut self, v: &str) -> Result<(), RuleError> {
         let n = u16::try_from(v.len()).map_err(|_| {
-            EncodeError::new(format!(
+            RuleError::new(format!(
                 "a string holds at most 65535 bytes, not {}",
                 v.len()
             ))
@@ -110,8 +110,8 @@ impl Writer {
     pub fn field(
         &mut self,
         name: &'static str,
-        write: impl FnOnce(&mut Self) -> Result<(), EncodeError>,
-    ) -> Result<(), EncodeError> {
+        write: impl FnOnce(&mut Self) -> Result<(), RuleError>,
+    ) -> Result<(), RuleError> {
         write(self).map_err(|e| e.within(Step::Field(name)))
     }
 
@@ -119,13 +119,13 @@ impl Writer {
     pub fn list<T>(
         &mut self,
         items: &[T],
-        mut write: impl FnMut(&mut Self, &T) -> Result<(), EncodeError>,
-    ) -> Result<(), EncodeError> {
+        mut write: impl FnMut(&mut Self, &T) -> Result<(), RuleError>,
+    ) -> Result<(), RuleError> {
         let n = u32::try_from(items.len())
             .ok()
             .filter(|&n| n <= i32::MAX as u32)
             .ok_or_else(|| {
-                EncodeError::new(format!(
+                RuleError::new(format!(
                     "a list holds at most 2147483647 elements, not {}",
                     items.len()
                 ))

@@ -21,18 +21,18 @@ pub struct MethodInfo {
     pub rules: &'static [Rule],
     /// Where the result members are that a node newer than the oldest supported one added
     /// (each path ends with the member's name): what an older node's reply lacks.
-    pub newer_members: &'static [&'static [Step]],
+    pub newer_members: &'static [&'static [ResultStep]],
     /// The spec's examples.
     pub examples: &'static [Example],
     /// Decodes JSON params into the params type and encodes them again.
-    pub check_params: fn(&Value) -> Result<Value, DecodeError>,
+    pub check_params: fn(&Value) -> Result<Value, JsonDecodeError>,
     /// Normalizes a JSON result, decodes it into the result type and encodes it again.
-    pub check_result: fn(&[Rule], &Value) -> Result<Value, DecodeError>,
+    pub check_result: fn(&[Rule], &Value) -> Result<Value, JsonDecodeError>,
 }
 
 impl MethodInfo {
     /// `value` as the typed params, re-encoded: what a server would see.
-    pub fn roundtrip_params(&self, value: &Value) -> Result<Value, DecodeError> {
+    pub fn roundtrip_params(&self, value: &Value) -> Result<Value, JsonDecodeError> {
         (self.check_params)(value)
     }
 
@@ -41,7 +41,7 @@ impl MethodInfo {
     pub fn oldest_shape(&self, result: &Value) -> Value {
         let mut value = result.clone();
         for path in self.newer_members {
-            if let Some((Step::Field(member), parent)) = path.split_last() {
+            if let Some((ResultStep::Field(member), parent)) = path.split_last() {
                 remove_member(&mut value, parent, member);
             }
         }
@@ -49,7 +49,7 @@ impl MethodInfo {
     }
 
     /// `value` as the typed result, re-encoded: what a client would see.
-    pub fn roundtrip_result(&self, value: &Value) -> Result<Value, DecodeError> {
+    pub fn roundtrip_result(&self, value: &Value) -> Result<Value, JsonDecodeError> {
         (self.check_result)(self.rules, value)
     }
 }
@@ -93,14 +93,16 @@ fn parse(text: &str) -> Value {
 #[derive(Debug, Clone, Copy)]
 pub struct Rule {
     /// Where: steps from the top of the result.
-    pub path: &'static [Step],
+    pub path: &'static [ResultStep],
     /// What to accept there.
     pub form: Form,
 }
 
-/// One step into a JSON value.
+/// One step into a method's JSON result, in the paths of [`Rule`]s and of
+/// [`MethodInfo::newer_members`]: a member, or every element or value. (A step of the field
+/// path of a codec error is [`codec::Step`](crate::codec::Step).)
 #[derive(Debug, Clone, Copy)]
-pub enum Step {
+pub enum ResultStep {
     /// Into this member of an object.
     Field(&'static str),
     /// Into every element of an array.
@@ -125,7 +127,7 @@ pub fn normalize(value: &mut Value, rules: &[Rule]) {
     }
 }
 
-fn apply(value: &mut Value, path: &[Step], form: Form) {
+fn apply(value: &mut Value, path: &[ResultStep], form: Form) {
     match path.split_first() {
         None => match form {
             Form::Bare(field) => {
@@ -145,17 +147,17 @@ fn apply(value: &mut Value, path: &[Step], form: Form) {
                 }
             }
         },
-        Some((Step::Field(f), rest)) => {
+        Some((ResultStep::Field(f), rest)) => {
             if let Some(v) = value.get_mut(*f) {
                 apply(v, rest, form);
             }
         }
-        Some((Step::Items, rest)) => {
+        Some((ResultStep::Items, rest)) => {
             if let Value::Array(items) = value {
                 items.iter_mut().for_each(|v| apply(v, rest, form));
             }
         }
-        Some((Step::Values, rest)) => {
+        Some((ResultStep::Values, rest)) => {
             if let Value::Object(map) = value {
                 map.values_mut().for_each(|v| apply(v, rest, form));
             }
@@ -163,26 +165,26 @@ fn apply(value: &mut Value, path: &[Step], form: Form) {
     }
 }
 
-fn remove_member(value: &mut Value, path: &[Step], member: &str) {
+fn remove_member(value: &mut Value, path: &[ResultStep], member: &str) {
     match path.split_first() {
         None => {
             if let Value::Object(map) = value {
                 map.remove(member);
             }
         }
-        Some((Step::Field(f), rest)) => {
+        Some((ResultStep::Field(f), rest)) => {
             if let Some(v) = value.get_mut(*f) {
                 remove_member(v, rest, member);
             }
         }
-        Some((Step::Items, rest)) => {
+        Some((ResultStep::Items, rest)) => {
             if let Value::Array(items) = value {
                 items
                     .iter_mut()
                     .for_each(|v| remove_member(v, rest, member));
             }
         }
-        Some((Step::Values, rest)) => {
+        Some((ResultStep::Values, rest)) => {
             if let Value::Object(map) = value {
                 map.values_mut()
                     .for_each(|v| remove_member(v, rest, member));
@@ -191,10 +193,11 @@ fn remove_member(value: &mut Value, path: &[Step], member: &str) {
     }
 }
 
-/// Where a value failed to decode, and why.
+/// JSON that does not decode into a method's params or result type: where, and why. (Bytes
+/// that are not a codec value are a [`codec::DecodeError`](crate::codec::DecodeError).)
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("at `{path}`: {message}")]
-pub struct DecodeError {
+pub struct JsonDecodeError {
     /// Path in the value (`.` for the top).
     pub path: String,
     /// What was wrong.
@@ -202,17 +205,17 @@ pub struct DecodeError {
 }
 
 /// Decodes `value` as `T`, naming the path of any failure.
-pub fn decode<T: DeserializeOwned>(value: &Value) -> Result<T, DecodeError> {
-    serde_path_to_error::deserialize(value).map_err(|e| DecodeError {
+pub fn decode<T: DeserializeOwned>(value: &Value) -> Result<T, JsonDecodeError> {
+    serde_path_to_error::deserialize(value).map_err(|e| JsonDecodeError {
         path: e.path().to_string(),
         message: super::error::strip_position(e.inner().to_string()),
     })
 }
 
 /// Decodes `value` as `T` and encodes it again.
-pub fn roundtrip<T: Serialize + DeserializeOwned>(value: &Value) -> Result<Value, DecodeError> {
+pub fn roundtrip<T: Serialize + DeserializeOwned>(value: &Value) -> Result<Value, JsonDecodeError> {
     let typed: T = decode(value)?;
-    serde_json::to_value(&typed).map_err(|e| DecodeError {
+    serde_json::to_value(&typed).map_err(|e| JsonDecodeError {
         path: ".".into(),
         message: e.to_string(),
     })
@@ -222,7 +225,7 @@ pub fn roundtrip<T: Serialize + DeserializeOwned>(value: &Value) -> Result<Value
 pub fn roundtrip_result<T: Serialize + DeserializeOwned>(
     rules: &[Rule],
     value: &Value,
-) -> Result<Value, DecodeError> {
+) -> Result<Value, JsonDecodeError> {
     let mut value = value.clone();
     normalize(&mut value, rules);
     roundtrip::<T>(&value)
@@ -241,7 +244,7 @@ mod tests {
                 form: Form::WrappedIn("validators"),
             },
             Rule {
-                path: &[Step::Values],
+                path: &[ResultStep::Values],
                 form: Form::Bare("weight"),
             },
         ];

@@ -4,7 +4,9 @@ use super::excerpt::excerpt;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-/// The JSON-RPC 2.0 error codes this crate uses.
+/// The JSON-RPC 2.0 error codes this crate uses. The generated documents list the same
+/// errors (the generator's `common::JSON_RPC_ERRORS`; `tests/tests/conventions.rs` keeps the
+/// two equal).
 pub mod codes {
     /// The body is not valid JSON.
     pub const PARSE_ERROR: i64 = -32700;
@@ -177,8 +179,8 @@ pub enum ClientError {
         /// What was wrong.
         message: String,
     },
-    /// The params do not fit the method (only from [`call_json`](crate::rpc::from_json)-style
-    /// dynamic calls; typed calls cannot build them).
+    /// The params do not fit the method (only from the interfaces' dynamic `call_json`; typed
+    /// calls cannot build them).
     #[error("{method}: invalid params at `{path}`: {message}")]
     InvalidParams {
         /// The method called.

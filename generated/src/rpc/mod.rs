@@ -19,7 +19,9 @@ mod serve;
 #[cfg(feature = "server")]
 pub mod server;
 
-pub use catalog::{DecodeError, Example, Form, MethodInfo, Rule, Step, decode, normalize};
+pub use catalog::{
+    Example, Form, JsonDecodeError, MethodInfo, ResultStep, Rule, decode, normalize,
+};
 #[cfg(feature = "client")]
 pub use client::{
     ConfigError, Endpoint, HttpReply, HttpTransport, HttpTransportBuilder, Node, ResponseTooLarge,
@@ -44,40 +46,39 @@ pub mod __private {
     pub use super::path::fill_path;
     #[cfg(feature = "server")]
     pub use super::server::{BoxFuture, Dispatch, Params, Reply, reply};
-    pub use super::{from_json, to_json};
-}
 
-use serde::Serialize;
-use serde::de::DeserializeOwned;
-use serde_json::Value;
+    use super::{ClientError, MethodInfo, decode};
+    use serde::Serialize;
+    use serde::de::DeserializeOwned;
+    use serde_json::Value;
 
-/// Decodes JSON params for `method` (for dynamic calls); `null` counts as `{}`.
-#[doc(hidden)]
-pub fn from_json<P: DeserializeOwned>(
-    method: &MethodInfo,
-    params: Value,
-) -> Result<P, ClientError> {
-    let params = if params.is_null() {
-        Value::Object(Default::default())
-    } else {
-        params
-    };
-    decode(&params).map_err(|e| ClientError::InvalidParams {
-        method: method.name.into(),
-        path: e.path,
-        message: e.message,
-    })
-}
+    /// Decodes JSON params for `method` (for the interfaces' `call_json`); `null` counts as
+    /// `{}`.
+    pub fn from_json<P: DeserializeOwned>(
+        method: &MethodInfo,
+        params: Value,
+    ) -> Result<P, ClientError> {
+        let params = if params.is_null() {
+            Value::Object(Default::default())
+        } else {
+            params
+        };
+        decode(&params).map_err(|e| ClientError::InvalidParams {
+            method: method.name.into(),
+            path: e.path,
+            message: e.message,
+        })
+    }
 
-/// Encodes a typed result as JSON (for dynamic calls).
-#[doc(hidden)]
-pub fn to_json<R: Serialize>(
-    method: &MethodInfo,
-    result: Result<R, ClientError>,
-) -> Result<Value, ClientError> {
-    serde_json::to_value(result?).map_err(|e| ClientError::Decode {
-        method: method.name.into(),
-        path: ".".into(),
-        message: e.to_string(),
-    })
+    /// Encodes a typed result as JSON (for the interfaces' `call_json`).
+    pub fn to_json<R: Serialize>(
+        method: &MethodInfo,
+        result: Result<R, ClientError>,
+    ) -> Result<Value, ClientError> {
+        serde_json::to_value(result?).map_err(|e| ClientError::Decode {
+            method: method.name.into(),
+            path: ".".into(),
+            message: e.to_string(),
+        })
+    }
 }

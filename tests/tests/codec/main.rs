@@ -8,9 +8,10 @@ mod bls;
 mod json;
 mod keys;
 mod properties;
+mod slots;
 mod vectors;
 
-use avalanche_rpc::codec::{DecodeError, EncodeError, Verify};
+use avalanche_rpc::codec::{DecodeError, RuleError, Verify};
 use avalanche_rpc::codec::{avm, platform, secp256k1fx, warp, warp_l1, warp_payload};
 use avalanche_rpc::wire::{Id, ShortId};
 use vectors::*;
@@ -37,7 +38,7 @@ fn id_of(bytes: &[u8]) -> String {
 fn round_trip<T>(
     vector: &str,
     from: fn(&[u8]) -> Result<T, DecodeError>,
-    to: fn(&T) -> Result<Vec<u8>, EncodeError>,
+    to: fn(&T) -> Result<Vec<u8>, RuleError>,
 ) -> T {
     let bytes = unhex(vector);
     let value = from(&bytes).unwrap_or_else(|e| panic!("does not decode: {e}"));

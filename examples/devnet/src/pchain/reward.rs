@@ -282,7 +282,7 @@ pub fn split(total: u64, shares: u32) -> (u64, u64) {
     (total - remainder, remainder)
 }
 
-fn encode(r: &Result<Vec<u8>, avalanche_rpc::codec::EncodeError>) -> Result<Vec<u8>, StoreError> {
+fn encode(r: &Result<Vec<u8>, avalanche_rpc::codec::RuleError>) -> Result<Vec<u8>, StoreError> {
     r.clone()
         .map_err(|e| StoreError::Invalid(format!("a reward block does not encode: {e}")))
 }
