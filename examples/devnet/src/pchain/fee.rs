@@ -285,15 +285,7 @@ pub fn complexity(tx: &platform::UnsignedTx) -> Result<Complexity, String> {
         T::DisableL1ValidatorTx(t) => {
             sum(&[base(&t.base), [32 + 4 * 2, 1, 6, 0], auth(&t.disable_auth)])
         }
-        other => {
-            return Err(format!(
-                "the devnet does not price {}",
-                format!("{other:?}")
-                    .split(['(', ' '])
-                    .next()
-                    .unwrap_or("it")
-            ));
-        }
+        other => return Err(format!("the devnet does not price {}", other.type_name())),
     };
     Ok(c)
 }

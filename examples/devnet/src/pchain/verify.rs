@@ -223,7 +223,7 @@ pub fn verify(
         other => {
             return fail(format!(
                 "the devnet does not accept {} on the P-chain yet",
-                type_name(other)
+                other.type_name()
             ));
         }
     };
@@ -1088,13 +1088,4 @@ fn not_found(place: &str, r: &avax::UtxoId, id: &Id) -> TxError {
         "`{place}` spends output {} of tx {}, which is not an unspent output of this chain (UTXO {id})",
         r.output_index, r.tx_id
     ))
-}
-
-/// The node's name of a P-chain transaction type.
-fn type_name(t: &platform::UnsignedTx) -> String {
-    format!("{t:?}")
-        .split(['(', ' ', '{'])
-        .next()
-        .unwrap_or("this transaction type")
-        .to_string()
 }
