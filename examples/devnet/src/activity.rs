@@ -397,7 +397,7 @@ pub async fn run(d: Arc<Devnet>, interval: Duration) {
                 dx.engine.clock.now(),
             )?;
             dx.issue_x(tx.to_bytes().map_err(|e| e.to_string())?)
-                .map_err(|e| e.0)
+                .map_err(|e| e.to_string())
         });
         if let Ok(Err(e)) = x.await {
             eprintln!("avalanche-devnet: activity: an X-chain transfer was skipped: {e}");
@@ -416,7 +416,7 @@ pub async fn run(d: Arc<Devnet>, interval: Duration) {
                     price,
                 )?;
                 dp.issue_p(tx.to_bytes().map_err(|e| e.to_string())?)
-                    .map_err(|e| e.0)
+                    .map_err(|e| e.to_string())
             });
             if let Ok(Err(e)) = p.await {
                 eprintln!("avalanche-devnet: activity: a P-chain transfer was skipped: {e}");

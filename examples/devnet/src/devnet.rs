@@ -3,7 +3,7 @@
 //! (`engine`: one admission path, one block builder, one block tail), and the builder's loop.
 
 use crate::clock::Clock;
-use crate::engine::{Engine, Lane, tail};
+use crate::engine::{Engine, Lane, Refused, tail};
 use crate::genesis::{self, Genesis};
 use crate::ledger::Chain;
 use crate::network::{self, Node};
@@ -199,13 +199,13 @@ impl Devnet {
 
     /// Verifies a signed X-chain transaction against the last accepted state and adds it to
     /// the mempool; its ID.
-    pub fn issue_x(&self, bytes: Vec<u8>) -> Result<Id, TxError> {
+    pub fn issue_x(&self, bytes: Vec<u8>) -> Result<Id, Refused> {
         self.x.issue(&self.engine, bytes)
     }
 
     /// Verifies a signed P-chain transaction against the last accepted state and adds it to
     /// the mempool; its ID.
-    pub fn issue_p(&self, bytes: Vec<u8>) -> Result<Id, TxError> {
+    pub fn issue_p(&self, bytes: Vec<u8>) -> Result<Id, Refused> {
         self.p.issue(&self.engine, bytes)
     }
 

@@ -14,9 +14,11 @@
 //! Nothing here knows a chain's transactions; the chains (`xchain`, `pchain`) know nothing
 //! of pools, locks or wrappers.
 
+pub mod error;
 pub mod pool;
 pub mod tail;
 
+pub use error::{IssueError, Refused};
 pub use pool::{Pending, Pool};
 
 use crate::clock::Clock;
@@ -82,10 +84,8 @@ pub trait Vm: Send + Sync {
 
     /// Decodes an issued transaction (the node's refusal on failure).
     fn decode(&self, bytes: &[u8]) -> Result<Self::Tx, TxError>;
-    /// How the chain's `issueTx` words a refusal (the P-chain prefixes its own).
-    fn refusal(&self, e: TxError) -> TxError {
-        e
-    }
+    /// What the chain's `issueTx` puts before a refusal (the P-chain's `couldn't issue tx: `).
+    const REFUSAL_PREFIX: &'static str = "";
     /// Verifies an issued transaction against the last accepted state, at `now`.
     fn verify_issued(
         &self,
@@ -135,16 +135,6 @@ pub trait Vm: Send + Sync {
     fn genesis_tip(&self) -> Tip;
 }
 
-/// Why the conflict rule could not admit a transaction, besides a conflict.
-enum Refusal {
-    Accepted,
-    Store(StoreError),
-}
-
-fn already_accepted(id: &Id) -> TxError {
-    TxError(format!("transaction {id} is already accepted"))
-}
-
 /// What building a block did.
 #[derive(Debug, Default)]
 pub struct Built {
@@ -175,13 +165,22 @@ impl<V: Vm> Lane<V> {
 
     /// Admits a signed transaction into the pool; its ID. Success means it is pending
     /// without conflict (or already was).
-    pub fn issue(&self, engine: &Engine, bytes: Vec<u8>) -> Result<Id, TxError> {
-        let refuse = |e: TxError| self.vm.refusal(e);
-        let tx = self.vm.decode(&bytes)?;
+    pub fn issue(&self, engine: &Engine, bytes: Vec<u8>) -> Result<Id, Refused> {
+        self.admit(engine, bytes).map_err(|error| Refused {
+            error,
+            prefix: V::REFUSAL_PREFIX,
+        })
+    }
+
+    fn admit(&self, engine: &Engine, bytes: Vec<u8>) -> Result<Id, IssueError> {
+        let tx = self
+            .vm
+            .decode(&bytes)
+            .map_err(|e| IssueError::Decode(e.0))?;
         let id = Id::from_sha256(&bytes);
         let generation = {
             let pool = self.pool();
-            if pool.precheck(&id, bytes.len()).map_err(refuse)? {
+            if pool.precheck(&id, bytes.len())? {
                 return Ok(id);
             }
             pool.generation()
@@ -189,28 +188,24 @@ impl<V: Vm> Lane<V> {
         // Verified against the last accepted state without holding the pool.
         let verified = self.verify_issued(engine, &tx, id);
         let mut pool = self.pool();
-        if pool.precheck(&id, bytes.len()).map_err(refuse)? {
+        if pool.precheck(&id, bytes.len())? {
             return Ok(id);
         }
-        let fx = match verified {
-            Ok(Some(fx)) => fx,
-            Ok(None) => return Err(refuse(already_accepted(&id))),
+        let fx = match verified? {
+            Ok(fx) => fx,
             Err(e) => {
                 pool.drop_reason(id, e.0.clone());
-                return Err(refuse(e));
+                return Err(IssueError::Invalid(e));
             }
         };
         let spends = self.vm.spends(&fx);
-        let conflict = match self.conflict(engine, &pool, generation, &id, &spends) {
-            Ok(c) => c,
-            Err(Refusal::Accepted) => return Err(refuse(already_accepted(&id))),
-            Err(Refusal::Store(e)) => return Err(refuse(TxError(e.to_string()))),
-        };
-        if let Some(e) = conflict {
-            pool.drop_reason(id, e.0.clone());
-            return Err(refuse(e));
+        if let Err(e) = self.conflict(engine, &pool, generation, &id, &spends) {
+            if matches!(e, IssueError::Conflict { .. } | IssueError::Spent(_)) {
+                pool.drop_reason(id, e.to_string());
+            }
+            return Err(e);
         }
-        self.vm.admissible(&fx).map_err(refuse)?;
+        self.vm.admissible(&fx).map_err(IssueError::Invalid)?;
         let spends = spends.into_iter().map(|(_, u)| u).collect();
         pool.add(Pending { id, bytes, spends });
         drop(pool);
@@ -230,53 +225,41 @@ impl<V: Vm> Lane<V> {
         generation: u64,
         id: &Id,
         spends: &[(Space, Id)],
-    ) -> Result<Option<TxError>, Refusal> {
-        if let Some((other, u)) = spends
+    ) -> Result<(), IssueError> {
+        if let Some((other, utxo)) = spends
             .iter()
-            .find_map(|(_, u)| pool.spender(u).map(|o| (o, u)))
+            .find_map(|(_, u)| pool.spender(u).map(|o| (o, *u)))
         {
-            return Ok(Some(TxError(format!(
-                "tx conflicts with other tx: {other} already spends UTXO {u}"
-            ))));
+            return Err(IssueError::Conflict { other, utxo });
         }
         if pool.generation() == generation {
-            return Ok(None);
+            return Ok(());
         }
-        let r = engine.store.read().map_err(Refusal::Store)?;
-        if ledger::tx(&r, V::CHAIN, id)
-            .map_err(Refusal::Store)?
-            .is_some()
-        {
-            return Err(Refusal::Accepted);
+        let r = engine.store.read()?;
+        if ledger::tx(&r, V::CHAIN, id)?.is_some() {
+            return Err(IssueError::AlreadyAccepted(*id));
         }
         for (space, u) in spends {
-            if ledger::utxo(&r, *space, u)
-                .map_err(Refusal::Store)?
-                .is_none()
-            {
-                return Ok(Some(TxError(format!(
-                    "tx conflicts with an accepted tx: UTXO {u} was spent by a block accepted meanwhile"
-                ))));
+            if ledger::utxo(&r, *space, u)?.is_none() {
+                return Err(IssueError::Spent(*u));
             }
         }
-        Ok(None)
+        Ok(())
     }
 
-    /// `Ok(None)`: already accepted.
+    /// The verification against the last accepted state (the inner result); already
+    /// accepted, or the store failing, as the outer error.
     fn verify_issued(
         &self,
         engine: &Engine,
         tx: &V::Tx,
         id: Id,
-    ) -> Result<Option<V::Effects>, TxError> {
-        let stored = |e: StoreError| TxError(e.to_string());
-        let r = engine.store.read().map_err(stored)?;
-        if ledger::tx(&r, V::CHAIN, &id).map_err(stored)?.is_some() {
-            return Ok(None);
+    ) -> Result<Result<V::Effects, TxError>, IssueError> {
+        let r = engine.store.read()?;
+        if ledger::tx(&r, V::CHAIN, &id)?.is_some() {
+            return Err(IssueError::AlreadyAccepted(id));
         }
-        self.vm
-            .verify_issued(&r, tx, id, engine.clock.now())
-            .map(Some)
+        Ok(self.vm.verify_issued(&r, tx, id, engine.clock.now()))
     }
 
     /// Whether `id` waits in the pool (`Ok`) or was recently dropped (its reason).

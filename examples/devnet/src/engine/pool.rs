@@ -6,7 +6,7 @@
 //! its transaction verifies again, so a conflict with a transaction accepted in between is
 //! never acknowledged.
 
-use crate::secp::TxError;
+use super::IssueError;
 use avalanche_rpc::wire::Id;
 use std::collections::{HashMap, VecDeque};
 
@@ -14,16 +14,6 @@ use std::collections::{HashMap, VecDeque};
 const DROPPED: usize = 64;
 /// The largest transaction a mempool takes (`vms/txs/mempool` MaxTxSize).
 pub const MAX_TX_SIZE: usize = 64 * 1024;
-
-/// The node's refusal of a transaction larger than [`MAX_TX_SIZE`].
-pub fn check_size(id: &Id, size: usize) -> Result<(), String> {
-    if size > MAX_TX_SIZE {
-        return Err(format!(
-            "tx too large: {id} size ({size}) > max size ({MAX_TX_SIZE})"
-        ));
-    }
-    Ok(())
-}
 
 /// The most bytes of transactions a pool holds by default (64 MiB, as the node's).
 pub const MAX_BYTES: usize = 64 << 20;
@@ -65,19 +55,26 @@ impl Pool {
 
     /// What the pool says of a transaction before it is verified: `true` if it is pending
     /// already; its remembered reason if it was dropped; too large; no room left.
-    pub fn precheck(&self, id: &Id, size: usize) -> Result<bool, TxError> {
+    pub fn precheck(&self, id: &Id, size: usize) -> Result<bool, IssueError> {
         if self.contains(id) {
             return Ok(true);
         }
         if let Some(reason) = self.dropped(id) {
-            return Err(TxError(reason.to_string()));
+            return Err(IssueError::Dropped(reason.to_string()));
         }
-        check_size(id, size).map_err(TxError)?;
+        if size > MAX_TX_SIZE {
+            return Err(IssueError::TooLarge {
+                id: *id,
+                size,
+                max: MAX_TX_SIZE,
+            });
+        }
         if size > self.free_bytes() {
-            return Err(TxError(format!(
-                "mempool is full: {id} size ({size}) > available space ({})",
-                self.free_bytes()
-            )));
+            return Err(IssueError::PoolFull {
+                id: *id,
+                size,
+                free: self.free_bytes(),
+            });
         }
         Ok(false)
     }

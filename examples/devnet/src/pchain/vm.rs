@@ -44,9 +44,7 @@ impl Vm for PVm {
             .map_err(|e| TxError(format!("couldn't parse tx: couldn't parse tx: {e}")))
     }
 
-    fn refusal(&self, e: TxError) -> TxError {
-        TxError(format!("couldn't issue tx: {}", e.0))
-    }
+    const REFUSAL_PREFIX: &'static str = "couldn't issue tx: ";
 
     fn verify_issued(
         &self,

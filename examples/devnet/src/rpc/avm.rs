@@ -1,6 +1,6 @@
 //! `avm.*` at `/ext/bc/X` and `/ext/bc/<X-chain ID>`.
 
-use super::{ChainView, MAX_PAGE, encode, internal, utxo_page, x_address};
+use super::{ChainView, MAX_PAGE, encode, utxo_page, x_address};
 use crate::devnet::Devnet;
 use crate::xchain;
 use avalanche_rpc::avm::*;
@@ -21,9 +21,8 @@ impl XChain {
 
     /// An asset named by ID or alias.
     fn asset(&self, field: &str, s: &str) -> Result<Id, RpcError> {
-        let r = self.0.engine.store.read().map_err(internal)?;
-        xchain::asset_id(&r, s)
-            .map_err(internal)?
+        let r = self.0.engine.store.read()?;
+        xchain::asset_id(&r, s)?
             .ok_or_else(|| RpcError::invalid_params(field, format!("asset '{s}' not found")))
     }
 
@@ -34,10 +33,9 @@ impl XChain {
         address: &[u8; 20],
         include_partial: bool,
     ) -> Result<Vec<xchain::Utxo>, RpcError> {
-        let r = self.0.engine.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read()?;
         let now = self.0.engine.clock.now();
-        Ok(xchain::all_utxos_of(&r, address)
-            .map_err(internal)?
+        Ok(xchain::all_utxos_of(&r, address)?
             .into_iter()
             .filter(|u| u.amount().is_some())
             .filter(|u| {
@@ -83,9 +81,8 @@ impl AvmServer for XChain {
             n => n,
         };
         let cursor = p.cursor.map(|c| c.get()).unwrap_or(0);
-        let r = self.0.engine.store.read().map_err(internal)?;
-        let (ids, _) =
-            xchain::address_txs(&r, &address, &asset, cursor, size as usize).map_err(internal)?;
+        let r = self.0.engine.store.read()?;
+        let (ids, _) = xchain::address_txs(&r, &address, &asset, cursor, size as usize)?;
         let next = cursor + ids.len() as u64;
         let mut result = GetAddressTxsResult::new(next);
         if !ids.is_empty() {
@@ -104,12 +101,10 @@ impl AvmServer for XChain {
             let s = sums.entry(u.utxo.asset_id).or_default();
             *s = s.saturating_add(u.amount().unwrap_or(0));
         }
-        let r = self.0.engine.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read()?;
         let mut balances = Vec::new();
         for (asset, sum) in sums {
-            let name = xchain::alias_of(&r, &asset)
-                .map_err(internal)?
-                .unwrap_or_else(|| asset.to_string());
+            let name = xchain::alias_of(&r, &asset)?.unwrap_or_else(|| asset.to_string());
             balances.push(Balance::new(name, sum));
         }
         Ok(GetAllBalancesResult::new(balances))
@@ -120,10 +115,8 @@ impl AvmServer for XChain {
         p: GetAssetDescriptionParams,
     ) -> Result<AssetDescription, RpcError> {
         let asset = self.asset("assetID", &p.asset_id)?;
-        let r = self.0.engine.store.read().map_err(internal)?;
-        let (_, bytes) = xchain::tx(&r, &asset)
-            .map_err(internal)?
-            .ok_or_else(|| RpcError::server("not found"))?;
+        let r = self.0.engine.store.read()?;
+        let (_, bytes) = xchain::tx(&r, &asset)?.ok_or_else(|| RpcError::server("not found"))?;
         let tx = avalanche_rpc::codec::avm::Tx::from_bytes(&bytes)
             .map_err(|e| RpcError::server(format!("a stored tx does not decode: {e}")))?;
         let avalanche_rpc::codec::avm::UnsignedTx::CreateAssetTx(c) = &tx.unsigned else {
@@ -158,19 +151,15 @@ impl AvmServer for XChain {
     }
 
     async fn get_block(&self, p: GetBlockParams) -> Result<GetBlockResult, RpcError> {
-        let r = self.0.engine.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read()?;
         let not_found = || {
             RpcError::server(format!(
                 "couldn't get block with id {}: not found",
                 p.block_id
             ))
         };
-        let height = xchain::height_of(&r, &p.block_id)
-            .map_err(internal)?
-            .ok_or_else(not_found)?;
-        let bytes = xchain::block_at(&r, height)
-            .map_err(internal)?
-            .ok_or_else(not_found)?;
+        let height = xchain::height_of(&r, &p.block_id)?.ok_or_else(not_found)?;
+        let bytes = xchain::block_at(&r, height)?.ok_or_else(not_found)?;
         let (block, encoding) = self.block_result(&bytes, p.encoding.unwrap_or_default())?;
         Ok(GetBlockResult::new(block, encoding))
     }
@@ -180,29 +169,25 @@ impl AvmServer for XChain {
         p: GetBlockByHeightParams,
     ) -> Result<GetBlockByHeightResult, RpcError> {
         let height = p.height.map(|h| h.get()).unwrap_or(0);
-        let r = self.0.engine.store.read().map_err(internal)?;
-        let bytes = xchain::block_at(&r, height)
-            .map_err(internal)?
-            .ok_or_else(|| {
-                RpcError::server(format!("couldn't get block at height {height}: not found"))
-            })?;
+        let r = self.0.engine.store.read()?;
+        let bytes = xchain::block_at(&r, height)?.ok_or_else(|| {
+            RpcError::server(format!("couldn't get block at height {height}: not found"))
+        })?;
         let (block, encoding) = self.block_result(&bytes, p.encoding.unwrap_or_default())?;
         Ok(GetBlockByHeightResult::new(block, encoding))
     }
 
     async fn get_height(&self, _: GetHeightParams) -> Result<GetHeightResult, RpcError> {
-        let r = self.0.engine.store.read().map_err(internal)?;
-        Ok(GetHeightResult::new(xchain::height(&r).map_err(internal)?))
+        let r = self.0.engine.store.read()?;
+        Ok(GetHeightResult::new(xchain::height(&r)?))
     }
 
     async fn get_tx(&self, p: GetTxParams) -> Result<GetTxResult, RpcError> {
         if p.tx_id == Id::ZERO {
             return Err(RpcError::invalid_params("txID", "nil transaction ID"));
         }
-        let r = self.0.engine.store.read().map_err(internal)?;
-        let (_, bytes) = xchain::tx(&r, &p.tx_id)
-            .map_err(internal)?
-            .ok_or_else(|| RpcError::server("not found"))?;
+        let r = self.0.engine.store.read()?;
+        let (_, bytes) = xchain::tx(&r, &p.tx_id)?.ok_or_else(|| RpcError::server("not found"))?;
         let encoding = p.encoding.unwrap_or_default();
         let tx = match encoding {
             Encoding::Json => {
@@ -226,9 +211,9 @@ impl AvmServer for XChain {
         if p.tx_id == Id::ZERO {
             return Err(RpcError::invalid_params("txID", "nil transaction ID"));
         }
-        let r = self.0.engine.store.read().map_err(internal)?;
+        let r = self.0.engine.store.read()?;
         // As the node: only accepted transactions are known here; the mempool is not searched.
-        let status = match xchain::tx(&r, &p.tx_id).map_err(internal)? {
+        let status = match xchain::tx(&r, &p.tx_id)? {
             Some(_) => AvmTxStatus::Accepted,
             None => AvmTxStatus::Unknown,
         };
@@ -256,7 +241,7 @@ impl AvmServer for XChain {
 
     async fn issue_tx(&self, p: IssueTxParams) -> Result<IssueTxResult, RpcError> {
         let bytes = super::tx_bytes(p.encoding, &p.tx)?;
-        let id = self.0.issue_x(bytes).map_err(|e| RpcError::server(e.0))?;
+        let id = self.0.issue_x(bytes)?;
         Ok(IssueTxResult::new(id))
     }
 }

@@ -1,6 +1,6 @@
 //! `devnet.*` at `/ext/devnet`: the devnet's own controls (spec `interfaces/devnet.yaml`).
 
-use super::{ChainView, internal};
+use super::ChainView;
 use crate::control::{self, MAX_ADVANCE};
 use crate::devnet::Devnet;
 use crate::ledger::Chain;
@@ -23,8 +23,7 @@ impl DevnetServer for Control {
         let d = self.0.clone();
         let now = tokio::task::spawn_blocking(move || control::advance_clock(&d, seconds))
             .await
-            .map_err(|e| RpcError::internal(e.to_string()))?
-            .map_err(internal)?;
+            .map_err(|e| RpcError::internal(e.to_string()))??;
         Ok(AdvanceClockResult::new(Timestamp::from_unix(now as i64, 0)))
     }
 
@@ -32,8 +31,7 @@ impl DevnetServer for Control {
         let d = self.0.clone();
         let (x, p) = tokio::task::spawn_blocking(move || d.build_now())
             .await
-            .map_err(|e| RpcError::internal(e.to_string()))?
-            .map_err(internal)?;
+            .map_err(|e| RpcError::internal(e.to_string()))??;
         let mut r = BuildBlocksResult::new();
         if let Some(x) = x {
             r = r.with_x_block_id(x);
@@ -65,8 +63,7 @@ impl DevnetServer for Control {
         let d = self.0.clone();
         let id = tokio::task::spawn_blocking(move || control::fund(&d, chain, to.into(), amount))
             .await
-            .map_err(|e| RpcError::internal(e.to_string()))?
-            .map_err(|e| RpcError::server(e.0))?;
+            .map_err(|e| RpcError::internal(e.to_string()))??;
         Ok(FundResult::new(id))
     }
 
@@ -74,8 +71,7 @@ impl DevnetServer for Control {
         let d = self.0.clone();
         let id = tokio::task::spawn_blocking(move || control::snapshot(&d))
             .await
-            .map_err(|e| RpcError::internal(e.to_string()))?
-            .map_err(internal)?;
+            .map_err(|e| RpcError::internal(e.to_string()))??;
         Ok(SnapshotResult::new(id))
     }
 
@@ -84,8 +80,7 @@ impl DevnetServer for Control {
         let id = p.id.get();
         let reverted = tokio::task::spawn_blocking(move || control::revert(&d, id))
             .await
-            .map_err(|e| RpcError::internal(e.to_string()))?
-            .map_err(internal)?;
+            .map_err(|e| RpcError::internal(e.to_string()))??;
         Ok(RevertResult::new(reverted))
     }
 

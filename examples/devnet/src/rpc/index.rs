@@ -2,7 +2,7 @@
 //! numbering from 0, `getContainerRange` taking 1 to 1024 containers and returning those that
 //! exist, the errors in the node's order and words.
 
-use super::{encode, internal};
+use super::encode;
 use crate::devnet::Devnet;
 use crate::index::{self, Entry, Kind};
 use avalanche_rpc::index::*;
@@ -35,13 +35,10 @@ fn container(e: Entry, encoding: Encoding) -> Result<Container, RpcError> {
 impl IndexServer for Index {
     async fn get_container_by_id(&self, p: GetContainerByIdParams) -> Result<Container, RpcError> {
         let encoding = p.encoding.unwrap_or_default();
-        let r = self.devnet.engine.store.read().map_err(internal)?;
-        let i = index::index_of(&r, self.kind, &p.id)
-            .map_err(internal)?
-            .ok_or_else(|| RpcError::server("not found"))?;
-        let e = index::get(&r, self.kind, i)
-            .map_err(internal)?
-            .ok_or_else(|| RpcError::server("not found"))?;
+        let r = self.devnet.engine.store.read()?;
+        let i =
+            index::index_of(&r, self.kind, &p.id)?.ok_or_else(|| RpcError::server("not found"))?;
+        let e = index::get(&r, self.kind, i)?.ok_or_else(|| RpcError::server("not found"))?;
         container(e, encoding)
     }
 
@@ -50,9 +47,8 @@ impl IndexServer for Index {
         p: GetContainerByIndexParams,
     ) -> Result<Container, RpcError> {
         let i = p.index.map(|i| i.get()).unwrap_or(0);
-        let r = self.devnet.engine.store.read().map_err(internal)?;
-        let e = index::get(&r, self.kind, i)
-            .map_err(internal)?
+        let r = self.devnet.engine.store.read()?;
+        let e = index::get(&r, self.kind, i)?
             .ok_or_else(|| RpcError::server(format!("no container at index {i}")))?;
         container(e, p.encoding.unwrap_or_default())
     }
@@ -69,8 +65,8 @@ impl IndexServer for Index {
             ));
         }
         let start = p.start_index.map(|s| s.get()).unwrap_or(0);
-        let r = self.devnet.engine.store.read().map_err(internal)?;
-        let len = index::len(&r, self.kind).map_err(internal)?;
+        let r = self.devnet.engine.store.read()?;
+        let len = index::len(&r, self.kind)?;
         if len == 0 {
             return Err(RpcError::server("no containers have been accepted"));
         }
@@ -81,8 +77,7 @@ impl IndexServer for Index {
             ));
         }
         let encoding = p.encoding.unwrap_or_default();
-        let containers = index::range(&r, self.kind, start, n)
-            .map_err(internal)?
+        let containers = index::range(&r, self.kind, start, n)?
             .into_iter()
             .map(|e| container(e, encoding))
             .collect::<Result<Vec<_>, _>>()?;
@@ -90,18 +85,17 @@ impl IndexServer for Index {
     }
 
     async fn get_index(&self, p: GetIndexParams) -> Result<GetIndexResult, RpcError> {
-        let r = self.devnet.engine.store.read().map_err(internal)?;
-        index::index_of(&r, self.kind, &p.id)
-            .map_err(internal)?
+        let r = self.devnet.engine.store.read()?;
+        index::index_of(&r, self.kind, &p.id)?
             .map(GetIndexResult::new)
             .ok_or_else(|| RpcError::server("not found"))
     }
 
     async fn get_last_accepted(&self, p: GetLastAcceptedParams) -> Result<Container, RpcError> {
-        let r = self.devnet.engine.store.read().map_err(internal)?;
-        let len = index::len(&r, self.kind).map_err(internal)?;
+        let r = self.devnet.engine.store.read()?;
+        let len = index::len(&r, self.kind)?;
         let e = match len.checked_sub(1) {
-            Some(last) => index::get(&r, self.kind, last).map_err(internal)?,
+            Some(last) => index::get(&r, self.kind, last)?,
             None => None,
         }
         .ok_or_else(|| RpcError::server("no containers have been accepted"))?;
@@ -109,11 +103,9 @@ impl IndexServer for Index {
     }
 
     async fn is_accepted(&self, p: IsAcceptedParams) -> Result<IsAcceptedResult, RpcError> {
-        let r = self.devnet.engine.store.read().map_err(internal)?;
+        let r = self.devnet.engine.store.read()?;
         Ok(IsAcceptedResult::new(
-            index::index_of(&r, self.kind, &p.id)
-                .map_err(internal)?
-                .is_some(),
+            index::index_of(&r, self.kind, &p.id)?.is_some(),
         ))
     }
 }

@@ -5,6 +5,7 @@
 mod avm;
 mod avm_static;
 mod devnet;
+mod error;
 mod index;
 mod info;
 mod platform;
@@ -15,7 +16,6 @@ pub use info::NODE_VERSION;
 
 use crate::devnet::Devnet;
 use crate::ledger::{self, Chain};
-use crate::store::StoreError;
 use avalanche_rpc::rpc::RpcError;
 use avalanche_rpc::types::UtxoIndex;
 use avalanche_rpc::wire::{Address, Encoding, HexBytes, Id};
@@ -192,7 +192,7 @@ pub fn utxo_page(
         }
         _ => None,
     };
-    let r = devnet.engine.store.read().map_err(internal)?;
+    let r = devnet.engine.store.read()?;
     let mut seen = std::collections::BTreeSet::new();
     let mut out = Vec::new();
     let mut end = (
@@ -209,9 +209,7 @@ pub fn utxo_page(
             _ => None,
         };
         end.0 = *a;
-        for (id, bytes) in
-            ledger::utxos_of(&r, space, a, after.as_ref(), limit - out.len()).map_err(internal)?
-        {
+        for (id, bytes) in ledger::utxos_of(&r, space, a, after.as_ref(), limit - out.len())? {
             end.1 = id;
             if seen.insert(id) {
                 out.push(encode(encoding, &bytes)?);
@@ -225,10 +223,6 @@ pub fn utxo_page(
 }
 
 /// A storage failure, as the node reports a database error.
-fn internal(e: StoreError) -> RpcError {
-    RpcError::server(e.to_string())
-}
-
 /// The bytes of a transaction given to `issueTx` in `encoding` (default hex with checksum).
 fn tx_bytes(encoding: Option<Encoding>, tx: &HexBytes) -> Result<Vec<u8>, RpcError> {
     encoding

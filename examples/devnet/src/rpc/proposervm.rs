@@ -1,6 +1,5 @@
 //! `proposervm.*` at `/ext/bc/<chain>/proposervm` for the X- and P-chains.
 
-use super::internal;
 use crate::devnet::Devnet;
 use crate::ledger::{self, Chain};
 use crate::proposer::{self, Tip};
@@ -17,8 +16,8 @@ pub struct Proposer {
 impl Proposer {
     /// The chain's preferred (here: last accepted) proposer block.
     fn tip(&self) -> Result<Tip, RpcError> {
-        let r = self.devnet.engine.store.read().map_err(internal)?;
-        if let Some(t) = proposer::tip(&r, self.chain).map_err(internal)? {
+        let r = self.devnet.engine.store.read()?;
+        if let Some(t) = proposer::tip(&r, self.chain)? {
             return Ok(t);
         }
         let g = &self.devnet.genesis;
@@ -37,10 +36,8 @@ impl ProposervmServer for Proposer {
         _: GetProposedHeightParams,
     ) -> Result<GetProposedHeightResult, RpcError> {
         // A child's P-chain height: the last accepted one, every block being accepted at once.
-        let r = self.devnet.engine.store.read().map_err(internal)?;
-        Ok(GetProposedHeightResult::new(
-            ledger::height(&r, Chain::P).map_err(internal)?,
-        ))
+        let r = self.devnet.engine.store.read()?;
+        Ok(GetProposedHeightResult::new(ledger::height(&r, Chain::P)?))
     }
 
     async fn get_current_epoch(

@@ -278,7 +278,7 @@ fn each_chain_s_mempool_holds_at_most_its_byte_cap() {
             _ => d.issue_p(bytes),
         };
         let a_id = issue(a).unwrap();
-        let e = issue(b.clone()).unwrap_err().0;
+        let e = issue(b.clone()).unwrap_err().to_string();
         let b_id = Id::from_sha256(&b);
         let expected = format!(
             "mempool is full: {b_id} size ({}) > available space ({})",

@@ -1,0 +1,100 @@
+//! Why a chain's `issueTx` refused a transaction. Each refusal is typed; its text is the
+//! node's (the P-chain prefixes most with `couldn't issue tx: `, as the node does).
+
+use crate::secp::TxError;
+use crate::store::StoreError;
+use avalanche_rpc::wire::Id;
+
+/// A refusal, before the chain's wording.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum IssueError {
+    /// The bytes are not a transaction of this chain (the decoder's words, complete).
+    Decode(String),
+    /// Larger than a mempool takes.
+    TooLarge {
+        id: Id,
+        size: usize,
+        max: usize,
+    },
+    /// The mempool has no room for it.
+    PoolFull {
+        id: Id,
+        size: usize,
+        free: usize,
+    },
+    /// Refused recently, for this reason (a re-issue gets the same answer).
+    Dropped(String),
+    AlreadyAccepted(Id),
+    /// Another pending transaction spends one of its UTXOs.
+    Conflict {
+        other: Id,
+        utxo: Id,
+    },
+    /// A block accepted since it was verified spent one of its UTXOs.
+    Spent(Id),
+    /// The chain's rules refuse it.
+    Invalid(TxError),
+    /// Storage failed while it was checked.
+    Store(String),
+}
+
+impl std::fmt::Display for IssueError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IssueError::Decode(why) | IssueError::Dropped(why) | IssueError::Store(why) => {
+                f.write_str(why)
+            }
+            IssueError::TooLarge { id, size, max } => {
+                write!(f, "tx too large: {id} size ({size}) > max size ({max})")
+            }
+            IssueError::PoolFull { id, size, free } => {
+                write!(
+                    f,
+                    "mempool is full: {id} size ({size}) > available space ({free})"
+                )
+            }
+            IssueError::AlreadyAccepted(id) => write!(f, "transaction {id} is already accepted"),
+            IssueError::Conflict { other, utxo } => {
+                write!(
+                    f,
+                    "tx conflicts with other tx: {other} already spends UTXO {utxo}"
+                )
+            }
+            IssueError::Spent(utxo) => write!(
+                f,
+                "tx conflicts with an accepted tx: UTXO {utxo} was spent by a block accepted meanwhile"
+            ),
+            IssueError::Invalid(e) => f.write_str(&e.0),
+        }
+    }
+}
+
+impl From<StoreError> for IssueError {
+    fn from(e: StoreError) -> Self {
+        IssueError::Store(e.to_string())
+    }
+}
+
+/// A refusal as a chain words it: `prefix` before every refusal but a decoding one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    pub error: IssueError,
+    pub prefix: &'static str,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if !matches!(self.error, IssueError::Decode(_)) {
+            f.write_str(self.prefix)?;
+        }
+        self.error.fmt(f)
+    }
+}
+
+impl std::error::Error for Refused {}
+
+impl From<Refused> for TxError {
+    fn from(r: Refused) -> Self {
+        TxError(r.to_string())
+    }
+}
