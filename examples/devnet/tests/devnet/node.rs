@@ -123,24 +123,7 @@ async fn a_restart_keeps_the_chain_and_the_index_rules_hold() {
         "every P-chain block is indexed"
     );
     assert_eq!(p_last.timestamp.unix_seconds() as u64, started);
-    // In order: container n wraps the P-chain block at height n + 1.
-    let all = p_index
-        .get_container_range(GetContainerRangeParams::new(1024u64))
-        .await
-        .unwrap();
-    assert_eq!(all.containers.len() as u64, p_height);
-    for (n, c) in all.containers.iter().enumerate() {
-        use avalanche_rpc::codec::{platform, proposervm};
-        let w = proposervm::Block::from_bytes(c.bytes.strip_checksum().unwrap()).unwrap();
-        let proposervm::Block::GraniteBlock(g) = w else {
-            panic!("container {n} is not a GraniteBlock")
-        };
-        let platform::Block::BanffStandardBlock(b) = platform::Block::from_bytes(&g.block).unwrap()
-        else {
-            panic!("container {n} does not wrap a standard block")
-        };
-        assert_eq!(b.height, n as u64 + 1, "container {n}");
-    }
+    assert_eq!(p_index_in_order(&d).await, p_height, "in order");
 
     // Another network's ID on this database is refused.
     d.stop().await;
@@ -228,5 +211,70 @@ async fn allowed_hosts_and_cors() {
             .to_lowercase()
             .contains("access-control-allow-headers: content-type"),
         "{preflight}"
+    );
+}
+
+/// The P-chain's indexed blocks in order: container n wraps the block at height n + 1; how
+/// many there are.
+async fn p_index_in_order(d: &Devnet) -> u64 {
+    use avalanche_rpc::codec::{platform, proposervm};
+    let all = d
+        .node
+        .index("P", "block")
+        .get_container_range(GetContainerRangeParams::new(1024u64))
+        .await
+        .unwrap();
+    for (n, c) in all.containers.iter().enumerate() {
+        let w = proposervm::Block::from_bytes(c.bytes.strip_checksum().unwrap()).unwrap();
+        let proposervm::Block::GraniteBlock(g) = w else {
+            panic!("container {n} is not a GraniteBlock")
+        };
+        let platform::Block::BanffStandardBlock(b) = platform::Block::from_bytes(&g.block).unwrap()
+        else {
+            panic!("container {n} does not wrap a standard block")
+        };
+        assert_eq!(b.height, n as u64 + 1, "container {n}");
+    }
+    all.containers.len() as u64
+}
+
+#[tokio::test]
+async fn a_store_without_the_p_chain_s_indexed_height_catches_up_from_its_index() {
+    let dir = TempDir::new("p-indexed");
+    let keys = test_keys();
+    let opts = |index: bool| avalanche_devnet::Options {
+        db_dir: Some(dir.0.clone()),
+        index_enabled: index,
+        index_allow_incomplete: true,
+        ..common::options()
+    };
+    use avalanche_devnet::wallet::PKind::Base;
+    {
+        let d = Devnet::start(opts(true)).await;
+        d.p_do(&keys[1], Base).await.unwrap();
+        d.p_do(&keys[1], Base).await.unwrap();
+        // As a store written before the P-chain's indexed height was kept.
+        let w = d.devnet.engine.store.write().unwrap();
+        w.open_table(avalanche_devnet::store::META)
+            .unwrap()
+            .remove("p_indexed_height")
+            .unwrap();
+        w.commit().unwrap();
+        d.stop().await;
+    }
+    {
+        let d = Devnet::start(opts(false)).await;
+        d.p_do(&keys[1], Base).await.unwrap();
+        d.stop().await;
+    }
+    let d = Devnet::start(opts(true)).await;
+    let r = d.devnet.engine.store.read().unwrap();
+    let height = avalanche_devnet::ledger::height(&r, avalanche_devnet::ledger::Chain::P).unwrap();
+    drop(r);
+    assert_eq!(height, 3);
+    assert_eq!(
+        p_index_in_order(&d).await,
+        height,
+        "each block once, in order"
     );
 }
