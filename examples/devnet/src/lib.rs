@@ -13,6 +13,7 @@ pub mod clock;
 pub mod control;
 pub mod devnet;
 pub mod engine;
+pub mod flow;
 pub mod genesis;
 pub mod genesis_file;
 pub mod http;

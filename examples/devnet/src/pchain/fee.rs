@@ -186,7 +186,7 @@ pub fn auth(a: &platform::Auth) -> Complexity {
 
 /// The complexity of a Warp message (`WarpComplexity`): its bytes, the validator-set reads,
 /// and aggregating its signers' keys and verifying.
-fn warp(message: &[u8]) -> Result<Complexity, String> {
+pub fn warp(message: &[u8]) -> Result<Complexity, String> {
     let m = avalanche_rpc::codec::warp::Message::from_bytes(message)
         .map_err(|e| format!("`unsignedTx.message` is not a Warp message: {e}"))?;
     let signers = match &m.signature {
@@ -200,94 +200,16 @@ fn warp(message: &[u8]) -> Result<Complexity, String> {
     Ok([message.len() as u64, 3 + 20, 0, 5 * signers + 1_000])
 }
 
+/// The intrinsic complexity of a validator: node ID, start, end, weight.
+pub const VALIDATOR: u64 = 20 + 8 + 8 + 8;
+
 /// The complexity of a transaction (`complexityVisitor`): its base, the intrinsic part of its
-/// type and what it carries. `Err` names a type the devnet does not price (those it does not
-/// accept either).
+/// type and what it carries (each kind's, with its family in [`super::kind`]). `Err` names a
+/// type the devnet does not price (those it does not accept either).
 pub fn complexity(tx: &platform::UnsignedTx) -> Result<Complexity, String> {
-    use platform::UnsignedTx as T;
-    const VALIDATOR: u64 = 20 + 8 + 8 + 8;
-    let c = match tx {
-        T::BaseTx(t) => base(&t.base),
-        T::ImportTx(t) => sum(&[base(&t.base), [36, 0, 0, 0], inputs(&t.imported_inputs)]),
-        T::ExportTx(t) => sum(&[base(&t.base), [36, 0, 0, 0], outputs(&t.exported_outputs)]),
-        T::AddPermissionlessValidatorTx(t) => sum(&[
-            base(&t.base),
-            [VALIDATOR + 32 + 4 * 5, 1, 3, 0],
-            outputs(&t.stake),
-            signer(&t.signer),
-            owner(&t.validator_rewards_owner),
-            owner(&t.delegator_rewards_owner),
-        ]),
-        T::AddPermissionlessDelegatorTx(t) => sum(&[
-            base(&t.base),
-            [VALIDATOR + 32 + 4 * 2, 1, 2, 0],
-            outputs(&t.stake),
-            owner(&t.rewards_owner),
-        ]),
-        T::CreateSubnetTx(t) => sum(&[base(&t.base), [4, 0, 1, 0], owner(&t.owner)]),
-        T::CreateChainTx(t) => sum(&[
-            base(&t.base),
-            [
-                32 + 2
-                    + 32
-                    + 4 * 4
-                    + 32 * t.fx_ids.len() as u64
-                    + t.chain_name.len() as u64
-                    + t.genesis_data.len() as u64,
-                3,
-                1,
-                0,
-            ],
-            auth(&t.subnet_auth),
-        ]),
-        T::AddSubnetValidatorTx(t) => sum(&[
-            base(&t.base),
-            [VALIDATOR + 32 + 4 * 2, 3, 3, 0],
-            auth(&t.subnet_auth),
-        ]),
-        T::RemoveSubnetValidatorTx(t) => sum(&[
-            base(&t.base),
-            [20 + 32 + 4 * 2, 1, 3, 0],
-            auth(&t.subnet_auth),
-        ]),
-        T::TransferSubnetOwnershipTx(t) => sum(&[
-            base(&t.base),
-            [32 + 4 * 3, 1, 1, 0],
-            auth(&t.subnet_auth),
-            owner(&t.owner),
-        ]),
-        T::ConvertSubnetToL1Tx(t) => {
-            let validators = t.validators.iter().map(|v| {
-                let addresses = (v.remaining_balance_owner.addresses.len()
-                    + v.deactivation_owner.addresses.len()) as u64;
-                // Node ID length, weight, balance, two thresholds and address counts; the
-                // proof of possession; the addresses.
-                [
-                    36 + v.node_id.len() as u64 + 144 + 20 * addresses,
-                    0,
-                    4,
-                    1_050,
-                ]
-            });
-            let mut parts = vec![
-                base(&t.base),
-                [32 + 32 + 4 * 4 + t.address.len() as u64, 3, 2, 0],
-                auth(&t.subnet_auth),
-            ];
-            parts.extend(validators);
-            sum(&parts)
-        }
-        T::RegisterL1ValidatorTx(t) => {
-            sum(&[base(&t.base), [8 + 96 + 4, 5, 6, 1_050], warp(&t.message)?])
-        }
-        T::SetL1ValidatorWeightTx(t) => sum(&[base(&t.base), [4, 3, 5, 0], warp(&t.message)?]),
-        T::IncreaseL1ValidatorBalanceTx(t) => sum(&[base(&t.base), [32 + 8, 1, 5, 0]]),
-        T::DisableL1ValidatorTx(t) => {
-            sum(&[base(&t.base), [32 + 4 * 2, 1, 6, 0], auth(&t.disable_auth)])
-        }
-        other => return Err(format!("the devnet does not price {}", other.type_name())),
-    };
-    Ok(c)
+    super::kind::Kind::of(tx)
+        .map_err(|_| format!("the devnet does not price {}", tx.type_name()))?
+        .complexity()
 }
 
 #[cfg(test)]

@@ -4,13 +4,13 @@
 //! state.
 
 use super::verify::{self, Change, Current, Effects, View};
-use super::{Record, Utxo, fee, l1, stakers, subnets, warp};
+use super::{Utxo, fee, kind, l1, stakers, subnets, warp};
 use crate::engine::{Sealed, Vm};
 use crate::ledger::{self, Chain, Status};
 use crate::proposer::Tip;
 use crate::secp::TxError;
 use crate::store::{self, Meta, Reader, StoreError};
-use avalanche_rpc::codec::{platform, secp256k1fx};
+use avalanche_rpc::codec::platform;
 use avalanche_rpc::wire::{Id, NodeId};
 use redb::{ReadTransaction, WriteTransaction};
 
@@ -199,157 +199,17 @@ fn apply(
     for (id, owners) in &fx.imported {
         ledger::spend_utxo(w, ledger::X_TO_P, id, owners)?;
     }
+    let at = (id, height);
     match fx.change.clone() {
         Change::None => {}
-        Change::AddValidator {
-            subnet,
-            node,
-            weight,
-            public_key,
-            start,
-            end,
-        } => {
-            // Primary Network validators may earn a reward, from the supply now; the supply
-            // counts it at once. Permissioned Subnet validators earn none.
-            let reward = if subnet == Id::ZERO {
-                potential_reward(w, end - start, weight)?
-            } else {
-                0
-            };
-            let rec = Record {
-                tx_id: *id,
-                reward,
-                start,
-                accrued: 0,
-            };
-            stakers::add_staker(w, (&subnet, &node), rec, height, weight, public_key)?;
-        }
-        Change::AddDelegator {
-            node,
-            weight,
-            start,
-            end,
-        } => {
-            let reward = potential_reward(w, end - start, weight)?;
-            stakers::add_delegator(w, (&Id::ZERO, &node, id), reward, (height, start), weight)?;
-        }
-        Change::RemoveValidator {
-            subnet,
-            node,
-            weight,
-        } => stakers::remove_staker(w, &subnet, &node, height, weight)?,
-        Change::CreateSubnet => subnets::set_owner(w, id, id)?,
-        Change::CreateChain { subnet } => subnets::add_chain(w, &subnet, id)?,
-        Change::SetSubnetOwner { subnet } => subnets::set_owner(w, &subnet, id)?,
-        Change::Convert {
-            subnet,
-            conversion,
-            validators,
-            balances,
-        } => {
-            let accrued = l1::fee_state(w)?.accrued;
-            for (mut v, balance) in validators.into_iter().zip(balances) {
-                if balance > 0 {
-                    v.end_accumulated_fee = balance.saturating_add(accrued);
-                }
-                l1::put(w, &v, None, height)?;
-            }
-            l1::set_conversion(w, &subnet, &conversion)?;
-        }
-        Change::IncreaseBalance {
-            validation_id,
-            amount,
-        } => {
-            let before = l1_validator(w, &validation_id)?;
-            let mut v = before.clone();
-            if !v.active() {
-                v.end_accumulated_fee = l1::fee_state(w)?.accrued;
-            }
-            v.end_accumulated_fee = v.end_accumulated_fee.saturating_add(amount);
-            l1::put(w, &v, Some(&before), height)?;
-        }
-        Change::Disable {
-            validation_id,
-            index,
-        } => {
-            let before = l1_validator(w, &validation_id)?;
-            if before.active() {
-                refund(w, &before, (id, index), fx.avax)?;
-                let mut v = before.clone();
-                v.end_accumulated_fee = 0;
-                l1::put(w, &v, Some(&before), height)?;
-            }
-        }
-        Change::Register {
-            mut validator,
-            balance,
-            expiry,
-        } => {
-            if balance > 0 {
-                validator.end_accumulated_fee = balance.saturating_add(l1::fee_state(w)?.accrued);
-            }
-            l1::put(w, &validator, None, height)?;
-            l1::put_expiry(w, expiry, &validator.validation_id)?;
-        }
-        Change::SetWeight {
-            validation_id,
-            nonce,
-            weight,
-            index,
-        } => {
-            let before = l1_validator(w, &validation_id)?;
-            if weight == 0 && before.active() {
-                refund(w, &before, (id, index), fx.avax)?;
-            }
-            let mut v = before.clone();
-            v.min_nonce = nonce.saturating_add(1);
-            v.weight = weight;
-            l1::put(w, &v, Some(&before), height)?;
-        }
+        Change::Staking(c) => kind::staking::apply(w, c, at)?,
+        Change::Subnets(c) => kind::subnets::apply(w, c, at)?,
+        Change::L1(c) => kind::l1::apply(w, c, at, fx.avax)?,
     }
     for u in &fx.exported {
         ledger::put_utxo(w, ledger::P_TO_X, &u.id, &u.bytes, &u.owners())?;
     }
     Ok(())
-}
-
-/// Pays what is left of an active L1 validator's balance to its remaining balance owner, as
-/// output `index` of tx `tx`.
-fn refund(
-    w: &WriteTransaction,
-    v: &l1::Validator,
-    (tx, index): (&Id, u32),
-    avax: Id,
-) -> Result<(), StoreError> {
-    let left = v.balance(&l1::fee_state(w)?);
-    let owner = &v.remaining_balance_owner;
-    let u = Utxo::new(platform::Utxo::new(
-        avalanche_rpc::codec::avax::UtxoId::new(*tx, index),
-        avax,
-        platform::UtxoOutput::TransferOutput(secp256k1fx::TransferOutput::new(
-            left,
-            secp256k1fx::OutputOwners::new(0, owner.threshold, owner.addresses.clone()),
-        )),
-    ));
-    ledger::put_utxo(w, Chain::P, &u.id, &u.bytes, &u.owners())
-}
-
-fn l1_validator(w: &WriteTransaction, id: &Id) -> Result<l1::Validator, StoreError> {
-    l1::validator(w, id)?
-        .ok_or_else(|| StoreError::Invalid(format!("L1 validator {id} is not stored")))
-}
-
-/// The reward a stake of `weight` for `duration` seconds earns, from the supply now; the
-/// supply counts it at once.
-fn potential_reward(w: &WriteTransaction, duration: u64, weight: u64) -> Result<u64, StoreError> {
-    let supply = store::meta_u64(w, store::Meta::P_SUPPLY)?.unwrap_or(0);
-    let reward = crate::genesis::staking::reward(duration, weight, supply);
-    store::set_meta(
-        w,
-        store::Meta::P_SUPPLY,
-        &supply.saturating_add(reward).to_be_bytes(),
-    )?;
-    Ok(reward)
 }
 
 /// The state verification reads: the store as `r` shows it (the last accepted state, or

@@ -1,0 +1,82 @@
+//! Moving funds: BaseTx on the P-chain, ImportTx and ExportTx with the X-chain. Their checks
+//! are the flow check's; they change nothing beyond UTXOs.
+
+use super::{Accept, Context, Parts};
+use crate::pchain::fee::{self, Complexity};
+use crate::pchain::verify::{Change, Rules, View};
+use crate::secp::{TxError, fail};
+use avalanche_rpc::codec::platform;
+use avalanche_rpc::wire::Id;
+
+impl Accept for platform::BaseTx {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+        Ok(Parts::of(&self.base))
+    }
+
+    fn complexity(&self) -> Result<Complexity, String> {
+        Ok(fee::base(&self.base))
+    }
+
+    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Change, TxError> {
+        Ok(Change::None)
+    }
+}
+
+impl Accept for platform::ImportTx {
+    fn parts(&self, rules: &Rules) -> Result<Parts<'_>, TxError> {
+        x_chain(rules, &self.source_chain, "unsignedTx.sourceChain")?;
+        Ok(Parts {
+            imported: &self.imported_inputs,
+            ..Parts::of(&self.base)
+        })
+    }
+
+    fn complexity(&self) -> Result<Complexity, String> {
+        Ok(fee::sum(&[
+            fee::base(&self.base),
+            [36, 0, 0, 0],
+            fee::inputs(&self.imported_inputs),
+        ]))
+    }
+
+    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Change, TxError> {
+        Ok(Change::None)
+    }
+}
+
+impl Accept for platform::ExportTx {
+    fn parts(&self, rules: &Rules) -> Result<Parts<'_>, TxError> {
+        x_chain(
+            rules,
+            &self.destination_chain,
+            "unsignedTx.destinationChain",
+        )?;
+        Ok(Parts {
+            exported: &self.exported_outputs,
+            ..Parts::of(&self.base)
+        })
+    }
+
+    fn complexity(&self) -> Result<Complexity, String> {
+        Ok(fee::sum(&[
+            fee::base(&self.base),
+            [36, 0, 0, 0],
+            fee::outputs(&self.exported_outputs),
+        ]))
+    }
+
+    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Change, TxError> {
+        Ok(Change::None)
+    }
+}
+
+/// The P-chain moves funds to and from the X-chain only (no EVM runs for the C-chain).
+fn x_chain(rules: &Rules, chain: &Id, place: &str) -> Result<(), TxError> {
+    if *chain != rules.x_chain {
+        return fail(format!(
+            "`{place}` is {chain}; this devnet moves funds between the P-chain and the X-chain ({}) only",
+            rules.x_chain
+        ));
+    }
+    Ok(())
+}
