@@ -1,6 +1,10 @@
 //! The X-chain's state in the store: UTXOs (with the address index `getUTXOs` pages through),
-//! accepted transactions and blocks, assets, and what an accepted block writes.
+//! accepted transactions and blocks, assets, and what an accepted block writes. The
+//! transactions it accepts are in `kind`, verified by `verify` (assets' initial states and
+//! operations in `assets`), run by `vm`.
 
+pub mod assets;
+pub mod kind;
 pub mod verify;
 pub mod vm;
 
