@@ -88,3 +88,6 @@ fn other_chain(chain: &Id, place: &str) -> Result<(), TxError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;

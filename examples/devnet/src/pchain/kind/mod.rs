@@ -224,3 +224,6 @@ fn check_authorization(
         place,
     )
 }
+
+#[cfg(test)]
+mod tests;
