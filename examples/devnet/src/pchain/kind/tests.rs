@@ -773,3 +773,110 @@ fn a_type_the_devnet_does_not_accept_is_refused_by_name() {
         "the devnet does not price AdvanceTimeTx"
     );
 }
+
+/// A BaseTx spending `locked` nAVAX stakeable-locked until `lock` (with a LockIn if
+/// `lock_in`) and keeping `kept` of them locked, the fee paid from the key's unlocked UTXO.
+fn locked_base_tx(
+    w: &mut World,
+    (lock, locked, kept): (u64, u64, u64),
+    lock_in: bool,
+) -> platform::Tx {
+    let me = w.key.address();
+    let held = Utxo::new(platform::Utxo::new(
+        avax::UtxoId::new(Id::new([0xa2; 32]), 0),
+        rules().avax,
+        platform::LockOut::new(
+            lock,
+            secp256k1fx::TransferOutput::new(locked, owners(me)).into(),
+        )
+        .into(),
+    ));
+    w.fake.utxos.insert(held.id, held.clone());
+    let ti = |amount| secp256k1fx::TransferInput::new(amount, secp256k1fx::Input::new(vec![0]));
+    let spend_locked: platform::TransferableIn = if lock_in {
+        platform::LockIn::new(lock, ti(locked).into()).into()
+    } else {
+        ti(locked).into()
+    };
+    let unlocked = &w.utxos[0];
+    let Some((free, _)) = unlocked.transfer() else {
+        unreachable!()
+    };
+    let mut inputs = vec![
+        platform::TransferableInput::new(
+            unlocked.utxo.utxo_id.clone(),
+            rules().avax,
+            ti(free.amount).into(),
+        ),
+        platform::TransferableInput::new(held.utxo.utxo_id.clone(), rules().avax, spend_locked),
+    ];
+    inputs.sort_by_key(|i| crate::genesis::encoded(&i.utxo_id));
+    let outputs = |change| {
+        let mut o = vec![
+            platform::TransferableOutput::new(
+                rules().avax,
+                platform::LockOut::new(
+                    lock,
+                    secp256k1fx::TransferOutput::new(kept, owners(me)).into(),
+                )
+                .into(),
+            ),
+            platform::TransferableOutput::new(
+                rules().avax,
+                secp256k1fx::TransferOutput::new(change, owners(me)).into(),
+            ),
+        ];
+        o.sort_by_cached_key(crate::genesis::encoded);
+        o
+    };
+    let unsigned = |change| {
+        let base = platform::Base::new(
+            NETWORK,
+            Id::ZERO,
+            outputs(change),
+            inputs.clone(),
+            Vec::new(),
+        );
+        platform::UnsignedTx::from(platform::BaseTx::new(base))
+    };
+    let gas = fee::gas(&fee::complexity(&unsigned(0)).unwrap()).unwrap();
+    let key = w.key.clone();
+    wallet::sign_p(unsigned(free.amount - gas), &[&key, &key]).unwrap()
+}
+
+#[test]
+fn stakeable_locked_funds_are_spent_locked_and_stay_locked() {
+    let mut w = World::funded(10 * AVAX);
+    let lock = NOW + DAY;
+    let tx = locked_base_tx(&mut w, (lock, 5 * AVAX, 5 * AVAX), true);
+    let fx = w.verify(&tx).unwrap();
+    assert_eq!((fx.consumed.len(), fx.produced.len()), (2, 2));
+    let gas = fx.gas;
+    // Spent as if unlocked.
+    let tx = locked_base_tx(&mut w, (lock, 5 * AVAX, 5 * AVAX), false);
+    let input = tx
+        .unsigned
+        .base()
+        .unwrap()
+        .inputs
+        .iter()
+        .position(|i| i.utxo_id.tx_id == Id::new([0xa2; 32]))
+        .unwrap();
+    assert_eq!(
+        w.refusal(&tx),
+        format!(
+            "`unsignedTx.inputs[{input}]` spends an output stakeable-locked until {lock} (chain time {NOW}) without marking it locked: use a LockIn"
+        )
+    );
+    // More kept locked than was locked: the unlocked funds top it up, and then lack the fee.
+    let tx = locked_base_tx(&mut w, (lock, 5 * AVAX, 5 * AVAX + 1), true);
+    assert_eq!(
+        w.refusal(&tx),
+        format!(
+            "insufficient funds of asset {}: the inputs hold {}, the transaction needs {} (outputs plus the fee of {gas} nAVAX: {gas} gas at 1 nAVAX)",
+            rules().avax,
+            10 * AVAX - 1,
+            10 * AVAX
+        )
+    );
+}
