@@ -45,7 +45,106 @@ pub fn fail<T>(msg: impl Into<String>) -> Result<T, TxError> {
     Err(TxError(msg.into()))
 }
 
-/// `vms/secp256k1fx/fx.go` VerifyCredentials.
+/// Why a secp256k1fx credential does not authorize a spend (`vms/secp256k1fx/fx.go`
+/// VerifyCredentials), with the place it was found at; its text is the refusal's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignatureError {
+    /// The output is locked past the block's time.
+    Locked {
+        place: String,
+        until: u64,
+        time: u64,
+    },
+    /// The input names as many signers as the threshold asks, not this many.
+    Indices {
+        place: String,
+        given: usize,
+        threshold: u32,
+    },
+    /// The credential does not carry one signature per index.
+    Count {
+        place: String,
+        signatures: usize,
+        indices: usize,
+    },
+    /// An index past the owners' addresses.
+    Index {
+        place: String,
+        index: u32,
+        addresses: usize,
+    },
+    /// A signature no public key recovers from.
+    Unrecoverable {
+        place: String,
+        k: usize,
+        why: String,
+    },
+    /// A signature by someone else than the owner its index names.
+    Signer {
+        place: String,
+        k: usize,
+        by: ShortId,
+        index: u32,
+        owner: ShortId,
+    },
+}
+
+impl std::fmt::Display for SignatureError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SignatureError::Locked { place, until, time } => write!(
+                f,
+                "`{place}` spends an output locked until {until} (block time {time})"
+            ),
+            SignatureError::Indices {
+                place,
+                given,
+                threshold,
+            } => write!(
+                f,
+                "`{place}` gives {given} signature indices, but the output's threshold is {threshold}"
+            ),
+            SignatureError::Count {
+                place,
+                signatures,
+                indices,
+            } => write!(
+                f,
+                "`{place}`'s credential has {signatures} signatures for {indices} signature indices"
+            ),
+            SignatureError::Index {
+                place,
+                index,
+                addresses,
+            } => write!(
+                f,
+                "`{place}` signature index {index} is past the output's {addresses} addresses"
+            ),
+            SignatureError::Unrecoverable { place, k, why } => {
+                write!(f, "`{place}` signature {k}: {why}")
+            }
+            SignatureError::Signer {
+                place,
+                k,
+                by,
+                index,
+                owner,
+            } => write!(
+                f,
+                "`{place}` signature {k} is by {by}, not by the owner at index {index} ({owner})"
+            ),
+        }
+    }
+}
+
+impl From<SignatureError> for TxError {
+    fn from(e: SignatureError) -> Self {
+        TxError(e.to_string())
+    }
+}
+
+/// `vms/secp256k1fx/fx.go` VerifyCredentials: `cred` signs `hash` for `owners` at the
+/// signer `indices`, at block time `time`.
 pub fn check_signatures(
     owners: &secp256k1fx::OutputOwners,
     indices: &[u32],
@@ -53,40 +152,50 @@ pub fn check_signatures(
     hash: &[u8; 32],
     time: u64,
     place: &str,
-) -> Result<(), TxError> {
+) -> Result<(), SignatureError> {
+    let place = || place.to_string();
     if owners.locktime > time {
-        return fail(format!(
-            "`{place}` spends an output locked until {} (block time {time})",
-            owners.locktime
-        ));
+        return Err(SignatureError::Locked {
+            place: place(),
+            until: owners.locktime,
+            time,
+        });
     }
     if indices.len() != owners.threshold as usize {
-        return fail(format!(
-            "`{place}` gives {} signature indices, but the output's threshold is {}",
-            indices.len(),
-            owners.threshold
-        ));
+        return Err(SignatureError::Indices {
+            place: place(),
+            given: indices.len(),
+            threshold: owners.threshold,
+        });
     }
     if cred.signatures.len() != indices.len() {
-        return fail(format!(
-            "`{place}`'s credential has {} signatures for {} signature indices",
-            cred.signatures.len(),
-            indices.len()
-        ));
+        return Err(SignatureError::Count {
+            place: place(),
+            signatures: cred.signatures.len(),
+            indices: indices.len(),
+        });
     }
-    for (k, (&idx, sig)) in indices.iter().zip(&cred.signatures).enumerate() {
-        let Some(owner) = owners.addresses.get(idx as usize) else {
-            return fail(format!(
-                "`{place}` signature index {idx} is past the output's {} addresses",
-                owners.addresses.len()
-            ));
+    for (k, (&index, sig)) in indices.iter().zip(&cred.signatures).enumerate() {
+        let Some(owner) = owners.addresses.get(index as usize) else {
+            return Err(SignatureError::Index {
+                place: place(),
+                index,
+                addresses: owners.addresses.len(),
+            });
         };
-        let signer =
-            recover(hash, sig).map_err(|e| TxError(format!("`{place}` signature {k}: {e}")))?;
-        if signer != *owner {
-            return fail(format!(
-                "`{place}` signature {k} is by {signer}, not by the owner at index {idx} ({owner})"
-            ));
+        let by = recover(hash, sig).map_err(|why| SignatureError::Unrecoverable {
+            place: place(),
+            k,
+            why,
+        })?;
+        if by != *owner {
+            return Err(SignatureError::Signer {
+                place: place(),
+                k,
+                by,
+                index,
+                owner: *owner,
+            });
         }
     }
     Ok(())

@@ -222,7 +222,8 @@ fn check_authorization(
         hash,
         time,
         place,
-    )
+    )?;
+    Ok(())
 }
 
 #[cfg(test)]
