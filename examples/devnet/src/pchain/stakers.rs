@@ -77,10 +77,12 @@ pub struct Terms<'a> {
 }
 
 impl Staker {
-    /// The terms of a Primary Network validator (none for a permissioned Subnet validator).
+    /// The terms of a Primary Network validator (none for a permissioned Subnet validator):
+    /// type tests of the two kinds that make one (AddValidatorTx only in a genesis).
     pub fn terms(&self) -> Option<Terms<'_>> {
-        match &self.tx.unsigned {
-            platform::UnsignedTx::AddPermissionlessValidatorTx(v) => Some(Terms {
+        use platform::UnsignedTx as T;
+        if let T::AddPermissionlessValidatorTx(v) = &self.tx.unsigned {
+            return Some(Terms {
                 validator: &v.validator,
                 outputs: v.base.outputs.len(),
                 stake: &v.stake,
@@ -88,26 +90,28 @@ impl Staker {
                 delegation_owner: &v.delegator_rewards_owner,
                 shares: v.delegation_shares,
                 signer: Some(&v.signer),
-            }),
-            platform::UnsignedTx::AddValidatorTx(v) => Some(Terms {
-                validator: &v.validator,
-                outputs: v.base.outputs.len(),
-                stake: &v.stake,
-                validation_owner: &v.rewards_owner,
-                delegation_owner: &v.rewards_owner,
-                shares: v.delegation_shares,
-                signer: None,
-            }),
-            _ => None,
+            });
         }
+        let T::AddValidatorTx(v) = &self.tx.unsigned else {
+            return None;
+        };
+        Some(Terms {
+            validator: &v.validator,
+            outputs: v.base.outputs.len(),
+            stake: &v.stake,
+            validation_owner: &v.rewards_owner,
+            delegation_owner: &v.rewards_owner,
+            shares: v.delegation_shares,
+            signer: None,
+        })
     }
 
-    /// The permissioned Subnet validator's tx.
+    /// The permissioned Subnet validator's tx (a type test: any other kind is not one).
     pub fn subnet_validator(&self) -> Option<&platform::AddSubnetValidatorTx> {
-        match &self.tx.unsigned {
-            platform::UnsignedTx::AddSubnetValidatorTx(v) => Some(v),
-            _ => None,
-        }
+        let platform::UnsignedTx::AddSubnetValidatorTx(v) = &self.tx.unsigned else {
+            return None;
+        };
+        Some(v)
     }
 
     fn period(&self) -> Option<&platform::Validator> {

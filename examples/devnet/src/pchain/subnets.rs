@@ -27,15 +27,13 @@ pub fn owner<R: Reader>(r: &R, subnet: &Id) -> Result<Option<Owned>, StoreError>
         .ok_or_else(|| StoreError::Invalid(format!("subnet owner tx {set_by} is not stored")))?;
     let tx = platform::Tx::from_bytes(&stored.bytes)
         .map_err(|e| StoreError::Invalid(format!("stored tx {set_by} does not decode: {e}")))?;
-    let owner = match tx.unsigned {
-        platform::UnsignedTx::CreateSubnetTx(t) => t.owner,
-        platform::UnsignedTx::TransferSubnetOwnershipTx(t) => t.owner,
-        _ => {
-            return Err(StoreError::Invalid(format!(
-                "tx {set_by} sets no subnet owner"
-            )));
-        }
-    };
+    // The kinds that set an owner (CreateSubnetTx, TransferSubnetOwnershipTx) are the ones
+    // with an `owner`.
+    let owner = tx
+        .unsigned
+        .owner()
+        .cloned()
+        .ok_or_else(|| StoreError::Invalid(format!("tx {set_by} sets no subnet owner")))?;
     Ok(Some(Owned { set_by, owner }))
 }
 
@@ -99,8 +97,9 @@ pub fn create_chain<R: Reader>(
     };
     let tx = platform::Tx::from_bytes(&stored.bytes)
         .map_err(|e| StoreError::Invalid(format!("stored tx {id} does not decode: {e}")))?;
-    Ok(match tx.unsigned {
-        platform::UnsignedTx::CreateChainTx(c) => Some(*c),
-        _ => None,
-    })
+    // A type test: any other kind is not a chain.
+    let platform::UnsignedTx::CreateChainTx(c) = tx.unsigned else {
+        return Ok(None);
+    };
+    Ok(Some(*c))
 }
