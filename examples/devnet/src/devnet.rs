@@ -197,6 +197,11 @@ impl Devnet {
         Ok(())
     }
 
+    /// A snapshot of the last accepted state, to read from.
+    pub fn view(&self) -> Result<crate::view::View, StoreError> {
+        crate::view::View::new(&self.engine.store)
+    }
+
     /// Verifies a signed X-chain transaction against the last accepted state and adds it to
     /// the mempool; its ID.
     pub fn issue_x(&self, bytes: Vec<u8>) -> Result<Id, Refused> {

@@ -4,7 +4,8 @@
 //! Layers, each importing only those before it: [`store`] (redb tables), [`ledger`],
 //! [`index`], [`proposer`] ← [`engine`] (the one acceptance path: admission, mempools, block
 //! building, the block tail; a chain plugs in through [`engine::Vm`]) ← [`xchain`],
-//! [`pchain`] (each chain's state, verification and VM) ← [`devnet`] (opening the store,
+//! [`pchain`] (each chain's state, verification and VM) ← [`view`] (the read side) ←
+//! [`devnet`] (opening the store,
 //! the two chains on the engine) ← [`control`], [`activity`], [`rpc`] (the generated
 //! traits, nothing else). `main.rs` reads flags and serves.
 
@@ -26,6 +27,7 @@ pub mod proposer;
 pub mod rpc;
 pub mod secp;
 pub mod store;
+pub mod view;
 pub mod wallet;
 pub mod xchain;
 

@@ -21,8 +21,8 @@ impl XChain {
 
     /// An asset named by ID or alias.
     fn asset(&self, field: &str, s: &str) -> Result<Id, RpcError> {
-        let r = self.0.engine.store.read()?;
-        xchain::asset_id(&r, s)?
+        let r = self.0.view()?;
+        r.asset_id(s)?
             .ok_or_else(|| RpcError::invalid_params(field, format!("asset '{s}' not found")))
     }
 
@@ -33,9 +33,9 @@ impl XChain {
         address: &[u8; 20],
         include_partial: bool,
     ) -> Result<Vec<xchain::Utxo>, RpcError> {
-        let r = self.0.engine.store.read()?;
+        let r = self.0.view()?;
         let now = self.0.engine.clock.now();
-        Ok(xchain::all_utxos_of(&r, address)?
+        Ok(r.x_utxos_of(address)?
             .into_iter()
             .filter(|u| u.amount().is_some())
             .filter(|u| {
@@ -81,8 +81,8 @@ impl AvmServer for XChain {
             n => n,
         };
         let cursor = p.cursor.map(|c| c.get()).unwrap_or(0);
-        let r = self.0.engine.store.read()?;
-        let (ids, _) = xchain::address_txs(&r, &address, &asset, cursor, size as usize)?;
+        let r = self.0.view()?;
+        let (ids, _) = r.address_txs(&address, &asset, cursor, size as usize)?;
         let next = cursor + ids.len() as u64;
         let mut result = GetAddressTxsResult::new(next);
         if !ids.is_empty() {
@@ -101,10 +101,10 @@ impl AvmServer for XChain {
             let s = sums.entry(u.utxo.asset_id).or_default();
             *s = s.saturating_add(u.amount().unwrap_or(0));
         }
-        let r = self.0.engine.store.read()?;
+        let r = self.0.view()?;
         let mut balances = Vec::new();
         for (asset, sum) in sums {
-            let name = xchain::alias_of(&r, &asset)?.unwrap_or_else(|| asset.to_string());
+            let name = r.alias_of(&asset)?.unwrap_or_else(|| asset.to_string());
             balances.push(Balance::new(name, sum));
         }
         Ok(GetAllBalancesResult::new(balances))
@@ -115,8 +115,10 @@ impl AvmServer for XChain {
         p: GetAssetDescriptionParams,
     ) -> Result<AssetDescription, RpcError> {
         let asset = self.asset("assetID", &p.asset_id)?;
-        let r = self.0.engine.store.read()?;
-        let (_, bytes) = xchain::tx(&r, &asset)?.ok_or_else(|| RpcError::server("not found"))?;
+        let r = self.0.view()?;
+        let (_, bytes) = r
+            .x_tx(&asset)?
+            .ok_or_else(|| RpcError::server("not found"))?;
         let tx = avalanche_rpc::codec::avm::Tx::from_bytes(&bytes)
             .map_err(|e| RpcError::server(format!("a stored tx does not decode: {e}")))?;
         let avalanche_rpc::codec::avm::UnsignedTx::CreateAssetTx(c) = &tx.unsigned else {
@@ -151,15 +153,15 @@ impl AvmServer for XChain {
     }
 
     async fn get_block(&self, p: GetBlockParams) -> Result<GetBlockResult, RpcError> {
-        let r = self.0.engine.store.read()?;
+        let r = self.0.view()?;
         let not_found = || {
             RpcError::server(format!(
                 "couldn't get block with id {}: not found",
                 p.block_id
             ))
         };
-        let height = xchain::height_of(&r, &p.block_id)?.ok_or_else(not_found)?;
-        let bytes = xchain::block_at(&r, height)?.ok_or_else(not_found)?;
+        let height = r.x_height_of(&p.block_id)?.ok_or_else(not_found)?;
+        let bytes = r.x_block_at(height)?.ok_or_else(not_found)?;
         let (block, encoding) = self.block_result(&bytes, p.encoding.unwrap_or_default())?;
         Ok(GetBlockResult::new(block, encoding))
     }
@@ -169,8 +171,8 @@ impl AvmServer for XChain {
         p: GetBlockByHeightParams,
     ) -> Result<GetBlockByHeightResult, RpcError> {
         let height = p.height.map(|h| h.get()).unwrap_or(0);
-        let r = self.0.engine.store.read()?;
-        let bytes = xchain::block_at(&r, height)?.ok_or_else(|| {
+        let r = self.0.view()?;
+        let bytes = r.x_block_at(height)?.ok_or_else(|| {
             RpcError::server(format!("couldn't get block at height {height}: not found"))
         })?;
         let (block, encoding) = self.block_result(&bytes, p.encoding.unwrap_or_default())?;
@@ -178,16 +180,18 @@ impl AvmServer for XChain {
     }
 
     async fn get_height(&self, _: GetHeightParams) -> Result<GetHeightResult, RpcError> {
-        let r = self.0.engine.store.read()?;
-        Ok(GetHeightResult::new(xchain::height(&r)?))
+        let r = self.0.view()?;
+        Ok(GetHeightResult::new(r.x_height()?))
     }
 
     async fn get_tx(&self, p: GetTxParams) -> Result<GetTxResult, RpcError> {
         if p.tx_id == Id::ZERO {
             return Err(RpcError::invalid_params("txID", "nil transaction ID"));
         }
-        let r = self.0.engine.store.read()?;
-        let (_, bytes) = xchain::tx(&r, &p.tx_id)?.ok_or_else(|| RpcError::server("not found"))?;
+        let r = self.0.view()?;
+        let (_, bytes) = r
+            .x_tx(&p.tx_id)?
+            .ok_or_else(|| RpcError::server("not found"))?;
         let encoding = p.encoding.unwrap_or_default();
         let tx = match encoding {
             Encoding::Json => {
@@ -211,9 +215,9 @@ impl AvmServer for XChain {
         if p.tx_id == Id::ZERO {
             return Err(RpcError::invalid_params("txID", "nil transaction ID"));
         }
-        let r = self.0.engine.store.read()?;
+        let r = self.0.view()?;
         // As the node: only accepted transactions are known here; the mempool is not searched.
-        let status = match xchain::tx(&r, &p.tx_id)? {
+        let status = match r.x_tx(&p.tx_id)? {
             Some(_) => AvmTxStatus::Accepted,
             None => AvmTxStatus::Unknown,
         };

@@ -4,7 +4,7 @@
 
 use super::encode;
 use crate::devnet::Devnet;
-use crate::index::{self, Entry, Kind};
+use crate::index::{Entry, Kind};
 use avalanche_rpc::index::*;
 use avalanche_rpc::rpc::RpcError;
 use avalanche_rpc::types::Container;
@@ -35,10 +35,13 @@ fn container(e: Entry, encoding: Encoding) -> Result<Container, RpcError> {
 impl IndexServer for Index {
     async fn get_container_by_id(&self, p: GetContainerByIdParams) -> Result<Container, RpcError> {
         let encoding = p.encoding.unwrap_or_default();
-        let r = self.devnet.engine.store.read()?;
-        let i =
-            index::index_of(&r, self.kind, &p.id)?.ok_or_else(|| RpcError::server("not found"))?;
-        let e = index::get(&r, self.kind, i)?.ok_or_else(|| RpcError::server("not found"))?;
+        let r = self.devnet.view()?;
+        let i = r
+            .index_of(self.kind, &p.id)?
+            .ok_or_else(|| RpcError::server("not found"))?;
+        let e = r
+            .index_entry(self.kind, i)?
+            .ok_or_else(|| RpcError::server("not found"))?;
         container(e, encoding)
     }
 
@@ -47,8 +50,9 @@ impl IndexServer for Index {
         p: GetContainerByIndexParams,
     ) -> Result<Container, RpcError> {
         let i = p.index.map(|i| i.get()).unwrap_or(0);
-        let r = self.devnet.engine.store.read()?;
-        let e = index::get(&r, self.kind, i)?
+        let r = self.devnet.view()?;
+        let e = r
+            .index_entry(self.kind, i)?
             .ok_or_else(|| RpcError::server(format!("no container at index {i}")))?;
         container(e, p.encoding.unwrap_or_default())
     }
@@ -65,8 +69,8 @@ impl IndexServer for Index {
             ));
         }
         let start = p.start_index.map(|s| s.get()).unwrap_or(0);
-        let r = self.devnet.engine.store.read()?;
-        let len = index::len(&r, self.kind)?;
+        let r = self.devnet.view()?;
+        let len = r.index_len(self.kind)?;
         if len == 0 {
             return Err(RpcError::server("no containers have been accepted"));
         }
@@ -77,7 +81,8 @@ impl IndexServer for Index {
             ));
         }
         let encoding = p.encoding.unwrap_or_default();
-        let containers = index::range(&r, self.kind, start, n)?
+        let containers = r
+            .index_range(self.kind, start, n)?
             .into_iter()
             .map(|e| container(e, encoding))
             .collect::<Result<Vec<_>, _>>()?;
@@ -85,17 +90,17 @@ impl IndexServer for Index {
     }
 
     async fn get_index(&self, p: GetIndexParams) -> Result<GetIndexResult, RpcError> {
-        let r = self.devnet.engine.store.read()?;
-        index::index_of(&r, self.kind, &p.id)?
+        let r = self.devnet.view()?;
+        r.index_of(self.kind, &p.id)?
             .map(GetIndexResult::new)
             .ok_or_else(|| RpcError::server("not found"))
     }
 
     async fn get_last_accepted(&self, p: GetLastAcceptedParams) -> Result<Container, RpcError> {
-        let r = self.devnet.engine.store.read()?;
-        let len = index::len(&r, self.kind)?;
+        let r = self.devnet.view()?;
+        let len = r.index_len(self.kind)?;
         let e = match len.checked_sub(1) {
-            Some(last) => index::get(&r, self.kind, last)?,
+            Some(last) => r.index_entry(self.kind, last)?,
             None => None,
         }
         .ok_or_else(|| RpcError::server("no containers have been accepted"))?;
@@ -103,9 +108,9 @@ impl IndexServer for Index {
     }
 
     async fn is_accepted(&self, p: IsAcceptedParams) -> Result<IsAcceptedResult, RpcError> {
-        let r = self.devnet.engine.store.read()?;
+        let r = self.devnet.view()?;
         Ok(IsAcceptedResult::new(
-            index::index_of(&r, self.kind, &p.id)?.is_some(),
+            r.index_of(self.kind, &p.id)?.is_some(),
         ))
     }
 }

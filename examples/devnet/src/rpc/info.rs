@@ -155,9 +155,10 @@ impl InfoServer for Info {
     async fn peers(&self, p: PeersParams) -> Result<PeersResult, RpcError> {
         // The four other nodes run in this process and exchange messages with it whenever a
         // block is accepted; the last exchange is the later of this start and the last block.
-        let r = self.devnet.engine.store.read()?;
-        let height = crate::xchain::height(&r)?;
-        let last_block = crate::xchain::block_at(&r, height)?
+        let r = self.devnet.view()?;
+        let height = r.x_height()?;
+        let last_block = r
+            .x_block_at(height)?
             .and_then(|b| avalanche_rpc::codec::avm::Block::from_bytes(&b).ok())
             .and_then(|b| match b {
                 avalanche_rpc::codec::avm::Block::StandardBlock(b) => Some(b.time * 1_000_000_000),
@@ -191,9 +192,9 @@ impl InfoServer for Info {
 
     async fn uptime(&self, _: UptimeParams) -> Result<UptimeResult, RpcError> {
         // Every node of the devnet is always up, for as long as it validates.
-        let r = self.devnet.engine.store.read()?;
+        let r = self.devnet.view()?;
         let me = self.devnet.nodes[0].id;
-        if !crate::pchain::stakers::is_staker(&r, &Id::ZERO, &me)? {
+        if !r.is_staker(&Id::ZERO, &me)? {
             return Err(RpcError::server(
                 "couldn't get node uptime: node is not a validator",
             ));

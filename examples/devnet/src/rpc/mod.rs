@@ -192,7 +192,7 @@ pub fn utxo_page(
         }
         _ => None,
     };
-    let r = devnet.engine.store.read()?;
+    let r = devnet.view()?;
     let mut seen = std::collections::BTreeSet::new();
     let mut out = Vec::new();
     let mut end = (
@@ -209,7 +209,7 @@ pub fn utxo_page(
             _ => None,
         };
         end.0 = *a;
-        for (id, bytes) in ledger::utxos_of(&r, space, a, after.as_ref(), limit - out.len())? {
+        for (id, bytes) in r.utxos_of(space, a, after.as_ref(), limit - out.len())? {
             end.1 = id;
             if seen.insert(id) {
                 out.push(encode(encoding, &bytes)?);

@@ -4,7 +4,7 @@
 use super::{ChainView, encode, format_address, utxo_page};
 use crate::devnet::{self, Devnet};
 use crate::genesis::staking;
-use crate::ledger::{self, Chain, Status};
+use crate::ledger::{Chain, Status};
 use crate::pchain::{self, Staker};
 use avalanche_rpc::codec::{JsonContext, ToJson, platform as codec};
 use avalanche_rpc::platform::*;
@@ -52,8 +52,8 @@ impl PChain {
 
     /// A numeric height, or the proposed one; refused above the last accepted height.
     fn height(&self, h: Option<Height>) -> Result<u64, RpcError> {
-        let r = self.0.engine.store.read()?;
-        let current = ledger::height(&r, Chain::P)?;
+        let r = self.0.view()?;
+        let current = r.height(Chain::P)?;
         match h.unwrap_or(Height::Number(0)) {
             Height::Proposed => Ok(current),
             Height::Number(n) if n > current => Err(RpcError::invalid_params(
@@ -141,8 +141,8 @@ impl PChain {
                 "the primary network isn't a subnet",
             ));
         }
-        let r = self.0.engine.store.read()?;
-        match pchain::subnets::owner(&r, id)? {
+        let r = self.0.view()?;
+        match r.subnet_owner(id)? {
             Some(pchain::subnets::Owned {
                 owner: codec::Owner::OutputOwners(o),
                 ..
@@ -150,7 +150,7 @@ impl PChain {
             Some(_) => Err(RpcError::server(
                 "expected *secp256k1fx.OutputOwners but got another owner",
             )),
-            None if ledger::tx(&r, Chain::P, id)?.is_some() => {
+            None if r.tx(Chain::P, id)?.is_some() => {
                 Err(RpcError::server(format!("\"{id}\" is not a subnet")))
             }
             None => Err(RpcError::server("not found")),
@@ -190,7 +190,7 @@ impl PlatformServer for PChain {
         let view = ChainView::p();
         let now = self.0.engine.clock.now();
         let avax = self.0.genesis.avax_asset_id;
-        let r = self.0.engine.store.read()?;
+        let r = self.0.view()?;
         let mut owners = BTreeSet::new();
         for a in p.addresses.iter().flatten() {
             owners.insert(view.address(&self.0, "addresses", a)?);
@@ -210,7 +210,7 @@ impl PlatformServer for PChain {
         );
         let mut ids = Vec::new();
         for a in &owners {
-            for u in pchain::utxos_of(&r, a, None, usize::MAX)? {
+            for u in r.p_utxos_of(a, None, usize::MAX)? {
                 if !seen.insert(u.id) {
                     continue;
                 }
@@ -288,20 +288,16 @@ impl PlatformServer for PChain {
             owners.insert(view.address(&self.0, "addresses", a)?);
         }
         let encoding = p.encoding.unwrap_or_default();
-        let r = self.0.engine.store.read()?;
+        let r = self.0.view()?;
         let mut stakeds: BTreeMap<Id, u64> = BTreeMap::new();
         let mut outputs = Vec::new();
-        for subnet in pchain::stakers::subnets_with_validators(&r, u64::MAX)? {
-            let stakes: Vec<Vec<codec::TransferableOutput>> =
-                pchain::stakers::stakers(&r, &subnet)?
-                    .into_iter()
-                    .filter_map(|s| s.terms().map(|v| v.stake.to_vec()))
-                    .chain(
-                        pchain::stakers::delegators(&r, &subnet, None)?
-                            .into_iter()
-                            .map(|d| d.tx.stake),
-                    )
-                    .collect();
+        for subnet in r.subnets_with_validators(u64::MAX)? {
+            let stakes: Vec<Vec<codec::TransferableOutput>> = r
+                .stakers(&subnet)?
+                .into_iter()
+                .filter_map(|s| s.terms().map(|v| v.stake.to_vec()))
+                .chain(r.delegators(&subnet, None)?.into_iter().map(|d| d.tx.stake))
+                .collect();
             for stake in &stakes {
                 for o in stake {
                     let transfer = match &o.output {
@@ -342,8 +338,9 @@ impl PlatformServer for PChain {
         p: GetRewardUtxosParams,
     ) -> Result<GetRewardUtxosResult, RpcError> {
         let encoding = p.encoding.unwrap_or_default();
-        let r = self.0.engine.store.read()?;
-        let utxos = pchain::reward::reward_utxos(&r, &p.tx_id)?
+        let r = self.0.view()?;
+        let utxos = r
+            .reward_utxos(&p.tx_id)?
             .iter()
             .map(|u| encode(encoding, u))
             .collect::<Result<Vec<_>, _>>()?;
@@ -355,15 +352,15 @@ impl PlatformServer for PChain {
     }
 
     async fn get_block(&self, p: GetBlockParams) -> Result<GetBlockResult, RpcError> {
-        let r = self.0.engine.store.read()?;
+        let r = self.0.view()?;
         let not_found = || {
             RpcError::server(format!(
                 "couldn't get block with id {}: not found",
                 p.block_id
             ))
         };
-        let h = ledger::height_of(&r, Chain::P, &p.block_id)?.ok_or_else(not_found)?;
-        let bytes = ledger::block_at(&r, Chain::P, h)?.ok_or_else(not_found)?;
+        let h = r.height_of(Chain::P, &p.block_id)?.ok_or_else(not_found)?;
+        let bytes = r.block_at(Chain::P, h)?.ok_or_else(not_found)?;
         let encoding = p.encoding.unwrap_or_default();
         Ok(GetBlockResult::new(
             self.block_result(&bytes, encoding)?,
@@ -376,8 +373,8 @@ impl PlatformServer for PChain {
         p: GetBlockByHeightParams,
     ) -> Result<GetBlockByHeightResult, RpcError> {
         let h = p.height.map(|h| h.get()).unwrap_or(0);
-        let r = self.0.engine.store.read()?;
-        let bytes = ledger::block_at(&r, Chain::P, h)?.ok_or_else(|| {
+        let r = self.0.view()?;
+        let bytes = r.block_at(Chain::P, h)?.ok_or_else(|| {
             RpcError::server(format!("couldn't get block at height {h}: not found"))
         })?;
         let encoding = p.encoding.unwrap_or_default();
@@ -388,8 +385,8 @@ impl PlatformServer for PChain {
     }
 
     async fn get_height(&self, _: GetHeightParams) -> Result<GetHeightResult, RpcError> {
-        let r = self.0.engine.store.read()?;
-        Ok(GetHeightResult::new(ledger::height(&r, Chain::P)?))
+        let r = self.0.view()?;
+        Ok(GetHeightResult::new(r.height(Chain::P)?))
     }
 
     async fn get_proposed_height(
@@ -398,19 +395,20 @@ impl PlatformServer for PChain {
     ) -> Result<GetProposedHeightResult, RpcError> {
         // The devnet's nodes accept every block at once, so the proposer window is empty and
         // the proposed height is the last accepted one.
-        let r = self.0.engine.store.read()?;
-        Ok(GetProposedHeightResult::new(ledger::height(&r, Chain::P)?))
+        let r = self.0.view()?;
+        Ok(GetProposedHeightResult::new(r.height(Chain::P)?))
     }
 
     async fn get_timestamp(&self, _: GetTimestampParams) -> Result<GetTimestampResult, RpcError> {
-        let r = self.0.engine.store.read()?;
-        let t = pchain::timestamp(&r)?;
+        let r = self.0.view()?;
+        let t = r.p_timestamp()?;
         Ok(GetTimestampResult::new(Timestamp::from_unix(t as i64, 0)))
     }
 
     async fn get_tx(&self, p: GetTxParams) -> Result<GetTxResult, RpcError> {
-        let r = self.0.engine.store.read()?;
-        let stored = ledger::tx(&r, Chain::P, &p.tx_id)?
+        let r = self.0.view()?;
+        let stored = r
+            .tx(Chain::P, &p.tx_id)?
             .ok_or_else(|| RpcError::server("couldn't get tx: not found"))?;
         let encoding = p.encoding.unwrap_or_default();
         let tx = match encoding {
@@ -429,8 +427,8 @@ impl PlatformServer for PChain {
         // tx leaves the mempool only after its block is committed, so one found in neither
         // may have been committed in between: the accepted state is read again.
         let accepted = || -> Result<Option<GetTxStatusResult>, RpcError> {
-            let r = self.0.engine.store.read()?;
-            Ok(ledger::tx(&r, Chain::P, &p.tx_id)?.map(|t| {
+            let r = self.0.view()?;
+            Ok(r.tx(Chain::P, &p.tx_id)?.map(|t| {
                 GetTxStatusResult::new(if t.status == Status::Aborted {
                     TxStatus::Aborted
                 } else {
@@ -460,10 +458,11 @@ impl PlatformServer for PChain {
     ) -> Result<GetCurrentValidatorsResult, RpcError> {
         let subnet = p.subnet_id.unwrap_or(Id::ZERO);
         let wanted: BTreeSet<NodeId> = p.node_ids.unwrap_or_default().into_iter().collect();
-        let r = self.0.engine.store.read()?;
-        let delegators = pchain::stakers::delegators(&r, &subnet, None)?;
+        let r = self.0.view()?;
+        let delegators = r.delegators(&subnet, None)?;
         let listed = wanted.len() == 1;
-        let validators: Vec<CurrentValidator> = pchain::stakers::stakers(&r, &subnet)?
+        let validators: Vec<CurrentValidator> = r
+            .stakers(&subnet)?
             .iter()
             .filter(|s| wanted.is_empty() || wanted.contains(&s.node))
             .map(|s| {
@@ -476,8 +475,8 @@ impl PlatformServer for PChain {
             })
             .chain({
                 // An L1's validators follow its legacy ones.
-                let fees = pchain::l1::fee_state(&r)?;
-                pchain::l1::validators(&r, Some(&subnet))?
+                let fees = r.l1_fee_state()?;
+                r.l1_validators(Some(&subnet))?
                     .into_iter()
                     .filter(|v| wanted.is_empty() || wanted.contains(&v.node))
                     .map(move |v| self.l1_entry(&v, &fees))
@@ -491,14 +490,14 @@ impl PlatformServer for PChain {
         &self,
         p: GetL1ValidatorParams,
     ) -> Result<GetL1ValidatorResult, RpcError> {
-        let r = self.0.engine.store.read()?;
-        let v = pchain::l1::validator(&r, &p.validation_id)?.ok_or_else(|| {
+        let r = self.0.view()?;
+        let v = r.l1_validator(&p.validation_id)?.ok_or_else(|| {
             RpcError::server(format!(
                 "fetching L1 validator \"{}\" failed: not found",
                 p.validation_id
             ))
         })?;
-        let fees = pchain::l1::fee_state(&r)?;
+        let fees = r.l1_fee_state()?;
         Ok(GetL1ValidatorResult::new(
             v.node,
             v.weight,
@@ -510,7 +509,7 @@ impl PlatformServer for PChain {
             v.min_nonce,
             v.balance(&fees),
             v.subnet,
-            ledger::height(&r, Chain::P)?,
+            r.height(Chain::P)?,
         ))
     }
 
@@ -519,8 +518,8 @@ impl PlatformServer for PChain {
         p: GetValidatorsAtParams,
     ) -> Result<GetValidatorsAtResult, RpcError> {
         let h = self.height(p.height)?;
-        let r = self.0.engine.store.read()?;
-        let set = pchain::stakers::validators_at(&r, &p.subnet_id.unwrap_or(Id::ZERO), h)?;
+        let r = self.0.view()?;
+        let set = r.validators_at(&p.subnet_id.unwrap_or(Id::ZERO), h)?;
         Ok(set
             .into_iter()
             .map(|(node, (weight, pk))| {
@@ -538,10 +537,10 @@ impl PlatformServer for PChain {
         p: GetAllValidatorsAtParams,
     ) -> Result<GetAllValidatorsAtResult, RpcError> {
         let h = self.height(p.height)?;
-        let r = self.0.engine.store.read()?;
+        let r = self.0.view()?;
         let mut sets = BTreeMap::new();
-        for subnet in pchain::stakers::subnets_with_validators(&r, h)? {
-            let set = pchain::stakers::validators_at(&r, &subnet, h)?;
+        for subnet in r.subnets_with_validators(h)? {
+            let set = r.validators_at(&subnet, h)?;
             let total: u64 = set.values().map(|v| v.0).fold(0, u64::saturating_add);
             // Validators sharing a BLS key are one entry; those without a key are left out.
             let mut by_key: BTreeMap<[u8; 48], (u64, Vec<NodeId>)> = BTreeMap::new();
@@ -570,8 +569,8 @@ impl PlatformServer for PChain {
         if size == 0 {
             return Ok(SampleValidatorsResult::new(Vec::new()));
         }
-        let r = self.0.engine.store.read()?;
-        let set = pchain::stakers::validators_at(&r, &subnet, ledger::height(&r, Chain::P)?)?;
+        let r = self.0.view()?;
+        let set = r.validators_at(&subnet, r.height(Chain::P)?)?;
         if set.is_empty() {
             return Err(RpcError::server(format!(
                 "sampling {subnet} errored with missing validators"
@@ -625,13 +624,14 @@ impl PlatformServer for PChain {
         p: GetTotalStakeParams,
     ) -> Result<GetTotalStakeResult, RpcError> {
         // The validator set's weight: validators' stakes and their delegators'.
-        let r = self.0.engine.store.read()?;
+        let r = self.0.view()?;
         let subnet = p.subnet_id.unwrap_or(Id::ZERO);
-        let total = pchain::stakers::stakers(&r, &subnet)?
+        let total = r
+            .stakers(&subnet)?
             .iter()
             .map(Staker::weight)
             .chain(
-                pchain::stakers::delegators(&r, &subnet, None)?
+                r.delegators(&subnet, None)?
                     .iter()
                     .map(|d| d.tx.validator.weight),
             )
@@ -648,10 +648,10 @@ impl PlatformServer for PChain {
                 "fetching current supply failed: not found",
             ));
         }
-        let r = self.0.engine.store.read()?;
+        let r = self.0.view()?;
         Ok(GetCurrentSupplyResult::new(
-            pchain::supply(&r)?,
-            ledger::height(&r, Chain::P)?,
+            r.supply()?,
+            r.height(Chain::P)?,
         ))
     }
 
@@ -670,8 +670,8 @@ impl PlatformServer for PChain {
 
     async fn get_subnet(&self, p: GetSubnetParams) -> Result<GetSubnetResult, RpcError> {
         let (_, o) = self.subnet(&p.subnet_id)?;
-        let r = self.0.engine.store.read()?;
-        let conversion = pchain::l1::conversion(&r, &p.subnet_id)?;
+        let r = self.0.view()?;
+        let conversion = r.conversion(&p.subnet_id)?;
         // No Subnet is transformed (elastic) on this devnet: that ended with Etna.
         let result = GetSubnetResult::new(
             conversion.is_none(),
@@ -704,9 +704,9 @@ impl PlatformServer for PChain {
             }
         };
         if ids.is_empty() {
-            let r = self.0.engine.store.read()?;
+            let r = self.0.view()?;
             let mut out = Vec::new();
-            for id in pchain::subnets::all(&r)? {
+            for id in r.subnets()? {
                 out.extend(info(&id)?);
             }
             out.push(primary);
@@ -741,8 +741,9 @@ impl PlatformServer for PChain {
                 _ => e,
             })?;
         }
-        let r = self.0.engine.store.read()?;
-        let ids: Vec<Id> = pchain::subnets::chains(&r, Some(&subnet))?
+        let r = self.0.view()?;
+        let ids: Vec<Id> = r
+            .chains(Some(&subnet))?
             .into_iter()
             .map(|(id, _)| id)
             .collect();
@@ -753,12 +754,13 @@ impl PlatformServer for PChain {
         if p.blockchain_id == Id::ZERO {
             return Ok(ValidatedByResult::new(Id::ZERO));
         }
-        let r = self.0.engine.store.read()?;
-        match pchain::subnets::create_chain(&r, &p.blockchain_id)? {
+        let r = self.0.view()?;
+        match r.create_chain(&p.blockchain_id)? {
             Some(c) => Ok(ValidatedByResult::new(c.subnet_id)),
-            None if ledger::tx(&r, Chain::P, &p.blockchain_id)?.is_some() => Err(RpcError::server(
-                format!("\"{}\" is not a blockchain", p.blockchain_id),
-            )),
+            None if r.tx(Chain::P, &p.blockchain_id)?.is_some() => Err(RpcError::server(format!(
+                "\"{}\" is not a blockchain",
+                p.blockchain_id
+            ))),
             None => Err(RpcError::server(format!(
                 "problem retrieving blockchain \"{}\": not found",
                 p.blockchain_id
@@ -770,9 +772,9 @@ impl PlatformServer for PChain {
         &self,
         _: GetBlockchainsParams,
     ) -> Result<GetBlockchainsResult, RpcError> {
-        let r = self.0.engine.store.read()?;
+        let r = self.0.view()?;
         // The chains of the other Subnets first, then the Primary Network's (as the node).
-        let all = pchain::subnets::chains(&r, None)?;
+        let all = r.chains(None)?;
         let (primary, others): (Vec<_>, Vec<_>) =
             all.into_iter().partition(|(_, c)| c.subnet_id == Id::ZERO);
         let chains: Vec<Blockchain> = others
@@ -795,8 +797,8 @@ impl PlatformServer for PChain {
         }
         let me = self.0.nodes[0].id;
         let validating = {
-            let r = self.0.engine.store.read()?;
-            pchain::stakers::is_staker(&r, &Id::ZERO, &me)?
+            let r = self.0.view()?;
+            r.is_staker(&Id::ZERO, &me)?
         };
         let status = match devnet::chain_id(&self.0, &p.blockchain_id) {
             // This node runs the X-chain: Validating while it validates the Primary Network.
@@ -817,9 +819,9 @@ impl PlatformServer for PChain {
                         )
                     })?,
                 };
-                let r = self.0.engine.store.read()?;
+                let r = self.0.view()?;
                 // Known but not run by this devnet (the C-chain): Created.
-                if pchain::subnets::create_chain(&r, &id)?.is_some() {
+                if r.create_chain(&id)?.is_some() {
                     BlockchainStatus::Created
                 } else {
                     BlockchainStatus::Unknown
@@ -843,8 +845,8 @@ impl PlatformServer for PChain {
 
     async fn get_fee_state(&self, _: GetFeeStateParams) -> Result<GetFeeStateResult, RpcError> {
         // The state of the last accepted block, at its time.
-        let r = self.0.engine.store.read()?;
-        let (state, t) = pchain::vm::fee_state(&r)?;
+        let r = self.0.view()?;
+        let (state, t) = r.fee_state()?;
         Ok(GetFeeStateResult::new(
             state.capacity,
             state.excess,
@@ -871,9 +873,9 @@ impl PlatformServer for PChain {
         _: GetValidatorFeeStateParams,
     ) -> Result<GetValidatorFeeStateResult, RpcError> {
         // The state of the last accepted block, at its time.
-        let r = self.0.engine.store.read()?;
-        let t = pchain::timestamp(&r)?;
-        let fees = pchain::l1::fee_state(&r)?;
+        let r = self.0.view()?;
+        let t = r.p_timestamp()?;
+        let fees = r.l1_fee_state()?;
         Ok(GetValidatorFeeStateResult::new(
             fees.excess,
             fees.price(),

@@ -1,8 +1,8 @@
 //! `proposervm.*` at `/ext/bc/<chain>/proposervm` for the X- and P-chains.
 
 use crate::devnet::Devnet;
-use crate::ledger::{self, Chain};
-use crate::proposer::{self, Tip};
+use crate::ledger::Chain;
+use crate::proposer::Tip;
 use avalanche_rpc::codec::platform;
 use avalanche_rpc::proposervm::*;
 use avalanche_rpc::rpc::RpcError;
@@ -16,8 +16,8 @@ pub struct Proposer {
 impl Proposer {
     /// The chain's preferred (here: last accepted) proposer block.
     fn tip(&self) -> Result<Tip, RpcError> {
-        let r = self.devnet.engine.store.read()?;
-        if let Some(t) = proposer::tip(&r, self.chain)? {
+        let r = self.devnet.view()?;
+        if let Some(t) = r.proposer_tip(self.chain)? {
             return Ok(t);
         }
         let g = &self.devnet.genesis;
@@ -36,8 +36,8 @@ impl ProposervmServer for Proposer {
         _: GetProposedHeightParams,
     ) -> Result<GetProposedHeightResult, RpcError> {
         // A child's P-chain height: the last accepted one, every block being accepted at once.
-        let r = self.devnet.engine.store.read()?;
-        Ok(GetProposedHeightResult::new(ledger::height(&r, Chain::P)?))
+        let r = self.devnet.view()?;
+        Ok(GetProposedHeightResult::new(r.height(Chain::P)?))
     }
 
     async fn get_current_epoch(
