@@ -277,7 +277,7 @@ fn codec_names(c: &Codecs, k: &Codec) -> CodecNames {
 
 /// The accessors of a slot enum: one per field (by its Rust name) that at least two of the
 /// slot's types have, with one layout in every type that has it, unless the enum keeps the
-/// name for a method of its own ([`SLOT_METHODS`]). In the order the fields first appear.
+/// name for a method of its own (`SLOT_METHODS`). In the order the fields first appear.
 /// Fields of one layout have one Rust type within a codec, so the accessor returns `&T`
 /// when every type has the field, and `Option<&T>` when only some do.
 pub fn shared_members(c: &Codecs, types: &[TypeRef]) -> Vec<Accessor> {
