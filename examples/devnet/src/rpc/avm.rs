@@ -2,6 +2,7 @@
 
 use super::{ChainView, MAX_PAGE, encode, utxo_page, x_address};
 use crate::devnet::Devnet;
+use crate::view::View;
 use crate::xchain;
 use avalanche_rpc::avm::*;
 use avalanche_rpc::codec::{JsonContext, ToJson};
@@ -20,8 +21,7 @@ impl XChain {
     }
 
     /// An asset named by ID or alias.
-    fn asset(&self, field: &str, s: &str) -> Result<Id, RpcError> {
-        let r = self.0.view()?;
+    fn asset(r: &View, field: &str, s: &str) -> Result<Id, RpcError> {
         r.asset_id(s)?
             .ok_or_else(|| RpcError::invalid_params(field, format!("asset '{s}' not found")))
     }
@@ -30,10 +30,10 @@ impl XChain {
     /// `include_partial`, only those one key alone may spend now.
     fn counted(
         &self,
+        r: &View,
         address: &[u8; 20],
         include_partial: bool,
     ) -> Result<Vec<xchain::Utxo>, RpcError> {
-        let r = self.0.view()?;
         let now = self.0.engine.clock.now();
         Ok(r.x_utxos_of(address)?
             .into_iter()
@@ -69,7 +69,8 @@ impl AvmServer for XChain {
         p: GetAddressTxsParams,
     ) -> Result<GetAddressTxsResult, RpcError> {
         let address = x_address(&self.0, "address", &p.address)?;
-        let asset = self.asset("assetID", &p.asset_id)?;
+        let r = self.0.view()?;
+        let asset = Self::asset(&r, "assetID", &p.asset_id)?;
         let size = match p.page_size.map(|s| s.get()).unwrap_or(0) {
             0 => MAX_PAGE as u64,
             n if n > MAX_PAGE as u64 => {
@@ -81,7 +82,6 @@ impl AvmServer for XChain {
             n => n,
         };
         let cursor = p.cursor.map(|c| c.get()).unwrap_or(0);
-        let r = self.0.view()?;
         let (ids, _) = r.address_txs(&address, &asset, cursor, size as usize)?;
         let next = cursor + ids.len() as u64;
         let mut result = GetAddressTxsResult::new(next);
@@ -96,12 +96,12 @@ impl AvmServer for XChain {
         p: GetAllBalancesParams,
     ) -> Result<GetAllBalancesResult, RpcError> {
         let address = x_address(&self.0, "address", &p.address)?;
+        let r = self.0.view()?;
         let mut sums: BTreeMap<Id, u64> = BTreeMap::new();
-        for u in self.counted(&address, p.include_partial.unwrap_or(false))? {
+        for u in self.counted(&r, &address, p.include_partial.unwrap_or(false))? {
             let s = sums.entry(u.utxo.asset_id).or_default();
             *s = s.saturating_add(u.amount().unwrap_or(0));
         }
-        let r = self.0.view()?;
         let mut balances = Vec::new();
         for (asset, sum) in sums {
             let name = r.alias_of(&asset)?.unwrap_or_else(|| asset.to_string());
@@ -114,8 +114,8 @@ impl AvmServer for XChain {
         &self,
         p: GetAssetDescriptionParams,
     ) -> Result<AssetDescription, RpcError> {
-        let asset = self.asset("assetID", &p.asset_id)?;
         let r = self.0.view()?;
+        let asset = Self::asset(&r, "assetID", &p.asset_id)?;
         let (_, bytes) = r
             .x_tx(&asset)?
             .ok_or_else(|| RpcError::server("not found"))?;
@@ -134,10 +134,11 @@ impl AvmServer for XChain {
 
     async fn get_balance(&self, p: GetBalanceParams) -> Result<GetBalanceResult, RpcError> {
         let address = x_address(&self.0, "address", &p.address)?;
-        let asset = self.asset("assetID", &p.asset_id)?;
+        let r = self.0.view()?;
+        let asset = Self::asset(&r, "assetID", &p.asset_id)?;
         let mut balance = 0u64;
         let mut ids = Vec::new();
-        for u in self.counted(&address, p.include_partial.unwrap_or(false))? {
+        for u in self.counted(&r, &address, p.include_partial.unwrap_or(false))? {
             if u.utxo.asset_id != asset {
                 continue;
             }

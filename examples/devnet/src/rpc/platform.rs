@@ -6,6 +6,7 @@ use crate::devnet::{self, Devnet};
 use crate::genesis::staking;
 use crate::ledger::{Chain, Status};
 use crate::pchain::{self, Staker};
+use crate::view::View;
 use avalanche_rpc::codec::{JsonContext, ToJson, platform as codec};
 use avalanche_rpc::platform::*;
 use avalanche_rpc::rpc::RpcError;
@@ -51,8 +52,7 @@ impl PChain {
     }
 
     /// A numeric height, or the proposed one; refused above the last accepted height.
-    fn height(&self, h: Option<Height>) -> Result<u64, RpcError> {
-        let r = self.0.view()?;
+    fn height(r: &View, h: Option<Height>) -> Result<u64, RpcError> {
         let current = r.height(Chain::P)?;
         match h.unwrap_or(Height::Number(0)) {
             Height::Proposed => Ok(current),
@@ -134,14 +134,13 @@ impl PChain {
 
     /// The Subnet `id` with its owner, or the node's errors for the Primary Network, an
     /// unknown ID and a tx that is not a CreateSubnetTx.
-    fn subnet(&self, id: &Id) -> Result<(Id, codec::OutputOwners), RpcError> {
+    fn subnet(r: &View, id: &Id) -> Result<(Id, codec::OutputOwners), RpcError> {
         if *id == Id::ZERO {
             return Err(RpcError::invalid_params(
                 "subnetID",
                 "the primary network isn't a subnet",
             ));
         }
-        let r = self.0.view()?;
         match r.subnet_owner(id)? {
             Some(pchain::subnets::Owned {
                 owner: codec::Owner::OutputOwners(o),
@@ -517,8 +516,8 @@ impl PlatformServer for PChain {
         &self,
         p: GetValidatorsAtParams,
     ) -> Result<GetValidatorsAtResult, RpcError> {
-        let h = self.height(p.height)?;
         let r = self.0.view()?;
+        let h = Self::height(&r, p.height)?;
         let set = r.validators_at(&p.subnet_id.unwrap_or(Id::ZERO), h)?;
         Ok(set
             .into_iter()
@@ -536,8 +535,8 @@ impl PlatformServer for PChain {
         &self,
         p: GetAllValidatorsAtParams,
     ) -> Result<GetAllValidatorsAtResult, RpcError> {
-        let h = self.height(p.height)?;
         let r = self.0.view()?;
+        let h = Self::height(&r, p.height)?;
         let mut sets = BTreeMap::new();
         for subnet in r.subnets_with_validators(h)? {
             let set = r.validators_at(&subnet, h)?;
@@ -669,8 +668,8 @@ impl PlatformServer for PChain {
     }
 
     async fn get_subnet(&self, p: GetSubnetParams) -> Result<GetSubnetResult, RpcError> {
-        let (_, o) = self.subnet(&p.subnet_id)?;
         let r = self.0.view()?;
+        let (_, o) = Self::subnet(&r, &p.subnet_id)?;
         let conversion = r.conversion(&p.subnet_id)?;
         // No Subnet is transformed (elastic) on this devnet: that ended with Etna.
         let result = GetSubnetResult::new(
@@ -691,8 +690,9 @@ impl PlatformServer for PChain {
     async fn get_subnets(&self, p: GetSubnetsParams) -> Result<GetSubnetsResult, RpcError> {
         let primary = SubnetInfo::new(Id::ZERO, Vec::new(), 0u32);
         let ids = p.ids.unwrap_or_default();
+        let r = self.0.view()?;
         let info = |id: &Id| -> Result<Option<SubnetInfo>, RpcError> {
-            match self.subnet(id) {
+            match Self::subnet(&r, id) {
                 Ok((id, o)) => Ok(Some(SubnetInfo::new(
                     id,
                     self.control_keys(&o),
@@ -704,7 +704,6 @@ impl PlatformServer for PChain {
             }
         };
         if ids.is_empty() {
-            let r = self.0.view()?;
             let mut out = Vec::new();
             for id in r.subnets()? {
                 out.extend(info(&id)?);
@@ -733,15 +732,15 @@ impl PlatformServer for PChain {
 
     async fn validates(&self, p: ValidatesParams) -> Result<ValidatesResult, RpcError> {
         let subnet = p.subnet_id.unwrap_or(Id::ZERO);
+        let r = self.0.view()?;
         if subnet != Id::ZERO {
-            self.subnet(&subnet).map_err(|e| match e.message.as_str() {
+            Self::subnet(&r, &subnet).map_err(|e| match e.message.as_str() {
                 "not found" => {
                     RpcError::server(format!("problem retrieving subnet \"{subnet}\": not found"))
                 }
                 _ => e,
             })?;
         }
-        let r = self.0.view()?;
         let ids: Vec<Id> = r
             .chains(Some(&subnet))?
             .into_iter()
@@ -796,10 +795,8 @@ impl PlatformServer for PChain {
             ));
         }
         let me = self.0.nodes[0].id;
-        let validating = {
-            let r = self.0.view()?;
-            r.is_staker(&Id::ZERO, &me)?
-        };
+        let r = self.0.view()?;
+        let validating = r.is_staker(&Id::ZERO, &me)?;
         let status = match devnet::chain_id(&self.0, &p.blockchain_id) {
             // This node runs the X-chain: Validating while it validates the Primary Network.
             Some(id) if id == self.0.genesis.x_chain_id && validating => {
@@ -819,7 +816,6 @@ impl PlatformServer for PChain {
                         )
                     })?,
                 };
-                let r = self.0.view()?;
                 // Known but not run by this devnet (the C-chain): Created.
                 if r.create_chain(&id)?.is_some() {
                     BlockchainStatus::Created
