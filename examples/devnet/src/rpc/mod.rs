@@ -222,7 +222,6 @@ pub fn utxo_page(
     ))
 }
 
-/// A storage failure, as the node reports a database error.
 /// The bytes of a transaction given to `issueTx` in `encoding` (default hex with checksum).
 fn tx_bytes(encoding: Option<Encoding>, tx: &HexBytes) -> Result<Vec<u8>, RpcError> {
     encoding
