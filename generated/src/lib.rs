@@ -14,6 +14,9 @@
 //!   node's validators use them.
 //! - `keys` (feature `keys`): secp256k1 private and public keys, addresses, signing and
 //!   public key recovery as the node does them.
+//! - `transact` (feature `transact`): a wallet: keys, a context read from a node, builders
+//!   of every X- and P-chain transaction (UTXOs chosen as AvalancheJS chooses them, the
+//!   node's fees), signing (also partial), issuing and waiting for acceptance.
 //! - [`rpc`]: the runtime: JSON-RPC envelope and errors, [`rpc::Node`], transports, the
 //!   server, and [`rpc::SpecExamples`], a server answering from the spec's examples.
 //!
@@ -37,6 +40,8 @@ pub mod codec;
 #[cfg(feature = "keys")]
 pub mod keys;
 pub mod rpc;
+#[cfg(feature = "transact")]
+pub mod transact;
 pub mod wire;
 
 #[doc(hidden)]

@@ -1,0 +1,47 @@
+//! Transactions from Rust (feature `transact`): a wallet in four layers, each usable alone.
+//!
+//! 1. **Keys** ([`Keychain`]): secp256k1 keys read in the node's forms, their addresses;
+//!    zeroized on drop and never printed. BLS keys for validators are [`crate::bls`]'s.
+//! 2. **Context** ([`Context`]): network, chain and asset IDs, fees, staking rules; read
+//!    from a node in one call ([`Context::from_node`]) or written by hand for offline
+//!    signing.
+//! 3. **Builders** ([`x`], [`p`]): pure functions from a context, UTXOs and a request to an
+//!    [`Unsigned`] transaction and the fee it pays. UTXOs are chosen as AvalancheJS 5.2.0
+//!    chooses them ([`spend`]), so the same UTXOs in the same order give the same bytes;
+//!    fees are the node's ([`fee`]).
+//! 4. **Sign, issue, confirm** ([`Unsigned::sign`], [`issue_x`], [`wait_p`], …): every key
+//!    that owns an input signs it, partial signing for multisig, issuing through the
+//!    generated client, and polling the status with backoff. [`x_utxos`]/[`p_utxos`] read
+//!    every page of a keychain's UTXOs.
+//!
+//! Where this differs from AvalancheJS 5.2.0 (all cases where AvalancheJS builds a
+//! transaction the node refuses, or fails where the node would accept):
+//! - owner addresses (change, rewards, Subnet owners, import destinations) are sorted and
+//!   deduplicated, as the node requires (`secp256k1fx.OutputOwners.Verify`); AvalancheJS
+//!   writes them in the order given;
+//! - an X-chain import of several assets has its outputs sorted, as the node requires
+//!   (`avax.IsSortedTransferableOutputs`); AvalancheJS appends them in the order met;
+//! - an import whose AVAX does not cover the fee pays it from the payer's own UTXOs;
+//!   AvalancheJS spends the imported UTXOs a second time, as local inputs;
+//! - requests are checked before building (stakes, periods, delegation fee, owners,
+//!   amounts), each error naming its field.
+
+pub mod context;
+pub mod error;
+pub mod fee;
+pub mod keychain;
+#[cfg(feature = "client")]
+mod node;
+pub mod p;
+pub mod payer;
+pub mod sign;
+pub mod spend;
+pub mod x;
+
+pub use context::{Context, FeeConfig, FeeState, StakingRules, ValidatorFeeConfig};
+pub use error::{BuildError, SignError};
+pub use keychain::Keychain;
+#[cfg(feature = "client")]
+pub use node::{PAGE, WalletError, issue_p, issue_x, p_utxos, wait_p, wait_x, x_utxos};
+pub use payer::{Payer, owners};
+pub use sign::{CredentialKind, Signable, Signers, Unsigned};

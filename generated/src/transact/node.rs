@@ -1,0 +1,409 @@
+//! The online layer (feature `client`): the context read from a node, every page of a
+//! keychain's UTXOs, issuing, and waiting for the outcome. Building never needs it.
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use crate::avm::AvmClient;
+use crate::codec::{avm, platform};
+use crate::info::InfoClient;
+use crate::platform::PlatformClient;
+use crate::rpc::{ClientError, Node, Transport};
+use crate::types::UtxoIndex;
+use crate::wire::{Address, HexBytes, Id, ShortId, U32};
+
+use super::context::{Context, FeeConfig, FeeState, StakingRules, ValidatorFeeConfig};
+use super::error::{BuildError, SignError};
+
+/// Why an online step failed.
+#[derive(Debug, thiserror::Error)]
+pub enum WalletError {
+    /// A call failed.
+    #[error("{method}: {source}")]
+    Call {
+        /// The method.
+        method: &'static str,
+        /// Why.
+        #[source]
+        source: ClientError,
+    },
+    /// A reply that cannot be used (a UTXO that does not decode, a cursor that repeats).
+    #[error("{method}: {problem}")]
+    Reply {
+        /// The method.
+        method: &'static str,
+        /// What is wrong with the reply.
+        problem: String,
+    },
+    /// Building failed.
+    #[error(transparent)]
+    Build(#[from] BuildError),
+    /// Signing failed.
+    #[error(transparent)]
+    Sign(#[from] SignError),
+    /// The node dropped the transaction.
+    #[error("transaction {tx_id} was dropped: {reason}")]
+    Dropped {
+        /// The transaction.
+        tx_id: Id,
+        /// The node's reason.
+        reason: String,
+    },
+    /// A proposal whose abort was accepted.
+    #[error("transaction {tx_id} was aborted")]
+    Aborted {
+        /// The transaction.
+        tx_id: Id,
+    },
+    /// No outcome within the time given.
+    #[error("transaction {tx_id} was not accepted within {waited:?} (last status: {last})")]
+    Timeout {
+        /// The transaction.
+        tx_id: Id,
+        /// How long it waited.
+        waited: Duration,
+        /// The last status read.
+        last: String,
+    },
+}
+
+fn call(method: &'static str) -> impl FnOnce(ClientError) -> WalletError {
+    move |source| WalletError::Call { method, source }
+}
+
+impl Context {
+    /// Reads the context from a node (`info.getNetworkID`, `info.getBlockchainID` of X, P and
+    /// C, `avm.getAssetDescription` of AVAX, `avm.getTxFee`, `platform.getFeeConfig`,
+    /// `getFeeState`, `getValidatorFeeConfig`, `getMinStake`), as AvalancheJS's
+    /// `Context.getContextFromURI` does. The fee state is read last: build soon after, or
+    /// call [`Context::refresh_fee_state`].
+    pub async fn from_node<T: Transport + Clone>(node: &Node<T>) -> Result<Context, WalletError> {
+        let info = node.info();
+        let network_id = info
+            .get_network_id(Default::default())
+            .await
+            .map_err(call("info.getNetworkID"))?
+            .network_id
+            .0;
+        let chain = |alias: &'static str| async move {
+            node.info()
+                .get_blockchain_id(crate::info::GetBlockchainIdParams::new(alias))
+                .await
+                .map(|r| r.blockchain_id)
+                .map_err(call("info.getBlockchainID"))
+        };
+        let x_chain_id = chain("X").await?;
+        let p_chain_id = chain("P").await?;
+        let c_chain_id = chain("C").await?;
+        let x = node.avm("X");
+        let avax = x
+            .get_asset_description(crate::avm::GetAssetDescriptionParams::new("AVAX"))
+            .await
+            .map_err(call("avm.getAssetDescription"))?;
+        let fees = x
+            .get_tx_fee(Default::default())
+            .await
+            .map_err(call("avm.getTxFee"))?;
+        let p = node.platform();
+        let config = p
+            .get_fee_config(Default::default())
+            .await
+            .map_err(call("platform.getFeeConfig"))?;
+        let weights: [u64; 4] =
+            config
+                .weights
+                .as_slice()
+                .try_into()
+                .map_err(|_| WalletError::Reply {
+                    method: "platform.getFeeConfig",
+                    problem: format!("{} weights, not 4", config.weights.len()),
+                })?;
+        let validator_fee_config = match p.get_validator_fee_config(Default::default()).await {
+            Ok(v) => ValidatorFeeConfig {
+                capacity: v.capacity,
+                target: v.target,
+                min_price: v.min_price,
+                excess_conversion_constant: v.excess_conversion_constant,
+            },
+            // Nodes before v1.12.2 have no L1s.
+            Err(ClientError::Rpc { .. }) => ValidatorFeeConfig::default(),
+            Err(e) => return Err(call("platform.getValidatorFeeConfig")(e)),
+        };
+        let min = p
+            .get_min_stake(Default::default())
+            .await
+            .map_err(call("platform.getMinStake"))?;
+        let mut staking = StakingRules::of_network(network_id);
+        staking.min_validator_stake = min.min_validator_stake.0;
+        staking.min_delegator_stake = min.min_delegator_stake.0;
+        let mut ctx = Context {
+            network_id,
+            hrp: Context::hrp_of(network_id).to_string(),
+            x_chain_id,
+            p_chain_id,
+            c_chain_id,
+            avax_asset_id: avax.asset_id,
+            x_tx_fee: fees.tx_fee.0,
+            x_create_asset_tx_fee: fees.create_asset_tx_fee.0,
+            p_fee_config: FeeConfig {
+                weights,
+                max_capacity: config.max_capacity,
+                max_per_second: config.max_per_second,
+                target_per_second: config.target_per_second,
+                min_price: config.min_price,
+                excess_conversion_constant: config.excess_conversion_constant,
+            },
+            p_fee_state: FeeState {
+                capacity: 0,
+                excess: 0,
+                price: 0,
+            },
+            validator_fee_config,
+            staking,
+        };
+        ctx.refresh_fee_state(node).await?;
+        Ok(ctx)
+    }
+
+    /// Reads the P-chain's fee state again (`platform.getFeeState`).
+    pub async fn refresh_fee_state<T: Transport + Clone>(
+        &mut self,
+        node: &Node<T>,
+    ) -> Result<(), WalletError> {
+        let s = node
+            .platform()
+            .get_fee_state(Default::default())
+            .await
+            .map_err(call("platform.getFeeState"))?;
+        self.p_fee_state = FeeState {
+            capacity: s.capacity,
+            excess: s.excess,
+            price: s.price,
+        };
+        Ok(())
+    }
+}
+
+/// The most UTXOs a node returns in one page.
+pub const PAGE: u32 = 1024;
+
+/// Every page of `getUTXOs` with the description's rules: 1,024 a page, the next page from
+/// `endIndex`, the end on a short page, UTXOs seen on an earlier page dropped, and a node
+/// that answers the same cursor twice stopped with an error rather than followed forever.
+async fn pages<F, Fut>(method: &'static str, mut page: F) -> Result<Vec<Vec<u8>>, WalletError>
+where
+    F: FnMut(Option<UtxoIndex>) -> Fut,
+    Fut: std::future::Future<Output = Result<(Vec<HexBytes>, u64, UtxoIndex), ClientError>>,
+{
+    let mut seen: HashSet<Vec<u8>> = HashSet::new();
+    let mut out = Vec::new();
+    let mut cursor: Option<UtxoIndex> = None;
+    let mut cursors: HashSet<(String, String)> = HashSet::new();
+    loop {
+        let (utxos, fetched, end) = page(cursor.clone()).await.map_err(call(method))?;
+        for u in utxos {
+            let bytes: Vec<u8> = u.into();
+            if seen.insert(bytes.clone()) {
+                out.push(bytes);
+            }
+        }
+        if fetched < u64::from(PAGE) {
+            return Ok(out);
+        }
+        if !cursors.insert((end.address.clone(), end.utxo.clone())) {
+            return Err(WalletError::Reply {
+                method,
+                problem: format!(
+                    "the node answered the cursor {}/{} twice; stopped",
+                    end.address, end.utxo
+                ),
+            });
+        }
+        cursor = Some(end);
+    }
+}
+
+fn addresses(ctx: &Context, chain: &str, of: &[ShortId]) -> Vec<Address> {
+    of.iter()
+        .filter_map(|a| Address::new(Some(chain), &ctx.hrp, *a.as_bytes()).ok())
+        .collect()
+}
+
+/// The X-chain UTXOs of `of` (`avm.getUTXOs`, every page), or those exported to the X-chain
+/// from `source_chain` (`"P"`, `"C"` or a chain ID) for an import.
+pub async fn x_utxos<T: Transport + Clone>(
+    node: &Node<T>,
+    ctx: &Context,
+    of: &[ShortId],
+    source_chain: Option<&str>,
+) -> Result<Vec<avm::Utxo>, WalletError> {
+    let x = node.avm("X");
+    let addrs = addresses(ctx, "X", of);
+    let raw = pages("avm.getUTXOs", |start| {
+        let mut p = crate::avm::GetUtxosParams::new(addrs.clone());
+        p.limit = Some(U32(PAGE));
+        p.start_index = start;
+        p.source_chain = source_chain.map(str::to_string);
+        let x = x.clone();
+        async move {
+            let r = x.get_utxos(p).await?;
+            Ok((r.utxos, r.num_fetched.0, r.end_index))
+        }
+    })
+    .await?;
+    raw.iter()
+        .map(|b| {
+            avm::Utxo::from_bytes(b).map_err(|e| WalletError::Reply {
+                method: "avm.getUTXOs",
+                problem: format!("a UTXO does not decode: {e}"),
+            })
+        })
+        .collect()
+}
+
+/// The P-chain UTXOs of `of` (`platform.getUTXOs`, every page), or those exported to the
+/// P-chain from `source_chain` for an import.
+pub async fn p_utxos<T: Transport + Clone>(
+    node: &Node<T>,
+    ctx: &Context,
+    of: &[ShortId],
+    source_chain: Option<&str>,
+) -> Result<Vec<platform::Utxo>, WalletError> {
+    let p = node.platform();
+    let addrs = addresses(ctx, "P", of);
+    let raw = pages("platform.getUTXOs", |start| {
+        let mut params = crate::platform::GetUtxosParams::new(addrs.clone());
+        params.limit = Some(U32(PAGE));
+        params.start_index = start;
+        params.source_chain = source_chain.map(str::to_string);
+        let p = p.clone();
+        async move {
+            let r = p.get_utxos(params).await?;
+            Ok((r.utxos, r.num_fetched.0, r.end_index))
+        }
+    })
+    .await?;
+    raw.iter()
+        .map(|b| {
+            platform::Utxo::from_bytes(b).map_err(|e| WalletError::Reply {
+                method: "platform.getUTXOs",
+                problem: format!("a UTXO does not decode: {e}"),
+            })
+        })
+        .collect()
+}
+
+/// Sends a signed X-chain transaction (`avm.issueTx`); returns its ID.
+pub async fn issue_x<T: Transport + Clone>(
+    node: &Node<T>,
+    tx: &avm::Tx,
+) -> Result<Id, WalletError> {
+    let bytes = tx
+        .to_bytes()
+        .map_err(|e| SignError::Encode(e.to_string()))?;
+    let r = node
+        .avm("X")
+        .issue_tx(crate::avm::IssueTxParams::new(HexBytes::with_checksum(
+            &bytes,
+        )))
+        .await
+        .map_err(call("avm.issueTx"))?;
+    Ok(r.tx_id)
+}
+
+/// Sends a signed P-chain transaction (`platform.issueTx`); returns its ID.
+pub async fn issue_p<T: Transport + Clone>(
+    node: &Node<T>,
+    tx: &platform::Tx,
+) -> Result<Id, WalletError> {
+    let bytes = tx
+        .to_bytes()
+        .map_err(|e| SignError::Encode(e.to_string()))?;
+    let r = node
+        .platform()
+        .issue_tx(crate::platform::IssueTxParams::new(
+            HexBytes::with_checksum(&bytes),
+        ))
+        .await
+        .map_err(call("platform.issueTx"))?;
+    Ok(r.tx_id)
+}
+
+/// Polls with backoff: 25 ms, doubling to 1 s, until `done` says so or `timeout` passes.
+async fn poll<F, Fut>(tx_id: Id, timeout: Duration, mut status: F) -> Result<(), WalletError>
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Result<Option<String>, WalletError>>,
+{
+    let start = Instant::now();
+    let mut delay = Duration::from_millis(25);
+    loop {
+        let last = match status().await? {
+            None => return Ok(()),
+            Some(last) => last,
+        };
+        let waited = start.elapsed();
+        if waited >= timeout {
+            return Err(WalletError::Timeout {
+                tx_id,
+                waited,
+                last,
+            });
+        }
+        tokio::time::sleep(delay.min(timeout - waited)).await;
+        delay = (delay * 2).min(Duration::from_secs(1));
+    }
+}
+
+/// Waits until an X-chain transaction is accepted (`avm.getTx`, which answers `not found`
+/// until then, also while it is in the mempool; `getTxStatus` is deprecated).
+pub async fn wait_x<T: Transport + Clone>(
+    node: &Node<T>,
+    tx_id: Id,
+    timeout: Duration,
+) -> Result<(), WalletError> {
+    let x = node.avm("X");
+    poll(tx_id, timeout, || {
+        let x = x.clone();
+        async move {
+            match x.get_tx(crate::avm::GetTxParams::new(tx_id)).await {
+                Ok(_) => Ok(None),
+                Err(ClientError::Rpc { error, .. }) if error.message.contains("not found") => {
+                    Ok(Some("not found".to_string()))
+                }
+                Err(e) => Err(call("avm.getTx")(e)),
+            }
+        }
+    })
+    .await
+}
+
+/// Waits until a P-chain transaction is committed (`platform.getTxStatus`), or fails with
+/// the reason it was dropped.
+pub async fn wait_p<T: Transport + Clone>(
+    node: &Node<T>,
+    tx_id: Id,
+    timeout: Duration,
+) -> Result<(), WalletError> {
+    let p = node.platform();
+    poll(tx_id, timeout, || {
+        let p = p.clone();
+        async move {
+            let r = p
+                .get_tx_status(crate::platform::GetTxStatusParams::new(tx_id))
+                .await
+                .map_err(call("platform.getTxStatus"))?;
+            use crate::platform::TxStatus as S;
+            match r.status {
+                S::Committed => Ok(None),
+                S::Dropped => Err(WalletError::Dropped {
+                    tx_id,
+                    reason: r.reason.unwrap_or_default(),
+                }),
+                S::Aborted => Err(WalletError::Aborted { tx_id }),
+                other => Ok(Some(format!("{other:?}"))),
+            }
+        }
+    })
+    .await
+}
