@@ -88,6 +88,20 @@ pub enum SignError {
         /// The addresses (their short IDs) whose keys must still sign.
         addresses: Vec<String>,
     },
+    /// A signature handed back that is not its slot's address's signature of this
+    /// transaction.
+    #[error(
+        "credential {credential}, signature {index}: not a signature of this transaction by \
+         {expected}"
+    )]
+    Foreign {
+        /// The credential.
+        credential: usize,
+        /// The signature's place in it.
+        index: usize,
+        /// The address that should have signed.
+        expected: String,
+    },
     /// The unsigned transaction does not encode.
     #[error("the transaction does not encode: {0}")]
     Encode(String),

@@ -36,6 +36,9 @@ pub mod p;
 pub mod payer;
 pub mod sign;
 pub mod spend;
+#[cfg(test)]
+mod tests;
+pub mod warp;
 pub mod x;
 
 pub use context::{Context, FeeConfig, FeeState, StakingRules, ValidatorFeeConfig};

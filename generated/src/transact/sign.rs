@@ -191,15 +191,41 @@ impl<U: Signable> Unsigned<U> {
         self.tx.assemble(creds)
     }
 
-    /// Takes the signatures of a transaction handed back (the same unsigned transaction),
-    /// keeping those already here; a zero signature is a missing one.
-    pub fn merge(&mut self, credentials: &[Vec<[u8; 65]>]) {
-        for (mine, theirs) in self.signatures.iter_mut().zip(credentials) {
-            for (slot, sig) in mine.iter_mut().zip(theirs) {
-                if slot.is_none() && *sig != [0; 65] {
-                    *slot = Some(*sig);
+    /// Takes the signatures of the same transaction signed elsewhere (its credentials, in
+    /// order), keeping those already here; a zero signature is a missing one. Each one taken
+    /// must be its slot's address's signature of these bytes; returns how many it took.
+    pub fn merge(&mut self, credentials: &[Vec<[u8; 65]>]) -> Result<usize, SignError> {
+        let hash = *Id::from_sha256(&self.bytes()?).as_bytes();
+        let mut n = 0;
+        for (c, ((s, mine), theirs)) in self
+            .signers
+            .iter()
+            .zip(self.signatures.iter_mut())
+            .zip(credentials)
+            .enumerate()
+        {
+            for (i, ((a, slot), sig)) in s
+                .addresses
+                .iter()
+                .zip(mine.iter_mut())
+                .zip(theirs)
+                .enumerate()
+            {
+                if slot.is_some() || *sig == [0; 65] {
+                    continue;
                 }
+                let signer = crate::keys::PublicKey::recover(&hash, sig).map(|k| k.address());
+                if signer.as_ref() != Ok(a) {
+                    return Err(SignError::Foreign {
+                        credential: c,
+                        index: i,
+                        expected: a.to_string(),
+                    });
+                }
+                *slot = Some(*sig);
+                n += 1;
             }
         }
+        Ok(n)
     }
 }
