@@ -40,15 +40,15 @@ pub enum BuildError {
         /// The source chain.
         chain: Id,
     },
-    /// The P-chain cannot take the transaction's gas now.
+    /// The transaction needs more gas than the P-chain can ever hold.
     #[error(
-        "the transaction needs {gas} gas and the P-chain has {capacity} now; wait for it to \
-         refill (it gains its `maxPerSecond` every second) and build again"
+        "the transaction needs {gas} gas and the P-chain holds at most {capacity} \
+         (`maxCapacity`): split it into smaller ones"
     )]
     OverCapacity {
         /// The transaction's gas.
         gas: u64,
-        /// The fee state's capacity.
+        /// The fee configuration's maximum capacity.
         capacity: u64,
     },
     /// The dynamic fee cannot be computed.

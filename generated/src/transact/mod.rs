@@ -23,6 +23,9 @@
 //!   (`avax.IsSortedTransferableOutputs`); AvalancheJS appends them in the order met;
 //! - an import whose AVAX does not cover the fee pays it from the payer's own UTXOs;
 //!   AvalancheJS spends the imported UTXOs a second time, as local inputs;
+//! - a P-chain transaction is refused only when its gas exceeds the chain's maximum
+//!   capacity; AvalancheJS compares it with the capacity last read, which refills every
+//!   second (the node keeps such a transaction in its mempool until it fits);
 //! - requests are checked before building (stakes, periods, delegation fee, owners,
 //!   amounts), each error naming its field.
 

@@ -202,7 +202,14 @@ where
     loop {
         let (utxos, fetched, end) = page(cursor.clone()).await.map_err(call(method))?;
         for u in utxos {
-            let bytes: Vec<u8> = u.into();
+            // Hex with the node's 4-byte checksum.
+            let bytes = u
+                .strip_checksum()
+                .map_err(|e| WalletError::Reply {
+                    method,
+                    problem: format!("a UTXO's hex: {e}"),
+                })?
+                .to_vec();
             if seen.insert(bytes.clone()) {
                 out.push(bytes);
             }

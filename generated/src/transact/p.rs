@@ -164,7 +164,7 @@ fn build(
         ctx.avax_asset_id,
         &ctx.p_fee_config.weights,
         &ctx.p_fee_state,
-        ctx.network_id,
+        ctx.p_fee_config.max_capacity,
     )?;
     let mut outputs = plan.outputs;
     outputs.extend(spent.change);

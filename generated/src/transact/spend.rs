@@ -358,7 +358,7 @@ pub(crate) fn p_spend(
     avax: Id,
     weights: &[u64; 4],
     state: &super::context::FeeState,
-    network_id: u32,
+    max_capacity: u64,
 ) -> Result<PSpent, BuildError> {
     let mut h = Helper {
         initial: req.initial,
@@ -538,13 +538,15 @@ pub(crate) fn p_spend(
         }
     }
 
-    // The P-chain can take it now (`verifyGasUsage`; AvalancheJS lets a local network whose
-    // capacity reads 0 through).
+    // The P-chain can ever take it. AvalancheJS's `verifyGasUsage` compares with the
+    // capacity *read* (except on a local network reading 0), which refills by `maxPerSecond`
+    // every second: a transaction over it waits in the mempool and is accepted once it has
+    // refilled, so only the maximum refuses it for good.
     let gas = h.gas(None)?;
-    if !(network_id == 12345 && state.capacity == 0) && state.capacity < gas {
+    if gas > max_capacity {
         return Err(BuildError::OverCapacity {
             gas,
-            capacity: state.capacity,
+            capacity: max_capacity,
         });
     }
     let fee = h.fee(None)?;

@@ -1,0 +1,529 @@
+//! The wallet tour: every kind of transaction a user sends, built, signed, issued and
+//! confirmed from Rust with `avalanche_rpc::transact`, each effect checked through the API.
+//!
+//! ```sh
+//! cargo run -p avalanche-devnet &                      # a fresh devnet on 127.0.0.1:9650
+//! cargo run -p avalanche-rpc-examples --example wallet # or: -- http://HOST:PORT
+//! ```
+//!
+//! A 2-of-3 multisig send on X; AVAX from X to P (export, import); a Primary Network
+//! validator with a BLS key and a delegator; a Subnet with a chain, converted to an L1; an L1
+//! validator registered through a Warp message the devnet signs as the L1's validators,
+//! reweighted, its balance increased, and disabled.
+
+use std::time::Duration;
+
+use avalanche_rpc::bls::SecretKey;
+use avalanche_rpc::codec::{platform as pc, warp, warp_l1};
+use avalanche_rpc::devnet::{DevnetClient, SignWarpMessageParams};
+use avalanche_rpc::info::InfoClient;
+use avalanche_rpc::keys::PrivateKey;
+use avalanche_rpc::platform::{
+    GetCurrentValidatorsParams, GetL1ValidatorParams, GetSubnetParams, PlatformClient,
+    ValidatedByParams,
+};
+use avalanche_rpc::rpc::Node;
+use avalanche_rpc::transact::p::{self, Authority, ChainRequest, Stake, ValidatorRequest};
+use avalanche_rpc::transact::{self, Context, Keychain, Payer, owners, x};
+use avalanche_rpc::wire::{HexBytes, Id, NodeId, ShortId};
+
+type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+
+const AVAX: u64 = 1_000_000_000;
+const WAIT: Duration = Duration::from_secs(30);
+/// The local network's funded key (public knowledge).
+const EWOQ: &str = "PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN";
+
+fn check(what: &str, ok: bool) -> Result<()> {
+    if ok {
+        println!("  ok   {what}");
+        Ok(())
+    } else {
+        Err(format!("check failed: {what}").into())
+    }
+}
+
+/// Fresh bytes for keys and node IDs: a tour run twice on one devnet uses new ones.
+fn fresh(tag: u8) -> [u8; 32] {
+    use std::hash::{BuildHasher, Hasher};
+    let mut out = [0u8; 32];
+    for (i, c) in out.chunks_mut(8).enumerate() {
+        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+        h.write_u8(tag);
+        h.write_usize(i);
+        h.write_u128(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap_or_default()
+                .as_nanos(),
+        );
+        c.copy_from_slice(&h.finish().to_be_bytes());
+    }
+    out
+}
+
+fn node_id(tag: u8) -> NodeId {
+    let b = fresh(tag);
+    NodeId::new(b[..20].try_into().expect("20 bytes"))
+}
+
+struct Tour {
+    node: Node,
+    ctx: Context,
+    ewoq: Keychain,
+    me: ShortId,
+}
+
+impl Tour {
+    /// The chain's time: what the builders build for.
+    async fn now(&self) -> Result<u64> {
+        let t = self
+            .node
+            .platform()
+            .get_timestamp(Default::default())
+            .await?;
+        Ok(t.timestamp.unix_seconds().max(0) as u64)
+    }
+
+    async fn payer(&self) -> Result<Payer> {
+        Ok(Payer::of(&self.ewoq, self.now().await?))
+    }
+
+    /// What `a` alone can spend of AVAX on X now, added up from its UTXOs (`getBalance` is
+    /// deprecated).
+    async fn x_balance(&self, a: &ShortId) -> Result<u64> {
+        let utxos = transact::x_utxos(&self.node, &self.ctx, &[*a], None).await?;
+        Ok(utxos
+            .iter()
+            .filter(|u| u.asset_id == self.ctx.avax_asset_id)
+            .filter_map(|u| match &u.output {
+                avalanche_rpc::codec::avm::UtxoOutput::Secp256k1fxTransferOutput(o)
+                    if o.owners.addresses == [*a] =>
+                {
+                    Some(o.amount)
+                }
+                _ => None,
+            })
+            .sum())
+    }
+
+    /// What `a` alone holds unlocked of AVAX on P.
+    async fn p_balance(&self, a: &ShortId) -> Result<u64> {
+        let utxos = transact::p_utxos(&self.node, &self.ctx, &[*a], None).await?;
+        Ok(utxos
+            .iter()
+            .filter(|u| u.asset_id == self.ctx.avax_asset_id)
+            .filter_map(|u| match &u.output {
+                pc::UtxoOutput::TransferOutput(o)
+                    if o.owners.locktime == 0 && o.owners.addresses == [*a] =>
+                {
+                    Some(o.amount)
+                }
+                _ => None,
+            })
+            .sum())
+    }
+
+    /// Signs with the funded key, issues on P, waits for the commit; returns the ID.
+    async fn p_send(&mut self, what: &str, mut tx: p::PUnsigned) -> Result<Id> {
+        tx.sign(&self.ewoq)?;
+        let id = transact::issue_p(&self.node, &tx.signed()?).await?;
+        transact::wait_p(&self.node, id, WAIT).await?;
+        println!(
+            "{what}: {id} committed (fee {} nAVAX, burned {})",
+            tx.fee(),
+            tx.burned()
+        );
+        // The fee state moved with the block: build the next one at the new price.
+        self.ctx.refresh_fee_state(&self.node).await?;
+        Ok(id)
+    }
+
+    async fn p_utxos(&self) -> Result<Vec<pc::Utxo>> {
+        Ok(transact::p_utxos(&self.node, &self.ctx, &[self.me], None).await?)
+    }
+}
+
+#[tokio::main]
+async fn main() -> Result<()> {
+    let url = std::env::args()
+        .nth(1)
+        .unwrap_or_else(|| "http://127.0.0.1:9650".into());
+    let node = Node::http(&url)?;
+    let ctx = Context::from_node(&node).await?;
+    println!(
+        "{url}: network {} ({}), P-chain gas price {}",
+        ctx.network_id, ctx.hrp, ctx.p_fee_state.price
+    );
+    let ewoq = Keychain::parse(EWOQ)?;
+    let me = ewoq.addresses()[0];
+    let mut t = Tour {
+        node,
+        ctx,
+        ewoq,
+        me,
+    };
+
+    multisig_on_x(&t).await?;
+    x_to_p(&mut t).await?;
+    staking(&mut t).await?;
+    l1(&mut t).await?;
+    println!("the tour is complete");
+    Ok(())
+}
+
+/// 5 AVAX to a 2-of-3 owner, then 2 AVAX of it spent by two of the three, each signing in
+/// turn.
+async fn multisig_on_x(t: &Tour) -> Result<()> {
+    let keys: Vec<PrivateKey> = (1..=3)
+        .map(|i| PrivateKey::from_bytes(&fresh(i)).expect("a key"))
+        .collect();
+    let (alice, bob, carol) = (&keys[0], &keys[1], &keys[2]);
+    let shared = owners(
+        "owners",
+        &[alice.address(), bob.address(), carol.address()],
+        2,
+        0,
+    )?;
+    let utxos = transact::x_utxos(&t.node, &t.ctx, &[t.me], None).await?;
+    let mut fund = x::base_tx(
+        &t.ctx,
+        &utxos,
+        &t.payer().await?,
+        &[x::output(t.ctx.avax_asset_id, 5 * AVAX, shared)],
+    )?;
+    fund.sign(&t.ewoq)?;
+    let id = transact::issue_x(&t.node, &fund.signed()?).await?;
+    transact::wait_x(&t.node, id, WAIT).await?;
+    println!(
+        "X: 5 AVAX to a 2-of-3 owner: {id} accepted (fee {})",
+        fund.fee()
+    );
+    let held = transact::x_utxos(&t.node, &t.ctx, &[alice.address()], None).await?;
+    check("the 2-of-3 UTXO is listed for each owner", held.len() == 1)?;
+
+    let dave = PrivateKey::from_bytes(&fresh(4))?.address();
+    let payer = Payer::new(vec![alice.address(), carol.address()], t.now().await?)
+        .change_to(vec![alice.address()]);
+    let mut send = x::base_tx(
+        &t.ctx,
+        &held,
+        &payer,
+        &[x::output(
+            t.ctx.avax_asset_id,
+            2 * AVAX,
+            owners("to", &[dave], 1, 0)?,
+        )],
+    )?;
+    send.sign(&Keychain::from_keys([alice.clone()]))?;
+    check(
+        "after Alice signs, Carol's signature is missing",
+        send.missing() == vec![carol.address()],
+    )?;
+    send.sign(&Keychain::from_keys([carol.clone()]))?;
+    let id = transact::issue_x(&t.node, &send.signed()?).await?;
+    transact::wait_x(&t.node, id, WAIT).await?;
+    println!("X: 2 AVAX from the 2-of-3 owner, signed by Alice then Carol: {id} accepted");
+    check("Dave holds 2 AVAX", t.x_balance(&dave).await? == 2 * AVAX)?;
+    check(
+        "Alice holds the change, 3 AVAX less the fee",
+        t.x_balance(&alice.address()).await? == 3 * AVAX - t.ctx.x_tx_fee,
+    )?;
+    Ok(())
+}
+
+/// 100 AVAX exported from X and imported on P.
+async fn x_to_p(t: &mut Tour) -> Result<()> {
+    let before = t.p_balance(&t.me).await?;
+    let utxos = transact::x_utxos(&t.node, &t.ctx, &[t.me], None).await?;
+    let to_me = owners("to", &[t.me], 1, 0)?;
+    let mut export = x::export_tx(
+        &t.ctx,
+        &utxos,
+        &t.payer().await?,
+        t.ctx.p_chain_id,
+        &[x::output(t.ctx.avax_asset_id, 100 * AVAX, to_me.clone())],
+    )?;
+    export.sign(&t.ewoq)?;
+    let id = transact::issue_x(&t.node, &export.signed()?).await?;
+    transact::wait_x(&t.node, id, WAIT).await?;
+    println!("X: 100 AVAX exported to P: {id} accepted");
+    let atomic = transact::p_utxos(&t.node, &t.ctx, &[t.me], Some("X")).await?;
+    check(
+        "the P-chain sees the exported UTXO",
+        atomic.iter().any(|u| u.utxo_id.tx_id == id),
+    )?;
+    let import = p::import_tx(
+        &t.ctx,
+        &atomic,
+        &[],
+        &t.payer().await?,
+        t.ctx.x_chain_id,
+        &to_me,
+    )?;
+    let burned = import.burned();
+    t.p_send("P: imported from X", import).await?;
+    let after = t.p_balance(&t.me).await?;
+    let imported: u64 = atomic
+        .iter()
+        .map(|u| match &u.output {
+            pc::UtxoOutput::TransferOutput(o) => o.amount,
+            _ => 0,
+        })
+        .sum();
+    check(
+        "the P-chain balance grew by what was imported, less the fee",
+        after == before + imported - burned,
+    )?;
+    check(
+        "nothing is left to import",
+        transact::p_utxos(&t.node, &t.ctx, &[t.me], Some("X"))
+            .await?
+            .is_empty(),
+    )?;
+    Ok(())
+}
+
+/// A validator with a BLS key and a delegator to it.
+async fn staking(t: &mut Tour) -> Result<()> {
+    let node = node_id(10);
+    let bls = SecretKey::from_seed(&fresh(11))?;
+    let now = t.now().await?;
+    let weight = t.ctx.staking.min_validator_stake;
+    let rewards = owners("rewards", &[t.me], 1, 0)?;
+    let req = ValidatorRequest {
+        stake: Stake {
+            node_id: node,
+            start: 0,
+            end: now + 30 * 86_400,
+            weight,
+        },
+        signer: Some((bls.public_key(), bls.proof_of_possession())),
+        validator_rewards: rewards.clone(),
+        delegator_rewards: rewards.clone(),
+        shares: 30_000,
+    };
+    let tx =
+        p::add_permissionless_validator_tx(&t.ctx, &t.p_utxos().await?, &t.payer().await?, &req)?;
+    t.p_send("P: validator", tx).await?;
+    let mut params = GetCurrentValidatorsParams::default();
+    params.node_ids = Some(vec![node]);
+    let set = t
+        .node
+        .platform()
+        .get_current_validators(params.clone())
+        .await?
+        .validators;
+    check(
+        "the validator validates with its weight and BLS key",
+        set.len() == 1
+            && set[0].weight.get() == weight
+            && set[0].signer.as_ref().map(|s| s.public_key.0.clone())
+                == Some(bls.public_key().to_vec()),
+    )?;
+
+    let room = p::delegation_room(&t.ctx, weight, 0);
+    let stake = Stake {
+        node_id: node,
+        start: 0,
+        end: now + 20 * 86_400,
+        weight: t.ctx.staking.min_delegator_stake,
+    };
+    let tx = p::add_permissionless_delegator_tx(
+        &t.ctx,
+        &t.p_utxos().await?,
+        &t.payer().await?,
+        stake,
+        &rewards,
+        Some(room),
+    )?;
+    t.p_send("P: delegator", tx).await?;
+    let set = t
+        .node
+        .platform()
+        .get_current_validators(params)
+        .await?
+        .validators;
+    check(
+        "the validator has one delegator",
+        set[0].delegator_count.map(|c| c.get()) == Some(1),
+    )?;
+    Ok(())
+}
+
+/// A Subnet with a chain, converted to an L1 whose first validators are two the devnet runs
+/// (so it can sign as the L1); then a validator registered, reweighted, topped up, disabled.
+async fn l1(t: &mut Tour) -> Result<()> {
+    let owner = owners("owner", &[t.me], 1, 0)?;
+    let tx = p::create_subnet_tx(&t.ctx, &t.p_utxos().await?, &t.payer().await?, &owner)?;
+    let subnet = t.p_send("P: Subnet", tx).await?;
+    let s = t
+        .node
+        .platform()
+        .get_subnet(GetSubnetParams::new(subnet))
+        .await?;
+    check(
+        "the Subnet is owned by the funded key",
+        s.control_keys
+            .iter()
+            .map(|a| a.payload())
+            .eq([*t.me.as_bytes()]),
+    )?;
+
+    let auth = Authority::new(owner.clone());
+    let vm = Id::from_sha256(b"the tour's VM");
+    let req = ChainRequest {
+        subnet_id: subnet,
+        name: "TourChain",
+        vm_id: vm,
+        fx_ids: Vec::new(),
+        genesis: b"{}",
+    };
+    let tx = p::create_chain_tx(&t.ctx, &t.p_utxos().await?, &t.payer().await?, &auth, &req)?;
+    let chain = t.p_send("P: chain", tx).await?;
+    let by = t
+        .node
+        .platform()
+        .validated_by(ValidatedByParams::new(chain))
+        .await?;
+    check(
+        "the chain is validated by its Subnet",
+        by.subnet_id == subnet,
+    )?;
+
+    // The L1's first validator is the node itself (`info.getNodeID` gives its BLS key and
+    // proof of possession), so the devnet can sign the L1's Warp messages.
+    let me = t.node.info().get_node_id(Default::default()).await?;
+    let manager = [0x42u8; 20];
+    let pchain_owner = pc::PChainOwner::new(1, vec![t.me]);
+    let pop = &me.node_pop;
+    let first = vec![pc::ConvertSubnetToL1Validator::new(
+        me.node_id.as_bytes().to_vec(),
+        // Heavy enough to keep 67 % of the L1's weight as validators join.
+        100,
+        AVAX,
+        pc::ProofOfPossession::new(
+            pop.public_key.0.as_slice().try_into()?,
+            pop.proof_of_possession.0.as_slice().try_into()?,
+        ),
+        pchain_owner.clone(),
+        pchain_owner.clone(),
+    )];
+    let tx = p::convert_subnet_to_l1_tx(
+        &t.ctx,
+        &t.p_utxos().await?,
+        &t.payer().await?,
+        subnet,
+        &auth,
+        (chain, &manager),
+        &first,
+    )?;
+    t.p_send("P: converted to an L1", tx).await?;
+    let s = t
+        .node
+        .platform()
+        .get_subnet(GetSubnetParams::new(subnet))
+        .await?;
+    check(
+        "the Subnet is an L1 managed from the chain",
+        s.manager_chain_id == Some(chain)
+            && s.manager_address.map(|a| a.0) == Some(manager.to_vec()),
+    )?;
+
+    // The manager's RegisterL1Validator message, signed by the L1 (the devnet).
+    let node = node_id(20);
+    let bls = SecretKey::from_seed(&fresh(21))?;
+    let registration =
+        warp_l1::L1Message::RegisterL1Validator(Box::new(warp::RegisterL1Validator::new(
+            subnet,
+            node.as_bytes().to_vec(),
+            bls.public_key(),
+            t.now().await? + 3_600,
+            pchain_owner.clone(),
+            pchain_owner.clone(),
+            30,
+        )));
+    let validation_id = transact::warp::validation_id(&registration)?;
+    let devnet = t.node.devnet();
+    let sign = |unsigned: Vec<u8>| {
+        let control = devnet.clone();
+        async move {
+            control
+                .sign_warp_message(SignWarpMessageParams::new(HexBytes(unsigned)))
+                .await
+                .map(|r| r.signed_message.0)
+        }
+    };
+    let signed = sign(transact::warp::l1_message(
+        t.ctx.network_id,
+        chain,
+        &manager,
+        &registration,
+    )?)
+    .await?;
+    let tx = p::register_l1_validator_tx(
+        &t.ctx,
+        &t.p_utxos().await?,
+        &t.payer().await?,
+        AVAX,
+        bls.proof_of_possession(),
+        &signed,
+    )?;
+    t.p_send("P: L1 validator registered", tx).await?;
+    let l1v = |t: &Tour| {
+        let p = t.node.platform();
+        async move {
+            p.get_l1_validator(GetL1ValidatorParams::new(validation_id))
+                .await
+        }
+    };
+    let v = l1v(t).await?;
+    check(
+        "the L1 validator has its node, weight 30 and balance 1 AVAX",
+        v.node_id == node && v.weight.get() == 30 && v.balance.get() == AVAX,
+    )?;
+
+    let weight = warp_l1::L1Message::L1ValidatorWeight(warp::L1ValidatorWeight::new(
+        validation_id,
+        v.min_nonce.get(),
+        40,
+    ));
+    let signed = sign(transact::warp::l1_message(
+        t.ctx.network_id,
+        chain,
+        &manager,
+        &weight,
+    )?)
+    .await?;
+    let tx =
+        p::set_l1_validator_weight_tx(&t.ctx, &t.p_utxos().await?, &t.payer().await?, &signed)?;
+    t.p_send("P: L1 validator reweighted", tx).await?;
+    let v = l1v(t).await?;
+    check("its weight is 40", v.weight.get() == 40)?;
+
+    let tx = p::increase_l1_validator_balance_tx(
+        &t.ctx,
+        &t.p_utxos().await?,
+        &t.payer().await?,
+        validation_id,
+        2 * AVAX,
+    )?;
+    t.p_send("P: L1 validator balance increased", tx).await?;
+    let v = l1v(t).await?;
+    check(
+        "its balance grew by 2 AVAX (less what it paid since)",
+        v.balance.get() > 2 * AVAX && v.balance.get() <= 3 * AVAX,
+    )?;
+
+    let tx = p::disable_l1_validator_tx(
+        &t.ctx,
+        &t.p_utxos().await?,
+        &t.payer().await?,
+        validation_id,
+        &Authority::new(owner),
+    )?;
+    t.p_send("P: L1 validator disabled", tx).await?;
+    let v = l1v(t).await?;
+    check("it is inactive: no balance left", v.balance.get() == 0)?;
+    Ok(())
+}
