@@ -102,12 +102,7 @@ struct Plan<'u> {
 }
 
 impl<'u> Plan<'u> {
-    fn new(
-        ctx: &Context,
-        utxos: &'u [platform::Utxo],
-        payer: &Payer,
-    ) -> Result<Plan<'u>, BuildError> {
-        let _ = ctx;
+    fn new(utxos: &'u [platform::Utxo], payer: &Payer) -> Result<Plan<'u>, BuildError> {
         Ok(Plan {
             utxos,
             to_burn: Amounts::default(),
@@ -269,7 +264,7 @@ pub fn base_tx(
     payer: &Payer,
     outputs: &[platform::TransferableOutput],
 ) -> Result<PUnsigned, BuildError> {
-    let mut plan = Plan::new(ctx, utxos, payer)?;
+    let mut plan = Plan::new(utxos, payer)?;
     plan.to_burn = check_outputs("outputs", outputs)?;
     plan.consolidate = true;
     plan.outputs = outputs.to_vec();
@@ -293,7 +288,7 @@ pub fn export_tx(
             "the P-chain itself; export to the X-chain or the C-chain",
         ));
     }
-    let mut plan = Plan::new(ctx, utxos, payer)?;
+    let mut plan = Plan::new(utxos, payer)?;
     plan.to_burn = check_outputs("outputs", outputs)?;
     let mut exported = outputs.to_vec();
     exported.sort_by_cached_key(encoded);
@@ -342,7 +337,7 @@ pub fn import_tx(
     }
     imported.sort_by(|a, b| utxo_order(&a.0.utxo_id, &b.0.utxo_id));
     let (inputs, signers): (Vec<_>, Vec<_>) = imported.into_iter().unzip();
-    let mut plan = Plan::new(ctx, local, payer)?;
+    let mut plan = Plan::new(local, payer)?;
     plan.change_owners = to.clone();
     plan.excess_avax = amount;
     plan.trailing = signers.into_iter().map(secp).collect();
@@ -459,7 +454,7 @@ pub fn add_permissionless_validator_tx(
         }
         None => platform::Signer::SignerEmpty(platform::SignerEmpty {}),
     };
-    let mut plan = Plan::new(ctx, utxos, payer)?;
+    let mut plan = Plan::new(utxos, payer)?;
     plan.to_stake = Amounts(vec![(ctx.avax_asset_id, req.stake.weight)]);
     plan.consolidate = true;
     plan.use_locked = true;
@@ -513,7 +508,7 @@ pub fn add_permissionless_delegator_tx(
     }
     check_period(ctx, payer, &stake)?;
     check_owners("rewards", rewards)?;
-    let mut plan = Plan::new(ctx, utxos, payer)?;
+    let mut plan = Plan::new(utxos, payer)?;
     plan.to_stake = Amounts(vec![(ctx.avax_asset_id, stake.weight)]);
     plan.consolidate = true;
     plan.use_locked = true;
@@ -548,7 +543,7 @@ pub fn create_subnet_tx(
     owner_: &secp256k1fx::OutputOwners,
 ) -> Result<PUnsigned, BuildError> {
     check_owners("owner", owner_)?;
-    let plan = Plan::new(ctx, utxos, payer)?;
+    let plan = Plan::new(utxos, payer)?;
     build(ctx, payer, plan, |base, _| {
         platform::CreateSubnetTx::new(base, owner(owner_)).into()
     })
@@ -599,7 +594,7 @@ pub fn create_chain_tx(
         return Err(BuildError::invalid("fxIDs", "not sorted and unique"));
     }
     let (auth, signers) = subnet.auth("subnetAuth", payer)?;
-    let mut plan = Plan::new(ctx, utxos, payer)?;
+    let mut plan = Plan::new(utxos, payer)?;
     plan.trailing.push(signers);
     build(ctx, payer, plan, |base, _| {
         platform::CreateChainTx::new(
@@ -640,7 +635,7 @@ pub fn add_subnet_validator_tx(
         ));
     }
     let (auth, signers) = subnet.auth("subnetAuth", payer)?;
-    let mut plan = Plan::new(ctx, utxos, payer)?;
+    let mut plan = Plan::new(utxos, payer)?;
     plan.trailing.push(signers);
     build(ctx, payer, plan, |base, _| {
         platform::AddSubnetValidatorTx::new(
@@ -666,7 +661,7 @@ pub fn remove_subnet_validator_tx(
     node_id: NodeId,
 ) -> Result<PUnsigned, BuildError> {
     let (auth, signers) = subnet.auth("subnetAuth", payer)?;
-    let mut plan = Plan::new(ctx, utxos, payer)?;
+    let mut plan = Plan::new(utxos, payer)?;
     plan.trailing.push(signers);
     build(ctx, payer, plan, |base, _| {
         platform::RemoveSubnetValidatorTx::new(base, node_id, subnet_id, auth.clone()).into()
@@ -685,7 +680,7 @@ pub fn transfer_subnet_ownership_tx(
 ) -> Result<PUnsigned, BuildError> {
     check_owners("owner", new_owner)?;
     let (auth, signers) = subnet.auth("subnetAuth", payer)?;
-    let mut plan = Plan::new(ctx, utxos, payer)?;
+    let mut plan = Plan::new(utxos, payer)?;
     plan.trailing.push(signers);
     build(ctx, payer, plan, |base, _| {
         platform::TransferSubnetOwnershipTx::new(base, subnet_id, auth.clone(), owner(new_owner))
@@ -728,7 +723,7 @@ pub fn convert_subnet_to_l1_tx(
         return Err(BuildError::invalid("validators", "the same node twice"));
     }
     let (auth, signers) = subnet.auth("subnetAuth", payer)?;
-    let mut plan = Plan::new(ctx, utxos, payer)?;
+    let mut plan = Plan::new(utxos, payer)?;
     if balances.get(&ctx.avax_asset_id) > 0 {
         plan.to_burn = balances;
     }
@@ -757,7 +752,7 @@ pub fn register_l1_validator_tx(
     message: &[u8],
 ) -> Result<PUnsigned, BuildError> {
     fee::warp(message)?;
-    let mut plan = Plan::new(ctx, utxos, payer)?;
+    let mut plan = Plan::new(utxos, payer)?;
     if balance > 0 {
         plan.to_burn = Amounts(vec![(ctx.avax_asset_id, balance)]);
     }
@@ -775,7 +770,7 @@ pub fn set_l1_validator_weight_tx(
     message: &[u8],
 ) -> Result<PUnsigned, BuildError> {
     fee::warp(message)?;
-    let plan = Plan::new(ctx, utxos, payer)?;
+    let plan = Plan::new(utxos, payer)?;
     build(ctx, payer, plan, |base, _| {
         platform::SetL1ValidatorWeightTx::new(base, message.to_vec()).into()
     })
@@ -792,7 +787,7 @@ pub fn increase_l1_validator_balance_tx(
     if balance == 0 {
         return Err(BuildError::invalid("balance", "0: add at least 1 nAVAX"));
     }
-    let mut plan = Plan::new(ctx, utxos, payer)?;
+    let mut plan = Plan::new(utxos, payer)?;
     plan.to_burn = Amounts(vec![(ctx.avax_asset_id, balance)]);
     build(ctx, payer, plan, |base, _| {
         platform::IncreaseL1ValidatorBalanceTx::new(base, validation_id, balance).into()
@@ -809,7 +804,7 @@ pub fn disable_l1_validator_tx(
     deactivation: &Authority,
 ) -> Result<PUnsigned, BuildError> {
     let (auth, signers) = deactivation.auth("disableAuth", payer)?;
-    let mut plan = Plan::new(ctx, utxos, payer)?;
+    let mut plan = Plan::new(utxos, payer)?;
     plan.trailing.push(signers);
     build(ctx, payer, plan, |base, _| {
         platform::DisableL1ValidatorTx::new(base, validation_id, auth.clone()).into()

@@ -300,3 +300,71 @@ fn a_two_of_three_output_is_signed_by_two_keychains_in_turn() {
     assert_eq!(who, mine.signers()[0].addresses);
     assert!(who.contains(&k1.address()) && who.contains(&k3.address()));
 }
+
+/// A node answering `avm.getUTXOs` from scripted pages: (UTXO numbers, numFetched, end
+/// cursor).
+#[derive(Clone)]
+struct Pages(std::sync::Arc<std::sync::Mutex<Vec<Page>>>);
+
+/// The UTXOs' numbers, `numFetched`, the end cursor's UTXO.
+type Page = (Vec<u8>, u64, &'static str);
+
+impl crate::rpc::Transport for Pages {
+    fn post(
+        &self,
+        _path: &str,
+        body: Vec<u8>,
+    ) -> impl std::future::Future<Output = Result<crate::rpc::HttpReply, crate::rpc::TransportError>>
+    + Send {
+        let req: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        let (numbers, fetched, end) = self.0.lock().unwrap().remove(0);
+        let a = key(1).address();
+        let utxos: Vec<String> = numbers
+            .iter()
+            .map(|n| {
+                let u = x_utxo(*n, AVAX + u64::from(*n), one(a, 0));
+                crate::wire::HexBytes::with_checksum(&u.to_bytes().unwrap()).to_hex()
+            })
+            .collect();
+        let reply = serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": req["id"],
+            "result": {
+                "numFetched": fetched.to_string(),
+                "utxos": utxos,
+                "endIndex": {"address": "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u", "utxo": end},
+                "encoding": "hex",
+            },
+        });
+        std::future::ready(Ok(crate::rpc::HttpReply::new(200, reply.to_string())))
+    }
+}
+
+#[tokio::test]
+async fn utxo_pages_end_on_a_short_page_drop_repeats_and_stop_on_a_repeated_cursor() {
+    let full: Vec<u8> = (0..=255).collect();
+    // Two full pages (the node's 1,024 counted; 256 sent here), the second repeating one
+    // UTXO of the first, then a short page.
+    let script = vec![
+        (full[..200].to_vec(), 1024, "a"),
+        (full[199..].to_vec(), 1024, "b"),
+        (vec![0, 7], 2, "c"),
+    ];
+    let node = crate::rpc::Node::new(Pages(std::sync::Arc::new(std::sync::Mutex::new(script))));
+    let utxos = super::x_utxos(&node, &ctx(), &[key(1).address()], None)
+        .await
+        .unwrap();
+    assert_eq!(utxos.len(), 256, "each UTXO once");
+    // A node that answers the same cursor twice is not followed forever.
+    let script = vec![
+        (vec![1], 1024, "same"),
+        (vec![2], 1024, "same"),
+        (vec![3], 1024, "same"),
+    ];
+    let node = crate::rpc::Node::new(Pages(std::sync::Arc::new(std::sync::Mutex::new(script))));
+    let e = super::x_utxos(&node, &ctx(), &[key(1).address()], None)
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("avm.getUTXOs") && e.contains("twice"), "{e}");
+}

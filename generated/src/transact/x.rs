@@ -119,8 +119,7 @@ pub fn base_tx(
     let mut all: Vec<avm::TransferableOutput> = outputs.to_vec();
     all.extend(spent.change);
     all.sort_by_cached_key(encoded);
-    let burned =
-        avax_of_inputs(ctx, &inputs) - avax_of_outputs(ctx, &all).min(avax_of_inputs(ctx, &inputs));
+    let burned = avax_of_inputs(ctx, &inputs).saturating_sub(avax_of_outputs(ctx, &all));
     let tx = avm::BaseTx::new(base(ctx, payer, all, inputs)).into();
     Ok(Unsigned::new(
         tx,
