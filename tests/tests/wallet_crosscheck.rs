@@ -821,10 +821,8 @@ fn every_case_builds_what_the_node_takes() {
     assert!(locked_in >= 2 && excess_burned >= 1 && assets >= 2 && multisig >= 2 && no_change >= 2);
 }
 
-#[test]
-#[ignore = "needs Node.js and `npm ci` in tests/wallets; run by tests/wallets/run.sh"]
-fn avalanchejs_builds_the_same_bytes() {
-    let cases = cases();
+/// What AvalancheJS builds for each case (`tests/wallets/crosscheck.mjs`).
+fn avalanchejs(cases: &[Case]) -> Vec<Value> {
     let input = Value::from(cases.iter().map(case_json).collect::<Vec<_>>()).to_string();
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("wallets");
     let mut child = std::process::Command::new("node")
@@ -845,6 +843,14 @@ fn avalanchejs_builds_the_same_bytes() {
     assert!(out.status.success(), "crosscheck.mjs failed");
     let theirs: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(theirs.len(), cases.len());
+    theirs
+}
+
+#[test]
+#[ignore = "needs Node.js and `npm ci` in tests/wallets; run by tests/wallets/run.sh"]
+fn avalanchejs_builds_the_same_bytes() {
+    let cases = cases();
+    let theirs = avalanchejs(&cases);
     let mut same = 0;
     let mut report = Vec::new();
     for (c, t) in cases.iter().zip(&theirs) {
@@ -873,4 +879,201 @@ fn avalanchejs_builds_the_same_bytes() {
     println!("{same} of {} cases the same", cases.len());
     assert!(report.is_empty(), "{}", report.join("\n"));
     assert!(cases.iter().filter(|c| c.built.is_ok()).count() >= 40);
+}
+
+/// Requests where AvalancheJS 5.2.0 builds what the node refuses, and the wallet differs on
+/// purpose; each with the node's rule.
+fn known_differences() -> Vec<(Case, &'static str)> {
+    let k = keys();
+    let mut rng = Rng(99);
+    let ctx = context(&mut rng, 5);
+    let mut out = Vec::new();
+
+    // Change addresses given twice.
+    let payer = Payer::new(vec![k[1]], NOW).change_to(vec![k[2], k[0], k[2]]);
+    let utxos = vec![avm::Utxo::new(
+        avax::UtxoId::new(rng.id(), 0),
+        ctx.avax_asset_id,
+        secp256k1fx::TransferOutput::new(3 * AVAX, owners(&[k[1]], 1, 0)).into(),
+    )];
+    let (o, j) = x_out(ctx.avax_asset_id, AVAX, &owners(&[k[3]], 1, 0));
+    out.push((
+        Case {
+            name: "x base, a change address given twice".into(),
+            chain: "X",
+            kind: "base",
+            utxos: utxos.iter().map(|u| u.to_bytes().unwrap()).collect(),
+            built: result(xb::base_tx(&ctx, &utxos, &payer, &[o])),
+            ctx: ctx.clone(),
+            payer,
+            params: json!({"outputs": [j]}),
+        },
+        "owners' addresses must be sorted and unique (avalanchego vms/secp256k1fx/output_owners.go, \
+         `OutputOwners.Verify`: ErrAddrsNotSortedUnique); AvalancheJS sorts the change addresses \
+         but keeps a repeated one",
+    ));
+
+    // An import of two assets, met in an order that is not the outputs' order.
+    let mut assets = [rng.id(), ctx.avax_asset_id];
+    assets.sort_by(|a, b| b.as_bytes().cmp(a.as_bytes()));
+    let atomic: Vec<avm::Utxo> = assets
+        .iter()
+        .map(|a| {
+            avm::Utxo::new(
+                avax::UtxoId::new(rng.id(), 0),
+                *a,
+                secp256k1fx::TransferOutput::new(2 * AVAX, owners(&[k[0]], 1, 0)).into(),
+            )
+        })
+        .collect();
+    let payer = Payer::new(vec![k[0]], NOW);
+    let to = owners(&[k[2]], 1, 0);
+    out.push((
+        Case {
+            name: "x import of two assets".into(),
+            chain: "X",
+            kind: "import",
+            utxos: atomic.iter().map(|u| u.to_bytes().unwrap()).collect(),
+            built: result(xb::import_tx(&ctx, &atomic, &[], &payer, Id::ZERO, &to)),
+            ctx: ctx.clone(),
+            payer: payer.clone(),
+            params: json!({"source": Id::ZERO.to_string(), "to": owners_json(&to)}),
+        },
+        "outputs must be sorted (avalanchego vms/components/avax/transferables.go, \
+         `VerifyTx`: `IsSortedTransferableOutputs`, which every X-chain BaseTx's `Verify` calls); AvalancheJS \
+         appends the imported assets' outputs in the order it met them",
+    ));
+
+    // A P-chain import whose AVAX falls just short of the fee (so that AvalancheJS, spending
+    // the imported UTXO a second time, covers it): the fee with a change output, less the
+    // change output's 1,080 gas, less 10 gas.
+    let atomic_of = |amount: u64, id: Id| {
+        vec![platform::Utxo::new(
+            avax::UtxoId::new(id, 0),
+            ctx.avax_asset_id,
+            secp256k1fx::TransferOutput::new(amount, owners(&[k[0]], 1, 0)).into(),
+        )]
+    };
+    let id = rng.id();
+    let fee = pb::import_tx(
+        &ctx,
+        &atomic_of(AVAX, id),
+        &[],
+        &Payer::new(vec![k[0]], NOW),
+        ctx.x_chain_id,
+        &owners(&[k[0]], 1, 0),
+    )
+    .unwrap()
+    .fee();
+    let price = ctx.p_fee_state.price;
+    let atomic = atomic_of(fee - 1_090 * price, id);
+    let local = vec![platform::Utxo::new(
+        avax::UtxoId::new(rng.id(), 0),
+        ctx.avax_asset_id,
+        secp256k1fx::TransferOutput::new(AVAX, owners(&[k[0]], 1, 0)).into(),
+    )];
+    let to = owners(&[k[0]], 1, 0);
+    out.push((
+        Case {
+            name: "p import short of the fee".into(),
+            chain: "P",
+            kind: "import",
+            utxos: atomic.iter().map(|u| u.to_bytes().unwrap()).collect(),
+            built: result(pb::import_tx(
+                &ctx,
+                &atomic,
+                &local,
+                &payer,
+                ctx.x_chain_id,
+                &to,
+            )),
+            ctx: ctx.clone(),
+            payer,
+            params: json!({"source": ctx.x_chain_id.to_string(), "to": owners_json(&to)}),
+        },
+        "a transaction's inputs are UTXOs of the P-chain's own state, its imported inputs UTXOs \
+         of shared memory (avalanchego vms/platformvm/txs/executor/standard_tx_executor.go, \
+         `ImportTx`: each of `tx.Ins` is read with `e.state.GetUTXO`, each imported one from \
+         shared memory); AvalancheJS spends the imported UTXO a second time as an input, which \
+         the P-chain's state does not hold (\"failed to get UTXO\")",
+    ));
+    out
+}
+
+/// Whether unsigned bytes break a rule of the node: the codec's syntactic rules, or a UTXO
+/// both spent and imported.
+fn node_refuses(chain: &str, bytes: &[u8]) -> Option<String> {
+    if chain == "X" {
+        let tx = avm::UnsignedTx::from_bytes(bytes).ok()?;
+        return tx.verify().err().map(|e| e.to_string());
+    }
+    let tx = platform::UnsignedTx::from_bytes(bytes).ok()?;
+    if let Err(e) = tx.verify() {
+        return Some(e.to_string());
+    }
+    if let platform::UnsignedTx::ImportTx(t) = &tx {
+        let spent: Vec<_> = t.base.inputs.iter().map(|i| i.utxo_id.id()).collect();
+        if let Some(u) = t
+            .imported_inputs
+            .iter()
+            .find(|i| spent.contains(&i.utxo_id.id()))
+        {
+            return Some(format!(
+                "UTXO {} is both an input and an imported input",
+                u.utxo_id.id()
+            ));
+        }
+    }
+    None
+}
+
+#[test]
+fn where_the_wallet_differs_on_purpose_it_builds_what_the_node_takes() {
+    for (c, _) in known_differences() {
+        let (bytes, ..) = c
+            .built
+            .as_ref()
+            .unwrap_or_else(|e| panic!("{}: {e}", c.name));
+        assert_eq!(node_refuses(c.chain, bytes), None, "{}", c.name);
+    }
+}
+
+#[test]
+#[ignore = "needs Node.js and `npm ci` in tests/wallets; run by tests/wallets/run.sh"]
+fn where_they_differ_avalanchejs_builds_what_the_node_refuses() {
+    let known = known_differences();
+    let cases: Vec<Case> = known
+        .iter()
+        .map(|(c, _)| Case {
+            name: c.name.clone(),
+            chain: c.chain,
+            kind: c.kind,
+            ctx: c.ctx.clone(),
+            utxos: c.utxos.clone(),
+            payer: c.payer.clone(),
+            params: c.params.clone(),
+            built: c.built.clone(),
+        })
+        .collect();
+    let theirs = avalanchejs(&cases);
+    for ((c, why), t) in known.iter().zip(&theirs) {
+        let unsigned = t["unsigned"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{}: {t}", c.name));
+        let bytes: Vec<u8> = (0..unsigned.len() / 2)
+            .map(|i| u8::from_str_radix(&unsigned[2 * i..2 * i + 2], 16).unwrap())
+            .collect();
+        assert_ne!(
+            Some(&bytes),
+            c.built.as_ref().ok().map(|b| &b.0),
+            "{}: now the same",
+            c.name
+        );
+        let refusal = node_refuses(c.chain, &bytes)
+            .unwrap_or_else(|| panic!("{}: AvalancheJS's bytes pass", c.name));
+        println!(
+            "{}: AvalancheJS's bytes are refused: {refusal}\n  the node's rule: {why}",
+            c.name
+        );
+    }
 }

@@ -16,9 +16,9 @@
 //!
 //! Where this differs from AvalancheJS 5.2.0 (all cases where AvalancheJS builds a
 //! transaction the node refuses, or fails where the node would accept):
-//! - owner addresses (change, rewards, Subnet owners, import destinations) are sorted and
-//!   deduplicated, as the node requires (`secp256k1fx.OutputOwners.Verify`); AvalancheJS
-//!   writes them in the order given;
+//! - owner addresses given twice (change, rewards, Subnet owners, import destinations) are
+//!   written once, as the node requires (`secp256k1fx.OutputOwners.Verify`); AvalancheJS
+//!   sorts them but keeps the repeat;
 //! - an X-chain import of several assets has its outputs sorted, as the node requires
 //!   (`avax.IsSortedTransferableOutputs`); AvalancheJS appends them in the order met;
 //! - an import whose AVAX does not cover the fee pays it from the payer's own UTXOs;

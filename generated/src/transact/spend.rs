@@ -10,8 +10,9 @@
 //!   until the stake, the burn and the dynamic fee (recomputed as inputs are added) are
 //!   covered; one AVAX change output if it pays for itself.
 //!
-//! Where AvalancheJS would build what the node refuses (unsorted owner addresses) the
-//! builders differ, as the module documentation says.
+//! Where AvalancheJS would build what the node refuses (a repeated owner address, an import's
+//! outputs out of order, an imported UTXO spent twice) the builders differ, as the module
+//! documentation says.
 
 use std::collections::BTreeSet;
 
