@@ -13,6 +13,7 @@ mod report;
 mod server_bench;
 mod servers;
 mod sys;
+mod wallet_bench;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -26,14 +27,23 @@ usage: avalanche-rpc-bench all [--quick] [--only GROUPS] [--no-pin] [--boost] [-
 
   all        run the benchmarks and print one table (also written to bench/results/latest.md)
   --quick    fewer and shorter repetitions (a smoke test, about 2 minutes)
-  --only     comma-separated groups among server,decode,codec,call,generator,build (default: all)
+  --only     comma-separated groups among server,decode,codec,call,wallet,generator,build
+             (default: all; `wallet` needs Node.js and `npm ci` in bench/wallet)
   --no-pin   do not pin the servers and the load generator to separate cores
   --boost    run the servers and clients at nice -10 (needs root), so that other processes
              (builds) disturb them less; it slows those processes down while it runs
   --out      where to write the Markdown table
   serve      run one server (used by `all`; prints `listening PORT`, stops when stdin closes)";
 
-const GROUPS: [&str; 6] = ["server", "decode", "codec", "call", "generator", "build"];
+const GROUPS: [&str; 7] = [
+    "server",
+    "decode",
+    "codec",
+    "call",
+    "wallet",
+    "generator",
+    "build",
+];
 
 struct Options {
     quick: bool,
@@ -258,6 +268,15 @@ fn run_all(o: &Options) -> Result<(), String> {
             &quiet,
         ));
         record("call", r);
+    }
+    if want("wallet") {
+        println!(
+            "wallet against AvalancheJS in Node: {reps} repetitions, {call_budget} s per figure"
+        );
+        record(
+            "wallet",
+            wallet_bench::run(&repo_dir(), reps, secs(call_budget), &quiet),
+        );
     }
     if want("generator") {
         println!("generator: {reps} repetitions");
