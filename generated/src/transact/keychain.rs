@@ -120,6 +120,12 @@ impl fmt::Debug for Keychain {
     }
 }
 
+/// A validator's BLS signer as transactions carry it: the public key and its proof of
+/// possession. The secret key zeroizes itself on drop (`blst`) and prints only its public key.
+pub fn bls_signer(key: &crate::bls::SecretKey) -> ([u8; 48], [u8; 96]) {
+    (key.public_key(), key.proof_of_possession())
+}
+
 /// A key in the node's form or as hex; the error never repeats the text.
 pub fn parse_key(text: &str) -> Result<PrivateKey, String> {
     let text = text.trim();

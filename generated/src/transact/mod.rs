@@ -1,7 +1,8 @@
 //! Transactions from Rust (feature `transact`): a wallet in four layers, each usable alone.
 //!
 //! 1. **Keys** ([`Keychain`]): secp256k1 keys read in the node's forms, their addresses;
-//!    zeroized on drop and never printed. BLS keys for validators are [`crate::bls`]'s.
+//!    zeroized on drop and never printed. BLS keys for validators are [`crate::bls`]'s;
+//!    [`bls_signer`] gives what a validator transaction carries.
 //! 2. **Context** ([`Context`]): network, chain and asset IDs, fees, staking rules; read
 //!    from a node in one call ([`Context::from_node`]) or written by hand for offline
 //!    signing.
@@ -46,7 +47,7 @@ pub mod x;
 
 pub use context::{Context, FeeConfig, FeeState, StakingRules, ValidatorFeeConfig};
 pub use error::{BuildError, SignError};
-pub use keychain::Keychain;
+pub use keychain::{Keychain, bls_signer};
 #[cfg(feature = "client")]
 pub use node::{PAGE, WalletError, issue_p, issue_x, p_utxos, wait_p, wait_x, x_utxos};
 pub use payer::{Payer, owners};
