@@ -67,9 +67,9 @@ fn fixture() -> Fixture {
         )
     };
     let two = vec![utxo(0, AVAX), utxo(1, AVAX)];
-    // 10,000 UTXOs of 0.001 to 0.1 AVAX; the payment takes about the first 100.
+    // 10,000 UTXOs of 0.001 to 0.1 AVAX in no order; the payment takes about the first 100.
     let many: Vec<avm::Utxo> = (0..10_000u64)
-        .map(|n| utxo(n, 1_000_000 + (n * 7_919) % 99_000_000))
+        .map(|n| utxo(n, 1_000_000 + n.wrapping_mul(2_654_435_761) % 99_000_000))
         .collect();
     let to = owners("to", &[other], 1, 0).expect("owners");
     Fixture {
