@@ -749,7 +749,7 @@ pub fn p_tx(
                 platform::SetL1ValidatorWeightTx::new(base, message.to_vec()).into()
             }
         };
-        let needed = fee::gas(&fee::complexity(&unsigned)?).ok_or("gas overflows")? * price;
+        let needed = fee::gas(&unsigned).map_err(|e| e.0)? * price;
         if needed <= tx_fee {
             return sign_p(unsigned, &signers);
         }

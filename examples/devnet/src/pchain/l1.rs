@@ -5,9 +5,9 @@
 //! accumulator reaches becomes inactive, its weight then counted under the empty node ID as
 //! the node does.
 
-use super::fee::calculate_price;
 use crate::store::{self, Reader, StoreError};
 use avalanche_rpc::codec::{Decode, Encode, Reader as Bytes, Writer, platform};
+use avalanche_rpc::transact::fee::calculate_price;
 use avalanche_rpc::wire::{Id, NodeId};
 use redb::{ReadableTable, WriteTransaction};
 

@@ -1,7 +1,7 @@
 //! The P-chain's state in the store: its UTXOs, the supply and the chain time, and writing
 //! its genesis. Stakers live in `stakers`, Subnets and chains in `subnets`, L1s in `l1`.
-//! The transactions it accepts are in `kind` (one file per family: its checks, complexity
-//! and change), verified by `verify`, run by `vm`.
+//! The transactions it accepts are in `kind` (one file per family: its checks and change),
+//! verified by `verify`, run by `vm`.
 
 pub mod fee;
 pub mod kind;

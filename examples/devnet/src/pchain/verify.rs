@@ -3,7 +3,7 @@
 //! by one as the devnet learns them ([`Kind`]); the others are refused by name.
 //!
 //! In order: the codec's rules; the kind; network, chain and memo; one credential per input
-//! (and one for an authorization); the fee from the kind's complexity; the flow check
+//! (and one for an authorization); the fee from its gas ([`fee::gas`]); the flow check
 //! ([`crate::flow`]) over inputs, outputs, exported outputs, stake and L1 balances; the
 //! authorization; the kind's own checks, giving its [`Change`]; the flow's balance.
 
@@ -109,9 +109,7 @@ pub fn verify(
     let parts = kind.parts(rules)?;
     check_base(rules, parts.base)?;
     check_credentials(tx, &parts)?;
-    let complexity = kind.complexity().map_err(TxError)?;
-    let gas =
-        fee::gas(&complexity).ok_or_else(|| TxError("the transaction's gas overflows".into()))?;
+    let gas = fee::gas(&tx.unsigned)?;
     let tx_fee = gas
         .checked_mul(price)
         .ok_or_else(|| TxError("the transaction's fee overflows".into()))?;

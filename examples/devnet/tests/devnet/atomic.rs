@@ -96,12 +96,7 @@ async fn avax_goes_from_x_to_p_and_back() {
                 _ => 0,
             })
             .sum::<u64>();
-    let gas = fee::gas(&fee::sum(&[
-        fee::base(&it.base),
-        [36, 0, 0, 0],
-        fee::inputs(&it.imported_inputs),
-    ]))
-    .unwrap();
+    let gas = fee::gas(&platform_import.unsigned).unwrap();
     assert!(burned >= gas, "the fee covers the gas: {burned} vs {gas}");
     assert_eq!(p_balance(p.clone()).await, p0 + 100 * AVAX - burned);
     let again = p

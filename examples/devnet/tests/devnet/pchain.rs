@@ -351,9 +351,9 @@ async fn a_p_chain_transfer_pays_the_dynamic_fee_and_moves_the_fee_state() {
     let codec::UnsignedTx::BaseTx(base) = &tx.unsigned else {
         panic!()
     };
-    let complexity = avalanche_devnet::pchain::fee::base(&base.base);
+    let complexity = avalanche_rpc::transact::fee::base(&base.base);
     assert_eq!(complexity[0], bytes.len() as u64);
-    let gas = avalanche_devnet::pchain::fee::gas(&complexity).unwrap();
+    let gas = avalanche_devnet::pchain::fee::gas(&tx.unsigned).unwrap();
     let balance = |a: Address| {
         let p = p.clone();
         async move {

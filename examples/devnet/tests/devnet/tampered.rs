@@ -270,10 +270,7 @@ async fn tampered_transactions_are_refused_and_change_nothing() {
     let platform::UnsignedTx::BaseTx(t) = &valid_p.unsigned else {
         panic!()
     };
-    let gas = avalanche_devnet::pchain::fee::gas(
-        &avalanche_devnet::pchain::fee::complexity(&valid_p.unsigned).unwrap(),
-    )
-    .unwrap();
+    let gas = avalanche_devnet::pchain::fee::gas(&valid_p.unsigned).unwrap();
     let fee = gas * state_now.price;
     let mut b = t.base.clone();
     let spent: u64 = d

@@ -1,12 +1,11 @@
 //! L1s (ACP-77): ConvertSubnetToL1Tx (authorized by the Subnet's owner), and the L1
 //! validators' own transactions: RegisterL1ValidatorTx and SetL1ValidatorWeightTx (carrying
 //! a Warp message from the L1's manager), IncreaseL1ValidatorBalanceTx, DisableL1ValidatorTx
-//! (authorized by the validator's deactivation owner). Their checks, complexity and what
-//! they change (the conversion, the L1 validators and their balances).
+//! (authorized by the validator's deactivation owner). Their checks and what they change
+//! (the conversion, the L1 validators and their balances).
 
 use super::{Accept, Authority, Context, Parts, check_authorization};
 use crate::ledger::{self, Chain};
-use crate::pchain::fee::{self, Complexity};
 use crate::pchain::l1 as state;
 use crate::pchain::verify::{Change as Changed, Rules, View};
 use crate::pchain::{Utxo, warp};
@@ -62,29 +61,6 @@ impl Accept for platform::ConvertSubnetToL1Tx {
         })
     }
 
-    fn complexity(&self) -> Result<Complexity, String> {
-        let t = self;
-        let validators = t.validators.iter().map(|v| {
-            let addresses = (v.remaining_balance_owner.addresses.len()
-                + v.deactivation_owner.addresses.len()) as u64;
-            // Node ID length, weight, balance, two thresholds and address counts; the
-            // proof of possession; the addresses.
-            [
-                36 + v.node_id.len() as u64 + 144 + 20 * addresses,
-                0,
-                4,
-                1_050,
-            ]
-        });
-        let mut parts = vec![
-            fee::base(&t.base),
-            [32 + 32 + 4 * 4 + t.address.len() as u64, 3, 2, 0],
-            fee::auth(&t.subnet_auth),
-        ];
-        parts.extend(validators);
-        Ok(fee::sum(&parts))
-    }
-
     fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
         check_conversion(self, cx.time, view)
     }
@@ -98,14 +74,6 @@ impl Accept for platform::RegisterL1ValidatorTx {
         })
     }
 
-    fn complexity(&self) -> Result<Complexity, String> {
-        Ok(fee::sum(&[
-            fee::base(&self.base),
-            [8 + 96 + 4, 5, 6, 1_050],
-            fee::warp(&self.message)?,
-        ]))
-    }
-
     fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
         check_registration(cx.rules, self, cx.time, view)
     }
@@ -114,14 +82,6 @@ impl Accept for platform::RegisterL1ValidatorTx {
 impl Accept for platform::SetL1ValidatorWeightTx {
     fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
         Ok(Parts::of(&self.base))
-    }
-
-    fn complexity(&self) -> Result<Complexity, String> {
-        Ok(fee::sum(&[
-            fee::base(&self.base),
-            [4, 3, 5, 0],
-            fee::warp(&self.message)?,
-        ]))
     }
 
     fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
@@ -135,10 +95,6 @@ impl Accept for platform::IncreaseL1ValidatorBalanceTx {
             balances: self.balance,
             ..Parts::of(&self.base)
         })
-    }
-
-    fn complexity(&self) -> Result<Complexity, String> {
-        Ok(fee::sum(&[fee::base(&self.base), [32 + 8, 1, 5, 0]]))
     }
 
     /// The validator exists; reactivating it needs room among the active L1 validators.
@@ -171,14 +127,6 @@ impl Accept for platform::DisableL1ValidatorTx {
             )),
             ..Parts::of(&self.base)
         })
-    }
-
-    fn complexity(&self) -> Result<Complexity, String> {
-        Ok(fee::sum(&[
-            fee::base(&self.base),
-            [32 + 4 * 2, 1, 6, 0],
-            fee::auth(&self.disable_auth),
-        ]))
     }
 
     /// Its authorization checked the validator exists.

@@ -1,7 +1,7 @@
 //! The P-chain transactions the devnet accepts, as one devnet-owned exhaustive enum
 //! ([`Kind`]), and what each kind brings to verification ([`Accept`]): the parts of it the
-//! flow check reads, its complexity for the dynamic fee, and its own checks, which give the
-//! [`Change`] it applies.
+//! flow check reads and its own checks, which give the [`Change`] it applies. Its complexity
+//! for the dynamic fee is `avalanche_rpc::transact::fee`'s ([`super::fee::gas`]).
 //!
 //! [`Kind::of`] maps the generated (non-exhaustive) enum to [`Kind`]; it is the one match on
 //! a transaction type with a wildcard, refusing the types the devnet does not accept. Every
@@ -9,17 +9,16 @@
 //! [`Kind`] without an arm there, or without an [`Accept`] for its transaction, does not
 //! compile.
 //!
-//! Kinds come in families, each in one file with its checks, complexity and the change it
-//! applies: [`transfer`] (BaseTx, ImportTx, ExportTx), [`staking`] (Primary Network
-//! validators and delegators), [`subnets`] (Subnets, their chains, owners and permissioned
-//! validators), [`l1`] (converting a Subnet to an L1 and its validators).
+//! Kinds come in families, each in one file with its checks and the change it applies:
+//! [`transfer`] (BaseTx, ImportTx, ExportTx), [`staking`] (Primary Network validators and
+//! delegators), [`subnets`] (Subnets, their chains, owners and permissioned validators),
+//! [`l1`] (converting a Subnet to an L1 and its validators).
 
 pub mod l1;
 pub mod staking;
 pub mod subnets;
 pub mod transfer;
 
-use super::fee::Complexity;
 use super::verify::{Change, Rules, View};
 use crate::secp::{TxError, check_signatures, fail};
 use avalanche_rpc::codec::{platform, secp256k1fx};
@@ -102,12 +101,6 @@ impl<'t> Kind<'t> {
         self.accept().parts(rules)
     }
 
-    /// Its complexity (`complexityVisitor`): its base, the intrinsic part of its type and
-    /// what it carries; `Err` when a Warp message it carries does not parse.
-    pub fn complexity(self) -> Result<Complexity, String> {
-        self.accept().complexity()
-    }
-
     /// Its own checks against the state `view` shows, and the change it makes.
     pub fn check(self, cx: &Context<'_>, view: &mut dyn View) -> Result<Change, TxError> {
         self.accept().check(cx, view)
@@ -118,8 +111,6 @@ impl<'t> Kind<'t> {
 pub trait Accept {
     /// What the flow check reads of it beyond its base, and whose authorization it carries.
     fn parts(&self, rules: &Rules) -> Result<Parts<'_>, TxError>;
-    /// Its complexity for the dynamic fee.
-    fn complexity(&self) -> Result<Complexity, String>;
     /// Its own checks (the flow checked, its authorization too), and the change it makes.
     fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Change, TxError>;
 }

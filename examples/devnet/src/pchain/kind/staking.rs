@@ -1,11 +1,10 @@
 //! Staking on the Primary Network: AddPermissionlessValidatorTx and
 //! AddPermissionlessDelegatorTx (after Durango: they start at the chain time). Their checks
-//! (`verifyAddPermissionlessValidatorTx`, `verifyAddPermissionlessDelegatorTx`), complexity
-//! and the staker they add, with the potential reward it may earn.
+//! (`verifyAddPermissionlessValidatorTx`, `verifyAddPermissionlessDelegatorTx`) and the
+//! staker they add, with the potential reward it may earn.
 
 use super::{Accept, Context, Parts};
 use crate::genesis::staking;
-use crate::pchain::fee::{self, Complexity};
 use crate::pchain::verify::{Change as Changed, Rules, View};
 use crate::pchain::{Record, stakers};
 use crate::secp::{TxError, fail};
@@ -41,17 +40,6 @@ impl Accept for platform::AddPermissionlessValidatorTx {
             stake: &self.stake,
             ..Parts::of(&self.base)
         })
-    }
-
-    fn complexity(&self) -> Result<Complexity, String> {
-        Ok(fee::sum(&[
-            fee::base(&self.base),
-            [fee::VALIDATOR + 32 + 4 * 5, 1, 3, 0],
-            fee::outputs(&self.stake),
-            fee::signer(&self.signer),
-            fee::owner(&self.validator_rewards_owner),
-            fee::owner(&self.delegator_rewards_owner),
-        ]))
     }
 
     /// The subnet is the Primary Network, a proof of possession holds, the stake is the
@@ -116,15 +104,6 @@ impl Accept for platform::AddPermissionlessDelegatorTx {
             stake: &self.stake,
             ..Parts::of(&self.base)
         })
-    }
-
-    fn complexity(&self) -> Result<Complexity, String> {
-        Ok(fee::sum(&[
-            fee::base(&self.base),
-            [fee::VALIDATOR + 32 + 4 * 2, 1, 2, 0],
-            fee::outputs(&self.stake),
-            fee::owner(&self.rewards_owner),
-        ]))
     }
 
     /// The subnet is the Primary Network, the stake is the weight and at least the minimum,

@@ -1,10 +1,9 @@
 //! Permissioned Subnets: CreateSubnetTx, and what their owner authorizes
 //! (`verifyPoASubnetAuthorization`): CreateChainTx, AddSubnetValidatorTx,
-//! RemoveSubnetValidatorTx, TransferSubnetOwnershipTx. Their checks, complexity and what
-//! they change (the Subnet's owner, its chains, its validators).
+//! RemoveSubnetValidatorTx, TransferSubnetOwnershipTx. Their checks and what they change
+//! (the Subnet's owner, its chains, its validators).
 
 use super::{Accept, Authority, Context, Parts, check_authorization, staking};
-use crate::pchain::fee::{self, Complexity};
 use crate::pchain::verify::{Change as Changed, Rules, View};
 use crate::pchain::{Record, stakers, subnets};
 use crate::secp::{TxError, fail};
@@ -52,14 +51,6 @@ impl Accept for platform::CreateSubnetTx {
         Ok(Parts::of(&self.base))
     }
 
-    fn complexity(&self) -> Result<Complexity, String> {
-        Ok(fee::sum(&[
-            fee::base(&self.base),
-            [4, 0, 1, 0],
-            fee::owner(&self.owner),
-        ]))
-    }
-
     fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Changed, TxError> {
         Ok(Changed::Subnets(Change::CreateSubnet))
     }
@@ -68,25 +59,6 @@ impl Accept for platform::CreateSubnetTx {
 impl Accept for platform::CreateChainTx {
     fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
         Ok(authorized(&self.base, &self.subnet_id, &self.subnet_auth))
-    }
-
-    fn complexity(&self) -> Result<Complexity, String> {
-        let t = self;
-        Ok(fee::sum(&[
-            fee::base(&t.base),
-            [
-                32 + 2
-                    + 32
-                    + 4 * 4
-                    + 32 * t.fx_ids.len() as u64
-                    + t.chain_name.len() as u64
-                    + t.genesis_data.len() as u64,
-                3,
-                1,
-                0,
-            ],
-            fee::auth(&t.subnet_auth),
-        ]))
     }
 
     fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Changed, TxError> {
@@ -103,14 +75,6 @@ impl Accept for platform::AddSubnetValidatorTx {
             &self.validator.subnet_id,
             &self.subnet_auth,
         ))
-    }
-
-    fn complexity(&self) -> Result<Complexity, String> {
-        Ok(fee::sum(&[
-            fee::base(&self.base),
-            [fee::VALIDATOR + 32 + 4 * 2, 3, 3, 0],
-            fee::auth(&self.subnet_auth),
-        ]))
     }
 
     /// `verifyAddSubnetValidatorTx`: a Subnet (not the Primary Network), a weight, a period
@@ -158,14 +122,6 @@ impl Accept for platform::RemoveSubnetValidatorTx {
         Ok(authorized(&self.base, &self.subnet_id, &self.subnet_auth))
     }
 
-    fn complexity(&self) -> Result<Complexity, String> {
-        Ok(fee::sum(&[
-            fee::base(&self.base),
-            [20 + 32 + 4 * 2, 1, 3, 0],
-            fee::auth(&self.subnet_auth),
-        ]))
-    }
-
     /// The node is a permissioned validator of the Subnet.
     fn check(&self, _: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
         let t = self;
@@ -192,15 +148,6 @@ impl Accept for platform::RemoveSubnetValidatorTx {
 impl Accept for platform::TransferSubnetOwnershipTx {
     fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
         Ok(authorized(&self.base, &self.subnet_id, &self.subnet_auth))
-    }
-
-    fn complexity(&self) -> Result<Complexity, String> {
-        Ok(fee::sum(&[
-            fee::base(&self.base),
-            [32 + 4 * 3, 1, 1, 0],
-            fee::auth(&self.subnet_auth),
-            fee::owner(&self.owner),
-        ]))
     }
 
     fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Changed, TxError> {

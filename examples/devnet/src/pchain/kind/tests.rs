@@ -769,8 +769,8 @@ fn a_type_the_devnet_does_not_accept_is_refused_by_name() {
         "the devnet does not accept AdvanceTimeTx on the P-chain yet"
     );
     assert_eq!(
-        fee::complexity(&tx.unsigned).unwrap_err(),
-        "the devnet does not price AdvanceTimeTx"
+        fee::gas(&tx.unsigned).unwrap_err().0,
+        "AdvanceTimeTx has no dynamic fee: the P-chain does not accept it any more"
     );
 }
 
@@ -839,7 +839,7 @@ fn locked_base_tx(
         );
         platform::UnsignedTx::from(platform::BaseTx::new(base))
     };
-    let gas = fee::gas(&fee::complexity(&unsigned(0)).unwrap()).unwrap();
+    let gas = fee::gas(&unsigned(0)).unwrap();
     let key = w.key.clone();
     wallet::sign_p(unsigned(free.amount - gas), &[&key, &key]).unwrap()
 }

@@ -2,7 +2,6 @@
 //! are the flow check's; they change nothing beyond UTXOs.
 
 use super::{Accept, Context, Parts};
-use crate::pchain::fee::{self, Complexity};
 use crate::pchain::verify::{Change, Rules, View};
 use crate::secp::{TxError, fail};
 use avalanche_rpc::codec::platform;
@@ -11,10 +10,6 @@ use avalanche_rpc::wire::Id;
 impl Accept for platform::BaseTx {
     fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
         Ok(Parts::of(&self.base))
-    }
-
-    fn complexity(&self) -> Result<Complexity, String> {
-        Ok(fee::base(&self.base))
     }
 
     fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Change, TxError> {
@@ -29,14 +24,6 @@ impl Accept for platform::ImportTx {
             imported: &self.imported_inputs,
             ..Parts::of(&self.base)
         })
-    }
-
-    fn complexity(&self) -> Result<Complexity, String> {
-        Ok(fee::sum(&[
-            fee::base(&self.base),
-            [36, 0, 0, 0],
-            fee::inputs(&self.imported_inputs),
-        ]))
     }
 
     fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Change, TxError> {
@@ -55,14 +42,6 @@ impl Accept for platform::ExportTx {
             exported: &self.exported_outputs,
             ..Parts::of(&self.base)
         })
-    }
-
-    fn complexity(&self) -> Result<Complexity, String> {
-        Ok(fee::sum(&[
-            fee::base(&self.base),
-            [36, 0, 0, 0],
-            fee::outputs(&self.exported_outputs),
-        ]))
     }
 
     fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Change, TxError> {
