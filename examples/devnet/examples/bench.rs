@@ -10,15 +10,15 @@
 //!
 //!   cargo run --release -p avalanche-devnet --example bench [-- --large 1000000 --calls 200 --keep DIR]
 
+use avalanche_devnet::context;
 use avalanche_devnet::engine::Pending;
 use avalanche_devnet::genesis::test_keys;
-use avalanche_devnet::wallet::{self, Payment};
-use avalanche_devnet::xchain::Utxo;
 use avalanche_devnet::{Devnet, Options};
 use avalanche_rpc::avm::{AvmClient, GetUtxosParams};
-use avalanche_rpc::codec::{avax, avm};
+use avalanche_rpc::codec::{avax, avm, secp256k1fx};
 use avalanche_rpc::index::{GetContainerByIndexParams, GetContainerRangeParams, IndexClient};
 use avalanche_rpc::rpc::Node;
+use avalanche_rpc::transact::{Keychain, Payer, x};
 use avalanche_rpc::wire::{Address, Id};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -52,26 +52,24 @@ fn build(d: &Devnet, blocks: u64, per_commit: u64, sink: avalanche_rpc::wire::Sh
         .into_iter()
         .filter(|u| u.utxo.asset_id == d.genesis.avax_asset_id)
         .max_by_key(|u| u.amount().unwrap_or(0))
-        .expect("ewoq holds AVAX");
+        .expect("ewoq holds AVAX")
+        .utxo;
     drop(r);
+    let cx = context::of(d).unwrap();
+    let keys = Keychain::from_keys([payer.clone()]);
+    let from = Payer::new(vec![payer.address()], u64::MAX / 2);
+    let pay = [x::output(
+        d.genesis.avax_asset_id,
+        1,
+        secp256k1fx::OutputOwners::new(0, 1, vec![sink]),
+    )];
     let started = Instant::now();
     let mut done = 0;
     while done < blocks {
         let w = d.engine.store.write().unwrap();
         for _ in 0..per_commit.min(blocks - done) {
-            let tx = wallet::base_tx(
-                &d.x.vm.rules,
-                std::slice::from_ref(&payer),
-                std::slice::from_ref(&current),
-                &[Payment {
-                    asset: d.genesis.avax_asset_id,
-                    amount: 1,
-                    to: sink,
-                }],
-                payer.address(),
-                u64::MAX / 2,
-            )
-            .expect("ewoq can pay");
+            let built = x::base_tx(&cx, std::slice::from_ref(&current), &from, &pay);
+            let tx = context::sign(built, &keys).expect("ewoq can pay");
             let bytes = tx.to_bytes().unwrap();
             let id = Id::from_sha256(&bytes);
             let built =
@@ -108,11 +106,11 @@ fn build(d: &Devnet, blocks: u64, per_commit: u64, sink: avalanche_rpc::wire::Sh
                     _ => None,
                 })
                 .expect("a change output");
-            current = Utxo::new(avm::Utxo::new(
+            current = avm::Utxo::new(
                 avax::UtxoId::new(id, index),
                 d.genesis.avax_asset_id,
                 avm::UtxoOutput::Secp256k1fxTransferOutput(change),
-            ));
+            );
             done += 1;
         }
         w.commit().unwrap();

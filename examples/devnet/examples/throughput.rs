@@ -22,17 +22,17 @@
 //!   cargo run --release -p avalanche-devnet --example throughput [-- --chains 2000 --seconds 20]
 //!   cargo run --release -p avalanche-devnet --example throughput -- --chain P
 
+use avalanche_devnet::context;
 use avalanche_devnet::engine::Vm;
 use avalanche_devnet::genesis::test_keys;
 use avalanche_devnet::ledger::Chain;
-use avalanche_devnet::wallet::{self, Payment};
-use avalanche_devnet::xchain::Utxo;
 use avalanche_devnet::{Devnet, Options};
 use avalanche_rpc::avm::{AvmClient, IssueTxParams};
-use avalanche_rpc::codec::{avax, avm};
+use avalanche_rpc::codec::{avax, avm, secp256k1fx};
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::rpc::Node;
-use avalanche_rpc::wire::{HexBytes, Id};
+use avalanche_rpc::transact::{Keychain, Payer, p, x};
+use avalanche_rpc::wire::{HexBytes, Id, ShortId};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -45,19 +45,39 @@ fn arg(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
+/// Owners of one address.
+fn one(a: ShortId) -> secp256k1fx::OutputOwners {
+    secp256k1fx::OutputOwners::new(0, 1, vec![a])
+}
+
+/// `key` alone pays, at the devnet's time.
+fn payer(d: &Devnet, key: &PrivateKey) -> Payer {
+    Payer::new(vec![key.address()], d.engine.clock.now())
+}
+
+/// The X-chain UTXOs of `key`.
+fn x_utxos(d: &Devnet, key: &PrivateKey) -> Vec<avm::Utxo> {
+    let r = d.engine.store.read().unwrap();
+    avalanche_devnet::xchain::all_utxos_of(&r, key.address().as_bytes())
+        .unwrap()
+        .into_iter()
+        .map(|u| u.utxo)
+        .collect()
+}
+
 /// The change output of a signed one-input transfer as the next one's input.
-fn next_utxo(tx: &avm::Tx, asset: Id) -> Utxo {
+fn next_utxo(tx: &avm::Tx, asset: Id) -> avm::Utxo {
     let avm::UnsignedTx::BaseTx(b) = &tx.unsigned else {
         unreachable!("a BaseTx")
     };
     let avm::TransferableOut::TransferOutput(t) = &b.base.outputs[0].output else {
         unreachable!("a TransferOutput")
     };
-    Utxo::new(avm::Utxo::new(
+    avm::Utxo::new(
         avax::UtxoId::new(tx.id().expect("encodes"), 0),
         asset,
         avm::UtxoOutput::Secp256k1fxTransferOutput(t.clone()),
-    ))
+    )
 }
 
 #[tokio::main]
@@ -87,33 +107,20 @@ async fn main() {
     );
     let avax = d.genesis.avax_asset_id;
     let faucet = test_keys().swap_remove(0);
+    let faucet_keys = Keychain::from_keys([faucet.clone()]);
     let load = PrivateKey::from_bytes(&[7; 32]).unwrap();
 
     // The faucet splits AVAX into `chains` UTXOs of the load key, 100 per transfer.
     let started = Instant::now();
     let mut heads = Vec::with_capacity(chains);
     while heads.len() < chains {
-        let r = d.engine.store.read().unwrap();
-        let utxos =
-            avalanche_devnet::xchain::all_utxos_of(&r, faucet.address().as_bytes()).unwrap();
-        drop(r);
         let n = (chains - heads.len()).min(100);
-        let payments: Vec<Payment> = (0..n)
-            .map(|_| Payment {
-                asset: avax,
-                amount: 10_000_000_000,
-                to: load.address(),
-            })
+        let payments: Vec<avm::TransferableOutput> = (0..n)
+            .map(|_| x::output(avax, 10_000_000_000, one(load.address())))
             .collect();
-        let tx = wallet::base_tx(
-            &d.x.vm.rules,
-            std::slice::from_ref(&faucet),
-            &utxos,
-            &payments,
-            faucet.address(),
-            d.engine.clock.now(),
-        )
-        .unwrap();
+        let cx = context::of(&d).unwrap();
+        let built = x::base_tx(&cx, &x_utxos(&d, &faucet), &payer(&d, &faucet), &payments);
+        let tx = context::sign(built, &faucet_keys).unwrap();
         let id = d.accept_now(Chain::X, tx.to_bytes().unwrap()).unwrap();
         let avm::UnsignedTx::BaseTx(b) = &tx.unsigned else {
             unreachable!()
@@ -122,29 +129,27 @@ async fn main() {
             if let avm::TransferableOut::TransferOutput(t) = &o.output
                 && t.owners.addresses == [load.address()]
             {
-                heads.push(Utxo::new(avm::Utxo::new(
+                heads.push(avm::Utxo::new(
                     avax::UtxoId::new(id, i as u32),
                     avax,
                     avm::UtxoOutput::Secp256k1fxTransferOutput(t.clone()),
-                )));
+                ));
             }
         }
     }
     heads.truncate(chains);
     // Every chain's transfers, signed ahead: round r of chain j spends round r - 1's output.
     let mut signed: Vec<Vec<Vec<u8>>> = vec![Vec::with_capacity(chains); rounds];
+    let (cx, load_keys) = (
+        context::of(&d).unwrap(),
+        Keychain::from_keys([load.clone()]),
+    );
     for head in heads {
         let mut current = head;
         for round in signed.iter_mut() {
-            let tx = wallet::base_tx(
-                &d.x.vm.rules,
-                std::slice::from_ref(&load),
-                std::slice::from_ref(&current),
-                &[],
-                load.address(),
-                d.engine.clock.now(),
-            )
-            .unwrap();
+            let from = payer(&d, &load);
+            let built = x::base_tx(&cx, std::slice::from_ref(&current), &from, &[]);
+            let tx = context::sign(built, &load_keys).unwrap();
             current = next_utxo(&tx, avax);
             round.push(tx.to_bytes().unwrap());
         }
@@ -219,29 +224,18 @@ async fn main() {
             mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
         })
         .unwrap();
-        let utxos = {
-            let r = fresh.engine.store.read().unwrap();
-            avalanche_devnet::xchain::all_utxos_of(&r, faucet.address().as_bytes()).unwrap()
-        };
+        let utxos = x_utxos(&fresh, &faucet);
+        let cx = context::of(&fresh).unwrap();
         // Distinct transfers, so every signature is recovered (none is remembered).
         let n = 500u32;
         let txs: Vec<Vec<u8>> = (1..=n)
             .map(|i| {
-                wallet::base_tx(
-                    &fresh.x.vm.rules,
-                    std::slice::from_ref(&faucet),
-                    &utxos,
-                    &[Payment {
-                        asset: avax,
-                        amount: u64::from(i),
-                        to: load.address(),
-                    }],
-                    faucet.address(),
-                    fresh.engine.clock.now(),
-                )
-                .unwrap()
-                .to_bytes()
-                .unwrap()
+                let pay = [x::output(avax, u64::from(i), one(load.address()))];
+                let built = x::base_tx(&cx, &utxos, &payer(&fresh, &faucet), &pay);
+                context::sign(built, &faucet_keys)
+                    .unwrap()
+                    .to_bytes()
+                    .unwrap()
             })
             .collect();
         let t = Instant::now();
@@ -321,52 +315,45 @@ async fn p_chain() {
     let d = Arc::new(in_memory());
     let avax = d.genesis.avax_asset_id;
     let faucet = test_keys().swap_remove(0);
+    let faucet_keys = Keychain::from_keys([faucet.clone()]);
     let load = PrivateKey::from_bytes(&[7; 32]).unwrap();
-    let p_utxos = |key: &PrivateKey| {
+    let p_utxos = |d: &Devnet, key: &PrivateKey| {
         let r = d.engine.store.read().unwrap();
-        pchain::utxos_of(&r, key.address().as_bytes(), None, usize::MAX).unwrap()
+        pchain::utxos_of(&r, key.address().as_bytes(), None, usize::MAX)
+            .unwrap()
+            .into_iter()
+            .map(|u| u.utxo)
+            .collect::<Vec<_>>()
     };
     // The faucet splits AVAX into `chains` UTXOs of the load key, 100 per transfer.
     let started = Instant::now();
     let mut made = 0;
     while made < chains {
         let n = (chains - made).min(100);
-        let payments: Vec<Payment> = (0..n)
-            .map(|_| Payment {
-                asset: avax,
-                amount: 10_000_000_000,
-                to: load.address(),
-            })
+        let payments: Vec<_> = (0..n)
+            .map(|_| p::output(avax, 10_000_000_000, one(load.address())))
             .collect();
-        let tx = wallet::p_base_tx(
-            &d.p.vm.rules,
-            std::slice::from_ref(&faucet),
-            &p_utxos(&faucet),
-            &payments,
-            faucet.address(),
-            d.p_price_margin().unwrap(),
-        )
-        .unwrap();
+        let cx = context::of(&d).unwrap();
+        let from = payer(&d, &faucet);
+        let built = p::base_tx(&cx, &p_utxos(&d, &faucet), &from, &payments);
+        let tx = context::sign(built, &faucet_keys).unwrap();
         d.accept_now(Chain::P, tx.to_bytes().unwrap()).unwrap();
         made += n;
     }
     // One transfer from each, signed ahead, at twice the price now.
-    let price = d.p_price_margin().unwrap();
-    let signed: Vec<Vec<u8>> = p_utxos(&load)
+    let (cx, load_keys) = (
+        context::of(&d).unwrap(),
+        Keychain::from_keys([load.clone()]),
+    );
+    let signed: Vec<Vec<u8>> = p_utxos(&d, &load)
         .iter()
         .take(chains)
         .map(|u| {
-            wallet::p_base_tx(
-                &d.p.vm.rules,
-                std::slice::from_ref(&load),
-                std::slice::from_ref(u),
-                &[],
-                load.address(),
-                price,
-            )
-            .unwrap()
-            .to_bytes()
-            .unwrap()
+            let built = p::base_tx(&cx, std::slice::from_ref(u), &payer(&d, &load), &[]);
+            context::sign(built, &load_keys)
+                .unwrap()
+                .to_bytes()
+                .unwrap()
         })
         .collect();
     assert_eq!(signed.len(), chains);
@@ -420,45 +407,27 @@ async fn p_chain() {
     // signature, recovered every time).
     let (per_p, per_x) = {
         let fresh = in_memory();
+        let x_utxos = x_utxos(&fresh, &faucet);
+        let p_utxos = p_utxos(&fresh, &faucet);
+        let cx = context::of(&fresh).unwrap();
         let r = fresh.engine.store.read().unwrap();
-        let x_utxos =
-            avalanche_devnet::xchain::all_utxos_of(&r, faucet.address().as_bytes()).unwrap();
-        let p_utxos = pchain::utxos_of(&r, faucet.address().as_bytes(), None, usize::MAX).unwrap();
-        let price = fresh.p_price_margin().unwrap();
         let n = 500u32;
-        let pay = |i: u32| {
-            [Payment {
-                asset: avax,
-                amount: u64::from(i),
-                to: load.address(),
-            }]
-        };
-        let keys = std::slice::from_ref(&faucet);
+        let from = payer(&fresh, &faucet);
         let p_txs: Vec<Vec<u8>> = (1..=n)
             .map(|i| {
-                let tx = wallet::p_base_tx(
-                    &fresh.p.vm.rules,
-                    keys,
-                    &p_utxos,
-                    &pay(i),
-                    faucet.address(),
-                    price,
-                );
-                tx.unwrap().to_bytes().unwrap()
+                let pay = [p::output(avax, u64::from(i), one(load.address()))];
+                let built = p::base_tx(&cx, &p_utxos, &from, &pay);
+                let tx = context::sign(built, &faucet_keys).unwrap();
+                tx.to_bytes().unwrap()
             })
             .collect();
         let now = fresh.engine.clock.now();
         let x_txs: Vec<Vec<u8>> = (1..=n)
             .map(|i| {
-                let tx = wallet::base_tx(
-                    &fresh.x.vm.rules,
-                    keys,
-                    &x_utxos,
-                    &pay(i),
-                    faucet.address(),
-                    now,
-                );
-                tx.unwrap().to_bytes().unwrap()
+                let pay = [x::output(avax, u64::from(i), one(load.address()))];
+                let built = x::base_tx(&cx, &x_utxos, &from, &pay);
+                let tx = context::sign(built, &faucet_keys).unwrap();
+                tx.to_bytes().unwrap()
             })
             .collect();
         let (mut p_time, mut x_time) = (Duration::ZERO, Duration::ZERO);

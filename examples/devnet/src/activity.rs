@@ -1,17 +1,21 @@
 //! The built-in activity generator: a short history made at first start (so every method has
 //! something to show from the first call), and with `--activity` a transfer every
 //! `--block-interval` on the X-chain (and every third one on the P-chain). Every transaction
-//! is an ordinary signed one, going through issueTx and the one acceptance path.
+//! is an ordinary signed one, built by `avalanche_rpc::transact` with the devnet's context
+//! ([`crate::context`]), going through issueTx and the one acceptance path.
 
+use crate::context;
 use crate::devnet::Devnet;
 use crate::genesis::{AVAX, test_keys};
 use crate::ledger::Chain;
-use crate::wallet::{self, PKind, Payment};
 use crate::{pchain, xchain};
-use avalanche_rpc::codec::warp;
 use avalanche_rpc::codec::warp_l1::L1Message;
+use avalanche_rpc::codec::{avm, platform, secp256k1fx, warp};
 use avalanche_rpc::keys::PrivateKey;
-use avalanche_rpc::wire::Id;
+use avalanche_rpc::transact::p::{self, PUnsigned};
+use avalanche_rpc::transact::x::{self, XUnsigned};
+use avalanche_rpc::transact::{BuildError, Context, Keychain, Payer};
+use avalanche_rpc::wire::{Id, NodeId, ShortId};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -40,18 +44,56 @@ pub struct History {
     pub l1_chain: Id,
 }
 
-fn x_utxos(d: &Devnet, k: &PrivateKey) -> Result<Vec<xchain::Utxo>, String> {
+fn x_utxos(d: &Devnet, k: &PrivateKey) -> Result<Vec<avm::Utxo>, String> {
     let r = d.engine.store.read().map_err(|e| e.to_string())?;
-    xchain::all_utxos_of(&r, k.address().as_bytes()).map_err(|e| e.to_string())
+    let utxos = xchain::all_utxos_of(&r, k.address().as_bytes()).map_err(|e| e.to_string())?;
+    Ok(utxos.into_iter().map(|u| u.utxo).collect())
 }
 
-fn p_utxos(d: &Devnet, k: &PrivateKey) -> Result<Vec<pchain::Utxo>, String> {
+fn p_utxos(d: &Devnet, k: &PrivateKey) -> Result<Vec<platform::Utxo>, String> {
     let r = d.engine.store.read().map_err(|e| e.to_string())?;
-    pchain::utxos_of(&r, k.address().as_bytes(), None, usize::MAX).map_err(|e| e.to_string())
+    let utxos = pchain::utxos_of(&r, k.address().as_bytes(), None, usize::MAX)
+        .map_err(|e| e.to_string())?;
+    Ok(utxos.into_iter().map(|u| u.utxo).collect())
 }
 
-fn accept(d: &Devnet, chain: Chain, bytes: Result<Vec<u8>, String>) -> Result<Id, String> {
-    d.accept_now(chain, bytes?).map_err(|e| e.0)
+/// `key` alone pays, at the devnet's time, its change to itself.
+fn payer(d: &Devnet, key: &PrivateKey) -> Payer {
+    Payer::new(vec![key.address()], d.engine.clock.now())
+}
+
+/// Owners of one address.
+fn one(a: ShortId) -> secp256k1fx::OutputOwners {
+    secp256k1fx::OutputOwners::new(0, 1, vec![a])
+}
+
+fn context(d: &Devnet) -> Result<Context, String> {
+    context::of(d).map_err(|e| e.to_string())
+}
+
+/// An X-chain transaction `build` makes from `key`'s UTXOs, paid and signed by `key` (and
+/// the other test keys it names), accepted.
+fn x_do(
+    d: &Devnet,
+    key: &PrivateKey,
+    build: impl FnOnce(&Context, &[avm::Utxo], &Payer) -> Result<XUnsigned, BuildError>,
+) -> Result<Id, String> {
+    let built = build(&context(d)?, &x_utxos(d, key)?, &payer(d, key));
+    let tx = context::sign(built, &Keychain::from_keys(test_keys()))?;
+    let bytes = tx.to_bytes().map_err(|e| e.to_string())?;
+    d.accept_now(Chain::X, bytes).map_err(|e| e.0)
+}
+
+/// The same on the P-chain.
+fn p_do(
+    d: &Devnet,
+    key: &PrivateKey,
+    build: impl FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<PUnsigned, BuildError>,
+) -> Result<Id, String> {
+    let built = build(&context(d)?, &p_utxos(d, key)?, &payer(d, key));
+    let tx = context::sign(built, &Keychain::from_keys(test_keys()))?;
+    let bytes = tx.to_bytes().map_err(|e| e.to_string())?;
+    d.accept_now(Chain::P, bytes).map_err(|e| e.0)
 }
 
 /// The first-start history: ewoq pays every other key on X; key 1 creates an asset; ewoq
@@ -60,10 +102,10 @@ fn accept(d: &Devnet, chain: Chain, bytes: Result<Vec<u8>, String>) -> Result<Id
 /// its validator for two weeks; key 4 creates another Subnet with a chain and converts it to
 /// an L1 validated by nodes 3 and 4 (0.1 AVAX of balance each, about three years of the
 /// continuous fee at its minimum price), then registers a third validator and changes its
-/// weight through Warp messages the L1 signs.
+/// weight through Warp messages the L1 signs. Every transaction is built by
+/// `avalanche_rpc::transact`'s builders.
 pub fn seed(d: &Devnet) -> Result<History, String> {
     let keys = test_keys();
-    let now = d.engine.clock.now();
     let avax = d.genesis.avax_asset_id;
     let asset = |alias: &str| {
         d.genesis
@@ -74,294 +116,195 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
             .ok_or(format!("no genesis asset {alias}"))
     };
     let mut x_txs = Vec::new();
-    let payments: Vec<Payment> = keys[1..]
+    let payments: Vec<avm::TransferableOutput> = keys[1..]
         .iter()
-        .map(|k| Payment {
-            asset: avax,
-            amount: 1_000 * AVAX,
-            to: k.address(),
-        })
+        .map(|k| x::output(avax, 1_000 * AVAX, one(k.address())))
         .collect();
-    let tx = wallet::base_tx(
-        &d.x.vm.rules,
-        &keys[..1],
-        &x_utxos(d, &keys[0])?,
-        &payments,
-        keys[0].address(),
-        now,
-    )?;
-    x_txs.push(accept(
-        d,
-        Chain::X,
-        tx.to_bytes().map_err(|e| e.to_string()),
-    )?);
+    x_txs.push(x_do(d, &keys[0], |c, u, p| x::base_tx(c, u, p, &payments))?);
 
-    let tx = wallet::create_asset_tx(
-        &d.x.vm.rules,
-        &keys[1..2],
-        &x_utxos(d, &keys[1])?,
-        ("Devnet Collectible", "DCL", 0),
-        &[(100, keys[1].address()), (50, keys[2].address())],
-        &[keys[1].address()],
-        keys[1].address(),
-        now,
-    )?;
-    let new_asset = accept(d, Chain::X, tx.to_bytes().map_err(|e| e.to_string()))?;
+    let (k1, k2) = (keys[1].address(), keys[2].address());
+    let mut dcl: Vec<avm::StateOutput> = vec![
+        secp256k1fx::TransferOutput::new(100, one(k1)).into(),
+        secp256k1fx::TransferOutput::new(50, one(k2)).into(),
+    ];
+    dcl.push(secp256k1fx::MintOutput::new(one(k1)).into());
+    let new_asset = x_do(d, &keys[1], |c, u, p| {
+        x::create_asset_tx(
+            c,
+            u,
+            p,
+            ("Devnet Collectible", "DCL", 0),
+            vec![avm::InitialState::new(0, dcl)],
+        )
+    })?;
     x_txs.push(new_asset);
 
     let mnt = asset("MNT")?;
-    let ewoq = x_utxos(d, &keys[0])?;
-    let right = ewoq
-        .iter()
-        .find(|u| u.utxo.asset_id == mnt && u.amount().is_none())
-        .ok_or("ewoq holds no MNT minting right")?;
-    let tx = wallet::mint_tx(
-        &d.x.vm.rules,
-        &keys[0],
-        right,
-        100_000,
-        keys[3].address(),
-        &ewoq,
-        keys[0].address(),
-        now,
-    )?;
-    x_txs.push(accept(
-        d,
-        Chain::X,
-        tx.to_bytes().map_err(|e| e.to_string()),
-    )?);
+    let to = keys[3].address();
+    x_txs.push(x_do(d, &keys[0], |c, u, p| {
+        let right = u
+            .iter()
+            .find(|u| {
+                u.asset_id == mnt && matches!(u.output, avm::UtxoOutput::Secp256k1fxMintOutput(_))
+            })
+            .ok_or(BuildError::invalid(
+                "mint",
+                "ewoq holds no MNT minting right",
+            ))?;
+        let mint = x::Op::mint(right, p, 100_000, one(to))?;
+        x::operation_tx(c, u, p, vec![mint])
+    })?);
 
     let dvt = asset("DVT")?;
-    let tx = wallet::base_tx(
-        &d.x.vm.rules,
-        &keys[2..3],
-        &x_utxos(d, &keys[2])?,
-        &[Payment {
-            asset: dvt,
-            amount: 1_000_000,
-            to: keys[3].address(),
-        }],
-        keys[2].address(),
-        now,
-    )?;
-    x_txs.push(accept(
-        d,
-        Chain::X,
-        tx.to_bytes().map_err(|e| e.to_string()),
-    )?);
+    x_txs.push(x_do(d, &keys[2], |c, u, p| {
+        x::base_tx(c, u, p, &[x::output(dvt, 1_000_000, one(to))])
+    })?);
 
-    let price = d.p_price_margin().map_err(|e| e.to_string())?;
-    let tx = wallet::p_base_tx(
-        &d.p.vm.rules,
-        &keys[3..4],
-        &p_utxos(d, &keys[3])?,
-        &[Payment {
-            asset: avax,
-            amount: 10 * AVAX,
-            to: keys[4].address(),
-        }],
-        keys[3].address(),
-        price,
-    )?;
-    let mut p_txs = vec![accept(
-        d,
-        Chain::P,
-        tx.to_bytes().map_err(|e| e.to_string()),
-    )?];
+    let k4 = keys[4].address();
+    let mut p_txs = vec![p_do(d, &keys[3], |c, u, p| {
+        p::base_tx(c, u, p, &[p::output(avax, 10 * AVAX, one(k4))])
+    })?];
     // Key 2 moves 50 AVAX from X to P: an export, then an import of it.
-    let tx = wallet::x_export_tx(
-        &d.x.vm.rules,
-        &keys[2..3],
-        &x_utxos(d, &keys[2])?,
-        50 * AVAX,
-        keys[2].address(),
-        keys[2].address(),
-        now,
-    )?;
-    x_txs.push(accept(
-        d,
-        Chain::X,
-        tx.to_bytes().map_err(|e| e.to_string()),
-    )?);
-    let atomic: Vec<pchain::Utxo> = {
+    x_txs.push(x_do(d, &keys[2], |c, u, p| {
+        x::export_tx(c, u, p, Id::ZERO, &[x::output(avax, 50 * AVAX, one(k2))])
+    })?);
+    let atomic: Vec<platform::Utxo> = {
         let r = d.engine.store.read().map_err(|e| e.to_string())?;
-        crate::ledger::utxos_of(
-            &r,
-            crate::ledger::X_TO_P,
-            keys[2].address().as_bytes(),
-            None,
-            usize::MAX,
-        )
-        .map_err(|e| e.to_string())?
-        .into_iter()
-        .map(|(_, b)| pchain::Utxo::decode(&b).map_err(|e| e.to_string()))
-        .collect::<Result<_, _>>()?
+        crate::ledger::utxos_of(&r, crate::ledger::X_TO_P, k2.as_bytes(), None, usize::MAX)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(|(_, b)| pchain::Utxo::decode(&b).map(|u| u.utxo))
+            .collect::<Result<_, _>>()
+            .map_err(|e| e.to_string())?
     };
-    let tx = wallet::p_tx(
-        &d.p.vm.rules,
-        &keys[2..3],
-        &[],
-        &[],
-        PKind::Import(&atomic),
-        keys[2].address(),
-        d.p_price_margin().map_err(|e| e.to_string())?,
-    )?;
-    p_txs.push(accept(
-        d,
-        Chain::P,
-        tx.to_bytes().map_err(|e| e.to_string()),
-    )?);
+    p_txs.push(p_do(d, &keys[2], |c, _, p| {
+        p::import_tx(c, &atomic, &[], p, c.x_chain_id, &one(k2))
+    })?);
     let two_weeks = d.engine.clock.now() + 14 * 24 * 3600;
-    let mut p = |key: &PrivateKey, kind: PKind<'_>| -> Result<Id, String> {
-        let price = d.p_price_margin().map_err(|e| e.to_string())?;
-        let tx = wallet::p_tx(
-            &d.p.vm.rules,
-            std::slice::from_ref(key),
-            &p_utxos(d, key)?,
-            &[],
-            kind,
-            key.address(),
-            price,
-        )?;
-        let id = accept(d, Chain::P, tx.to_bytes().map_err(|e| e.to_string()))?;
-        p_txs.push(id);
-        Ok(id)
+    let stake = |node, weight, end| p::Stake {
+        node_id: node,
+        start: 0,
+        end,
+        weight,
     };
-    p(
-        &keys[1],
-        PKind::AddDelegator {
-            node: d.nodes[1].id,
-            weight: 1_000 * AVAX,
-            end: two_weeks,
-            rewards: keys[1].address(),
-        },
-    )?;
+    p_txs.push(p_do(d, &keys[1], |c, u, p| {
+        let s = stake(d.nodes[1].id, 1_000 * AVAX, two_weeks);
+        p::add_permissionless_delegator_tx(c, u, p, s, &one(k1), None)
+    })?);
     // Key 3 stakes a new validator (a node outside the five, with its own BLS key) for a
     // month.
     let history_bls = avalanche_rpc::bls::SecretKey::from_seed(&crate::genesis::sha256(
         b"avalanche-devnet history validator",
     ))
     .map_err(|e| e.to_string())?;
-    p(
-        &keys[3],
-        PKind::AddValidator {
-            node: avalanche_rpc::wire::NodeId::new(HISTORY_VALIDATOR),
-            bls: &history_bls,
-            weight: 2_000 * AVAX,
-            end: d.engine.clock.now() + 30 * 24 * 3600,
-            shares: 20_000,
-            rewards: keys[3].address(),
-        },
-    )?;
-    let subnet = p(
-        &keys[4],
-        PKind::CreateSubnet {
-            owner: keys[4].address(),
-        },
-    )?;
-    let chain = p(
-        &keys[4],
-        PKind::CreateChain {
-            subnet,
-            name: "Devnet Subnet Chain",
-            vm: crate::genesis::name_id("subnetevm"),
-            genesis: br#"{"config":{"chainId":43117},"alloc":{},"gasLimit":"0x7A1200"}"#,
-            auth: &keys[4],
-        },
-    )?;
-    p(
-        &keys[4],
-        PKind::AddSubnetValidator {
-            subnet,
-            node: d.nodes[2].id,
-            weight: 20,
-            end: two_weeks,
-            auth: &keys[4],
-        },
-    )?;
-    let l1 = p(
-        &keys[4],
-        PKind::CreateSubnet {
-            owner: keys[4].address(),
-        },
-    )?;
-    let l1_chain = p(
-        &keys[4],
-        PKind::CreateChain {
-            subnet: l1,
-            name: "Devnet L1 Chain",
-            vm: crate::genesis::name_id("subnetevm"),
+    let k3 = keys[3].address();
+    let validator = p::ValidatorRequest {
+        stake: stake(
+            NodeId::new(HISTORY_VALIDATOR),
+            2_000 * AVAX,
+            d.engine.clock.now() + 30 * 24 * 3600,
+        ),
+        signer: Some((history_bls.public_key(), history_bls.proof_of_possession())),
+        validator_rewards: one(k3),
+        delegator_rewards: one(k3),
+        shares: 20_000,
+    };
+    p_txs.push(p_do(d, &keys[3], |c, u, p| {
+        p::add_permissionless_validator_tx(c, u, p, &validator)
+    })?);
+    // Key 4 owns the Subnets and authorizes for them.
+    let owner = p::Authority::new(one(k4));
+    let subnet = p_do(d, &keys[4], |c, u, p| {
+        p::create_subnet_tx(c, u, p, &one(k4))
+    })?;
+    p_txs.push(subnet);
+    let chain = |subnet_id, name| p::ChainRequest {
+        subnet_id,
+        name,
+        vm_id: crate::genesis::name_id("subnetevm"),
+        fx_ids: Vec::new(),
+        genesis: br#"{"config":{"chainId":43117},"alloc":{},"gasLimit":"0x7A1200"}"#,
+    };
+    let subnet_chain = p_do(d, &keys[4], |c, u, p| {
+        p::create_chain_tx(c, u, p, &owner, &chain(subnet, "Devnet Subnet Chain"))
+    })?;
+    p_txs.push(subnet_chain);
+    p_txs.push(p_do(d, &keys[4], |c, u, p| {
+        let s = stake(d.nodes[2].id, 20, two_weeks);
+        p::add_subnet_validator_tx(c, u, p, subnet, &owner, s)
+    })?);
+    let l1 = p_do(d, &keys[4], |c, u, p| {
+        p::create_subnet_tx(c, u, p, &one(k4))
+    })?;
+    p_txs.push(l1);
+    let l1_chain = p_do(d, &keys[4], |c, u, p| {
+        let req = p::ChainRequest {
             genesis: br#"{"config":{"chainId":43118},"alloc":{},"gasLimit":"0x7A1200"}"#,
-            auth: &keys[4],
-        },
-    )?;
-    let validators: Vec<wallet::L1Validator<'_>> = d.nodes[3..5]
+            ..chain(l1, "Devnet L1 Chain")
+        };
+        p::create_chain_tx(c, u, p, &owner, &req)
+    })?;
+    p_txs.push(l1_chain);
+    let pchain_owner = platform::PChainOwner::new(1, vec![k4]);
+    let validators: Vec<platform::ConvertSubnetToL1Validator> = d.nodes[3..5]
         .iter()
         .map(|n| {
-            Ok(wallet::L1Validator {
-                node: n.id,
-                bls: n
-                    .bls
-                    .as_ref()
-                    .ok_or(format!("the devnet does not hold {}'s BLS key", n.id))?,
-                weight: 100,
-                balance: AVAX / 10,
-                owner: keys[4].address(),
-            })
+            let bls = n
+                .bls
+                .as_ref()
+                .ok_or(format!("the devnet does not hold {}'s BLS key", n.id))?;
+            Ok(platform::ConvertSubnetToL1Validator::new(
+                n.id.as_bytes().to_vec(),
+                100,
+                AVAX / 10,
+                platform::ProofOfPossession::new(bls.public_key(), bls.proof_of_possession()),
+                pchain_owner.clone(),
+                pchain_owner.clone(),
+            ))
         })
         .collect::<Result<_, String>>()?;
-    p(
-        &keys[4],
-        PKind::ConvertToL1 {
-            subnet: l1,
-            chain: l1_chain,
-            address: &VALIDATOR_MANAGER,
-            validators: &validators,
-            auth: &keys[4],
-        },
-    )?;
+    p_txs.push(p_do(d, &keys[4], |c, u, p| {
+        let manager = (l1_chain, &VALIDATOR_MANAGER as &[u8]);
+        p::convert_subnet_to_l1_tx(c, u, p, l1, &owner, manager, &validators)
+    })?);
     // The manager registers a third validator, then changes its weight: Warp messages the
     // devnet signs as the L1's validators (nodes 3 and 4).
     let bls = avalanche_rpc::bls::SecretKey::from_seed(&crate::genesis::sha256(
         b"avalanche-devnet l1 validator",
     ))
     .map_err(|e| e.to_string())?;
-    let owner = avalanche_rpc::codec::platform::PChainOwner::new(1, vec![keys[4].address()]);
     let register = L1Message::RegisterL1Validator(Box::new(warp::RegisterL1Validator::new(
         l1,
         L1_VALIDATOR.to_vec(),
         bls.public_key(),
         d.engine.clock.now() + 3_600,
-        owner.clone(),
-        owner,
+        pchain_owner.clone(),
+        pchain_owner,
         20,
     )));
     let validation_id = Id::from_sha256(&register.to_bytes().map_err(|e| e.to_string())?);
     let network = d.options.network_id;
     let message = crate::control::sign_warp(
         d,
-        &wallet::l1_message(network, l1_chain, &VALIDATOR_MANAGER, register)?,
+        &pchain::warp::l1_message(network, l1_chain, &VALIDATOR_MANAGER, register)?,
     )?;
-    p(
-        &keys[4],
-        PKind::RegisterL1Validator {
-            message: &message,
-            proof_of_possession: bls.proof_of_possession(),
-            balance: AVAX / 10,
-        },
-    )?;
+    p_txs.push(p_do(d, &keys[4], |c, u, p| {
+        p::register_l1_validator_tx(c, u, p, AVAX / 10, bls.proof_of_possession(), &message)
+    })?);
     let reweigh = L1Message::L1ValidatorWeight(warp::L1ValidatorWeight::new(validation_id, 0, 30));
     let message = crate::control::sign_warp(
         d,
-        &wallet::l1_message(network, l1_chain, &VALIDATOR_MANAGER, reweigh)?,
+        &pchain::warp::l1_message(network, l1_chain, &VALIDATOR_MANAGER, reweigh)?,
     )?;
-    p(&keys[4], PKind::SetL1ValidatorWeight { message: &message })?;
+    p_txs.push(p_do(d, &keys[4], |c, u, p| {
+        p::set_l1_validator_weight_tx(c, u, p, &message)
+    })?);
     Ok(History {
         x_txs,
         p_txs,
         new_asset,
         subnet,
-        chain,
+        chain: subnet_chain,
         l1,
         l1_chain,
     })
@@ -378,24 +321,18 @@ pub async fn run(d: Arc<Devnet>, interval: Duration) {
         round += 1;
         let seed = d.engine.clock.now_ns() ^ round.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let from = &keys[(seed % keys.len() as u64) as usize];
-        let to = &keys[((seed >> 8) % keys.len() as u64) as usize];
+        let to = keys[((seed >> 8) % keys.len() as u64) as usize].address();
         let amount = AVAX / 100 * (1 + (seed >> 16) % 100);
-        let payment = Payment {
-            asset: d.genesis.avax_asset_id,
-            amount,
-            to: to.address(),
-        };
-        let (dx, from_x, pay_x) = (d.clone(), from.clone(), payment.clone());
+        let avax = d.genesis.avax_asset_id;
+        let (dx, from_x) = (d.clone(), from.clone());
         let x = tokio::task::spawn_blocking(move || -> Result<Id, String> {
-            let utxos = x_utxos(&dx, &from_x)?;
-            let tx = wallet::base_tx(
-                &dx.x.vm.rules,
-                std::slice::from_ref(&from_x),
-                &utxos,
-                &[pay_x],
-                from_x.address(),
-                dx.engine.clock.now(),
-            )?;
+            let built = x::base_tx(
+                &context(&dx)?,
+                &x_utxos(&dx, &from_x)?,
+                &payer(&dx, &from_x),
+                &[x::output(avax, amount, one(to))],
+            );
+            let tx = context::sign(built, &Keychain::from_keys([from_x]))?;
             dx.issue_x(tx.to_bytes().map_err(|e| e.to_string())?)
                 .map_err(|e| e.to_string())
         });
@@ -405,16 +342,13 @@ pub async fn run(d: Arc<Devnet>, interval: Duration) {
         if round.is_multiple_of(3) {
             let (dp, from_p) = (d.clone(), from.clone());
             let p = tokio::task::spawn_blocking(move || -> Result<Id, String> {
-                let utxos = p_utxos(&dp, &from_p)?;
-                let price = dp.p_price_margin().map_err(|e| e.to_string())?;
-                let tx = wallet::p_base_tx(
-                    &dp.p.vm.rules,
-                    std::slice::from_ref(&from_p),
-                    &utxos,
-                    &[payment],
-                    from_p.address(),
-                    price,
-                )?;
+                let built = p::base_tx(
+                    &context(&dp)?,
+                    &p_utxos(&dp, &from_p)?,
+                    &payer(&dp, &from_p),
+                    &[p::output(avax, amount, one(to))],
+                );
+                let tx = context::sign(built, &Keychain::from_keys([from_p]))?;
                 dp.issue_p(tx.to_bytes().map_err(|e| e.to_string())?)
                     .map_err(|e| e.to_string())
             });

@@ -7,8 +7,9 @@ use crate::genesis::test_keys;
 use crate::ledger::Chain;
 use crate::secp::TxError;
 use crate::store::{self, StoreError};
-use crate::wallet::{self, Payment};
-use crate::{pchain, xchain};
+use crate::{context, pchain, xchain};
+use avalanche_rpc::codec::secp256k1fx;
+use avalanche_rpc::transact::{Keychain, Payer, p, x};
 use avalanche_rpc::wire::{Id, ShortId};
 
 /// The longest single advance of the clock: ten years.
@@ -31,40 +32,29 @@ pub fn advance_clock(d: &Devnet, seconds: u64) -> Result<u64, StoreError> {
 /// issueTx, and builds the block; the tx's ID once accepted.
 pub fn fund(d: &Devnet, chain: Chain, to: ShortId, amount: u64) -> Result<Id, TxError> {
     let faucet = test_keys().swap_remove(0);
-    let payment = Payment {
-        asset: d.genesis.avax_asset_id,
-        amount,
-        to,
-    };
     let e = |e: StoreError| TxError(e.to_string());
+    let cx = context::of(d).map_err(e)?;
+    let payer = Payer::new(vec![faucet.address()], d.engine.clock.now());
+    let to = secp256k1fx::OutputOwners::new(0, 1, vec![to]);
+    let keys = Keychain::from_keys([faucet.clone()]);
     let r = d.engine.store.read().map_err(e)?;
     let bytes = match chain {
         Chain::X => {
             let utxos = xchain::all_utxos_of(&r, faucet.address().as_bytes()).map_err(e)?;
-            wallet::base_tx(
-                &d.x.vm.rules,
-                std::slice::from_ref(&faucet),
-                &utxos,
-                &[payment],
-                faucet.address(),
-                d.engine.clock.now(),
-            )
-            .map_err(TxError)?
-            .to_bytes()
+            let utxos: Vec<_> = utxos.into_iter().map(|u| u.utxo).collect();
+            let pay = [x::output(cx.avax_asset_id, amount, to)];
+            context::sign(x::base_tx(&cx, &utxos, &payer, &pay), &keys)
+                .map_err(TxError)?
+                .to_bytes()
         }
         Chain::P => {
             let utxos =
                 pchain::utxos_of(&r, faucet.address().as_bytes(), None, usize::MAX).map_err(e)?;
-            let tx = wallet::p_base_tx(
-                &d.p.vm.rules,
-                std::slice::from_ref(&faucet),
-                &utxos,
-                &[payment],
-                faucet.address(),
-                d.p_price_margin().map_err(e)?,
-            )
-            .map_err(TxError)?;
-            tx.to_bytes()
+            let utxos: Vec<_> = utxos.into_iter().map(|u| u.utxo).collect();
+            let pay = [p::output(cx.avax_asset_id, amount, to)];
+            context::sign(p::base_tx(&cx, &utxos, &payer, &pay), &keys)
+                .map_err(TxError)?
+                .to_bytes()
         }
     }
     .map_err(|e| TxError(e.to_string()))?;

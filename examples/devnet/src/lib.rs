@@ -6,11 +6,13 @@
 //! building, the block tail; a chain plugs in through [`engine::Vm`]) ← [`xchain`],
 //! [`pchain`] (each chain's state, verification and VM) ← [`view`] (the read side) ←
 //! [`devnet`] (opening the store,
-//! the two chains on the engine) ← [`control`], [`activity`], [`rpc`] (the generated
-//! traits, nothing else). `main.rs` reads flags and serves.
+//! the two chains on the engine) ← [`context`] (the devnet as `avalanche_rpc::transact`'s
+//! builders see it) ← [`control`], [`activity`], [`rpc`] (the generated traits, nothing
+//! else). `main.rs` reads flags and serves.
 
 pub mod activity;
 pub mod clock;
+pub mod context;
 pub mod control;
 pub mod devnet;
 pub mod engine;
