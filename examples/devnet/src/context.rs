@@ -8,9 +8,10 @@ use crate::genesis::staking;
 use crate::pchain::{fee, l1};
 use crate::store::StoreError;
 use crate::xchain::vm::{CREATE_ASSET_TX_FEE, TX_FEE};
+use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::transact::{
-    BuildError, Context, FeeConfig, FeeState, Keychain, Signable, StakingRules, Unsigned,
-    ValidatorFeeConfig,
+    BuildError, Context, CredentialKind, FeeConfig, FeeState, Keychain, Signable, Signers,
+    StakingRules, Unsigned, ValidatorFeeConfig,
 };
 use avalanche_rpc::wire::Id;
 
@@ -95,6 +96,20 @@ pub fn sign<U: Signable>(
     let mut unsigned = built.map_err(|e| e.to_string())?;
     unsigned.sign(keys).map_err(|e| e.to_string())?;
     unsigned.signed().map_err(|e| e.to_string())
+}
+
+/// A transaction edited after it was built (a tampered one, in the tests), signed again:
+/// credential i by `by[i]` alone, as a secp256k1fx credential.
+pub fn sign_as<U: Signable>(unsigned: U, by: &[&PrivateKey]) -> Result<U::Signed, String> {
+    let signers = by
+        .iter()
+        .map(|k| Signers {
+            kind: CredentialKind::Secp256k1,
+            addresses: vec![k.address()],
+        })
+        .collect();
+    let keys = Keychain::from_keys(by.iter().map(|k| (*k).clone()));
+    sign(Ok(Unsigned::new(unsigned, signers, 0, 0)), &keys)
 }
 
 #[cfg(test)]

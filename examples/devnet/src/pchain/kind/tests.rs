@@ -1,6 +1,7 @@
 //! Each P-chain kind verified through the read view, without HTTP or a store: an in-memory
-//! [`View`], transactions built by the wallet, at least one refusal (its exact text) and one
-//! acceptance per kind.
+//! [`View`], transactions built by `avalanche_rpc::transact`'s builders (with rules relaxed
+//! where a refusal of the devnet's is the point), at least one refusal (its exact text) and
+//! one acceptance per kind.
 
 use super::{l1, staking, subnets};
 use crate::genesis::{staking as params, test_keys};
@@ -8,12 +9,13 @@ use crate::pchain::l1 as state;
 use crate::pchain::verify::{Change, Current, Effects, Rules, View, verify};
 use crate::pchain::{Utxo, fee, warp};
 use crate::secp::TxError;
-use crate::wallet::{self, L1Validator, PKind, Payment};
 use avalanche_rpc::bls::SecretKey;
 use avalanche_rpc::codec::{
     avax, platform, secp256k1fx, warp as warp_codec, warp_l1, warp_payload,
 };
 use avalanche_rpc::keys::PrivateKey;
+use avalanche_rpc::transact::p::{self as build, Authority, PUnsigned, Stake};
+use avalanche_rpc::transact::{BuildError, Context, FeeState, Keychain, Payer};
 use avalanche_rpc::wire::{Id, NodeId, ShortId};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -107,6 +109,29 @@ struct World {
     utxos: Vec<Utxo>,
 }
 
+/// The test chain's context, its gas at 1 nAVAX.
+fn context() -> Context {
+    let state = FeeState {
+        capacity: fee::MAX_CAPACITY,
+        excess: 0,
+        price: 1,
+    };
+    let r = rules();
+    crate::context::new(NETWORK, (r.x_chain, Id::new([3; 32])), r.avax, state)
+}
+
+/// The same without a minimum validator stake: the builder would refuse what the devnet
+/// must refuse.
+fn lenient() -> Context {
+    let mut c = context();
+    c.staking.min_validator_stake = 0;
+    c
+}
+
+/// What a builder of `transact::p` is given besides its request.
+type Build<'a> =
+    Box<dyn FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<PUnsigned, BuildError> + 'a>;
+
 fn owners(a: ShortId) -> secp256k1fx::OutputOwners {
     secp256k1fx::OutputOwners::new(0, 1, vec![a])
 }
@@ -135,23 +160,23 @@ impl World {
         w
     }
 
-    /// A signed tx of `kind` paid from the key's UTXOs at 1 nAVAX per gas.
-    fn tx(&self, kind: PKind<'_>) -> platform::Tx {
-        self.pay(&[], kind)
+    /// The tx `build` makes from the key's UTXOs, paid by the key at 1 nAVAX per gas at
+    /// `NOW`, signed by the key (and the other key where it signs).
+    fn tx(&self, build: Build<'_>) -> platform::Tx {
+        self.tx_in(&context(), build)
     }
 
-    fn pay(&self, payments: &[Payment], kind: PKind<'_>) -> platform::Tx {
-        let keys = std::slice::from_ref(&self.key);
-        wallet::p_tx(
-            &rules(),
-            keys,
-            &self.utxos,
-            payments,
-            kind,
-            self.key.address(),
-            1,
-        )
-        .unwrap()
+    /// The same with context `c`.
+    fn tx_in(&self, c: &Context, build: Build<'_>) -> platform::Tx {
+        let utxos: Vec<platform::Utxo> = self.utxos.iter().map(|u| u.utxo.clone()).collect();
+        let payer = Payer::new(vec![self.key.address()], NOW);
+        let keys = Keychain::from_keys([self.key.clone(), self.other.clone()]);
+        crate::context::sign(build(c, &utxos, &payer), &keys).unwrap()
+    }
+
+    /// The key as the owner of a Subnet or an L1 validator, authorizing for it.
+    fn authority(&self) -> Authority {
+        Authority::new(owners(self.key.address()))
     }
 
     fn verify(&mut self, tx: &platform::Tx) -> Result<Effects, TxError> {
@@ -198,7 +223,7 @@ fn resigned(
 ) -> platform::Tx {
     let mut unsigned = tx.unsigned.clone();
     edit(&mut unsigned);
-    wallet::sign_p(unsigned, signers).unwrap()
+    crate::context::sign_as(unsigned, signers).unwrap()
 }
 
 fn not_signed_by(place: &str, signer: &PrivateKey, owner: &PrivateKey) -> String {
@@ -216,13 +241,8 @@ fn node(n: u8) -> NodeId {
 #[test]
 fn base_tx_accepted_then_one_navax_short_refused() {
     let mut w = World::funded(10 * AVAX);
-    let to = w.other.address();
-    let paid = [Payment {
-        asset: rules().avax,
-        amount: AVAX,
-        to,
-    }];
-    let tx = w.pay(&paid, PKind::Base);
+    let paid = [build::output(rules().avax, AVAX, owners(w.other.address()))];
+    let tx = w.tx(Box::new(|c, u, p| build::base_tx(c, u, p, &paid)));
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(fx.change, Change::None));
     assert_eq!((fx.consumed.len(), fx.produced.len()), (1, 2));
@@ -255,7 +275,7 @@ fn base_tx_accepted_then_one_navax_short_refused() {
 #[test]
 fn base_tx_spending_a_missing_utxo_refused() {
     let mut w = World::funded(10 * AVAX);
-    let tx = w.tx(PKind::Base);
+    let tx = w.tx(Box::new(|c, u, p| build::base_tx(c, u, p, &[])));
     let u = w.utxos[0].id;
     w.fake.utxos.clear();
     assert_eq!(
@@ -272,8 +292,11 @@ fn import_tx_accepted_then_refused_from_another_chain_or_without_its_utxo() {
     let mut w = World::funded(10 * AVAX);
     let atomic = transfer(0xa1, 5 * AVAX, w.key.address());
     w.fake.atomic.insert(atomic.id, atomic.clone());
-    let imported = [atomic.clone()];
-    let tx = w.tx(PKind::Import(&imported));
+    let imported = [atomic.utxo.clone()];
+    let to = owners(w.key.address());
+    let tx = w.tx(Box::new(|c, u, p| {
+        build::import_tx(c, &imported, u, p, rules().x_chain, &to)
+    }));
     let fx = w.verify(&tx).unwrap();
     assert_eq!(fx.imported.len(), 1);
     assert!(fx.consumed.is_empty());
@@ -307,8 +330,10 @@ fn import_tx_accepted_then_refused_from_another_chain_or_without_its_utxo() {
 #[test]
 fn export_tx_accepted_then_refused_to_another_chain() {
     let mut w = World::funded(10 * AVAX);
-    let to = w.other.address();
-    let tx = w.tx(PKind::Export { amount: AVAX, to });
+    let out = [build::output(rules().avax, AVAX, owners(w.other.address()))];
+    let tx = w.tx(Box::new(|c, u, p| {
+        build::export_tx(c, u, p, rules().x_chain, &out)
+    }));
     let fx = w.verify(&tx).unwrap();
     assert_eq!(fx.exported.len(), 1);
     assert_eq!(fx.exported[0].utxo.utxo_id.output_index, 1);
@@ -329,15 +354,20 @@ fn export_tx_accepted_then_refused_to_another_chain() {
     );
 }
 
-fn add_validator(bls: &SecretKey, weight: u64, rewards: ShortId) -> PKind<'_> {
-    PKind::AddValidator {
-        node: node(7),
-        bls,
-        weight,
-        end: NOW + params::MIN_STAKE_DURATION,
+fn add_validator(bls: &SecretKey, weight: u64, rewards: ShortId) -> Build<'static> {
+    let req = build::ValidatorRequest {
+        stake: Stake {
+            node_id: node(7),
+            start: 0,
+            end: NOW + params::MIN_STAKE_DURATION,
+            weight,
+        },
+        signer: Some((bls.public_key(), bls.proof_of_possession())),
+        validator_rewards: owners(rewards),
+        delegator_rewards: owners(rewards),
         shares: params::MIN_DELEGATION_FEE,
-        rewards,
-    }
+    };
+    Box::new(move |c, u, p| build::add_permissionless_validator_tx(c, u, p, &req))
 }
 
 #[test]
@@ -353,7 +383,7 @@ fn add_permissionless_validator_accepted_then_refused_below_the_minimum_stake() 
             if weight == params::MIN_VALIDATOR_STAKE
     ));
     let low = params::MIN_VALIDATOR_STAKE - 1;
-    let tx = w.tx(add_validator(&bls, low, me));
+    let tx = w.tx_in(&lenient(), add_validator(&bls, low, me));
     assert_eq!(
         w.refusal(&tx),
         format!(
@@ -376,20 +406,26 @@ fn add_permissionless_delegator_accepted_then_refused_over_delegated() {
     let mut w = World::funded(10_000 * AVAX);
     let own = 2_000 * AVAX;
     w.validating(Id::ZERO, node(7), (own, NOW + 30 * DAY), false);
-    let delegate = |weight| PKind::AddDelegator {
-        node: node(7),
-        weight,
-        end: NOW + DAY,
-        rewards: test_keys()[0].address(),
+    let delegate = |node: NodeId, weight| -> Build<'static> {
+        let stake = Stake {
+            node_id: node,
+            start: 0,
+            end: NOW + DAY,
+            weight,
+        };
+        let rewards = owners(test_keys()[0].address());
+        Box::new(move |c, u, p| {
+            build::add_permissionless_delegator_tx(c, u, p, stake, &rewards, None)
+        })
     };
-    let tx = w.tx(delegate(params::MIN_DELEGATOR_STAKE));
+    let tx = w.tx(delegate(node(7), params::MIN_DELEGATOR_STAKE));
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
         Change::Staking(staking::Change::AddDelegator { end, .. }) if end == NOW + DAY
     ));
     let weight = 4 * own + 1;
-    let tx = w.tx(delegate(weight));
+    let tx = w.tx(delegate(node(7), weight));
     assert_eq!(
         w.refusal(&tx),
         format!(
@@ -400,12 +436,7 @@ fn add_permissionless_delegator_accepted_then_refused_over_delegated() {
             params::MAX_VALIDATOR_STAKE
         )
     );
-    let tx = w.tx(PKind::AddDelegator {
-        node: node(8),
-        weight: params::MIN_DELEGATOR_STAKE,
-        end: NOW + DAY,
-        rewards: w.key.address(),
-    });
+    let tx = w.tx(delegate(node(8), params::MIN_DELEGATOR_STAKE));
     assert_eq!(
         w.refusal(&tx),
         format!(
@@ -418,8 +449,8 @@ fn add_permissionless_delegator_accepted_then_refused_over_delegated() {
 #[test]
 fn create_subnet_accepted_then_refused_signed_by_another_key() {
     let mut w = World::funded(10 * AVAX);
-    let owner = w.key.address();
-    let tx = w.tx(PKind::CreateSubnet { owner });
+    let owner = owners(w.key.address());
+    let tx = w.tx(Box::new(|c, u, p| build::create_subnet_tx(c, u, p, &owner)));
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
@@ -437,14 +468,17 @@ fn create_subnet_accepted_then_refused_signed_by_another_key() {
 fn create_chain_accepted_then_refused_without_the_owners_signature() {
     let mut w = World::funded(10 * AVAX);
     let subnet = w.subnet(false);
-    let key = w.key.clone();
-    let tx = w.tx(PKind::CreateChain {
-        subnet,
+    let req = build::ChainRequest {
+        subnet_id: subnet,
         name: "chain",
-        vm: Id::new([3; 32]),
+        vm_id: Id::new([3; 32]),
+        fx_ids: Vec::new(),
         genesis: b"{}",
-        auth: &key,
-    });
+    };
+    let auth = w.authority();
+    let tx = w.tx(Box::new(|c, u, p| {
+        build::create_chain_tx(c, u, p, &auth, &req)
+    }));
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
@@ -464,12 +498,15 @@ fn add_subnet_validator_accepted_then_refused_signed_by_another_owner_or_not_a_p
     let subnet = w.subnet(false);
     w.validating(Id::ZERO, node(7), (2_000 * AVAX, NOW + 30 * DAY), false);
     let key = w.key.clone();
-    let add = |n| PKind::AddSubnetValidator {
-        subnet,
-        node: node(n),
-        weight: 10,
-        end: NOW + DAY,
-        auth: &key,
+    let auth = &w.authority();
+    let add = |n| -> Build<'_> {
+        let stake = Stake {
+            node_id: node(n),
+            start: 0,
+            end: NOW + DAY,
+            weight: 10,
+        };
+        Box::new(move |c, u, p| build::add_subnet_validator_tx(c, u, p, subnet, auth, stake))
     };
     let tx = w.tx(add(7));
     let fx = w.verify(&tx).unwrap();
@@ -498,12 +535,10 @@ fn remove_subnet_validator_accepted_then_refused_for_a_permissionless_one() {
     let mut w = World::funded(10 * AVAX);
     let subnet = w.subnet(false);
     w.validating(subnet, node(7), (10, NOW + DAY), true);
-    let key = w.key.clone();
-    let tx = w.tx(PKind::RemoveSubnetValidator {
-        subnet,
-        node: node(7),
-        auth: &key,
-    });
+    let auth = w.authority();
+    let tx = w.tx(Box::new(|c, u, p| {
+        build::remove_subnet_validator_tx(c, u, p, subnet, &auth, node(7))
+    }));
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
@@ -523,13 +558,10 @@ fn remove_subnet_validator_accepted_then_refused_for_a_permissionless_one() {
 fn transfer_subnet_ownership_accepted_then_refused_for_an_unknown_subnet() {
     let mut w = World::funded(10 * AVAX);
     let subnet = w.subnet(false);
-    let key = w.key.clone();
-    let owner = w.other.address();
-    let tx = w.tx(PKind::TransferSubnetOwnership {
-        subnet,
-        owner,
-        auth: &key,
-    });
+    let (auth, owner) = (w.authority(), owners(w.other.address()));
+    let tx = w.tx(Box::new(|c, u, p| {
+        build::transfer_subnet_ownership_tx(c, u, p, subnet, &auth, &owner)
+    }));
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
@@ -547,21 +579,20 @@ fn convert_subnet_to_l1_accepted_then_refused_once_converted() {
     let mut w = World::funded(10 * AVAX);
     let subnet = w.subnet(false);
     let bls = SecretKey::from_seed(&[11; 32]).unwrap();
-    let key = w.key.clone();
-    let validators = [L1Validator {
-        node: node(7),
-        bls: &bls,
-        weight: 10,
-        balance: AVAX,
-        owner: key.address(),
-    }];
-    let tx = w.tx(PKind::ConvertToL1 {
-        subnet,
-        chain: Id::new([4; 32]),
-        address: &[0x42; 20],
-        validators: &validators,
-        auth: &key,
-    });
+    let owner = platform::PChainOwner::new(1, vec![w.key.address()]);
+    let validators = [platform::ConvertSubnetToL1Validator::new(
+        node(7).as_bytes().to_vec(),
+        10,
+        AVAX,
+        platform::ProofOfPossession::new(bls.public_key(), bls.proof_of_possession()),
+        owner.clone(),
+        owner,
+    )];
+    let auth = w.authority();
+    let tx = w.tx(Box::new(|c, u, p| {
+        let manager = (CHAIN, &ADDRESS as &[u8]);
+        build::convert_subnet_to_l1_tx(c, u, p, subnet, &auth, manager, &validators)
+    }));
     let fx = w.verify(&tx).unwrap();
     let Change::L1(l1::Change::Convert {
         validators,
@@ -656,11 +687,10 @@ fn register_l1_validator_accepted_then_refused_once_registered() {
             30,
         )));
     let message = signed(&register, &signer);
-    let tx = w.tx(PKind::RegisterL1Validator {
-        message: &message,
-        proof_of_possession: bls.proof_of_possession(),
-        balance: 5_000,
-    });
+    let pop = bls.proof_of_possession();
+    let tx = w.tx(Box::new(|c, u, p| {
+        build::register_l1_validator_tx(c, u, p, 5_000, pop, &message)
+    }));
     let fx = w.verify(&tx).unwrap();
     let validation_id = Id::from_sha256(&register.to_bytes().unwrap());
     let Change::L1(l1::Change::Register {
@@ -695,7 +725,9 @@ fn set_l1_validator_weight_accepted_then_refused_with_an_old_nonce() {
         signed(&m, &signer)
     };
     let message = weigh(3);
-    let tx = w.tx(PKind::SetL1ValidatorWeight { message: &message });
+    let tx = w.tx(Box::new(|c, u, p| {
+        build::set_l1_validator_weight_tx(c, u, p, &message)
+    }));
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
@@ -706,7 +738,9 @@ fn set_l1_validator_weight_accepted_then_refused_with_an_old_nonce() {
         })
     ));
     let message = weigh(2);
-    let tx = w.tx(PKind::SetL1ValidatorWeight { message: &message });
+    let tx = w.tx(Box::new(|c, u, p| {
+        build::set_l1_validator_weight_tx(c, u, p, &message)
+    }));
     assert_eq!(
         w.refusal(&tx),
         "`unsignedTx.message`'s nonce 2 is stale: it must be at least 3"
@@ -719,10 +753,9 @@ fn increase_l1_validator_balance_accepted_then_refused_for_an_unknown_validator(
     let (mut w, subnet) = l1_world(&signer);
     let id = Id::new([6; 32]);
     w.fake.l1.insert(id, l1_validator(&w, subnet, id));
-    let tx = w.tx(PKind::IncreaseL1Balance {
-        validation_id: id,
-        amount: 7_000,
-    });
+    let tx = w.tx(Box::new(|c, u, p| {
+        build::increase_l1_validator_balance_tx(c, u, p, id, 7_000)
+    }));
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
@@ -742,10 +775,10 @@ fn disable_l1_validator_accepted_then_refused_signed_by_another_key() {
     let id = Id::new([6; 32]);
     w.fake.l1.insert(id, l1_validator(&w, subnet, id));
     let key = w.key.clone();
-    let tx = w.tx(PKind::DisableL1Validator {
-        validation_id: id,
-        auth: &key,
-    });
+    let auth = w.authority();
+    let tx = w.tx(Box::new(|c, u, p| {
+        build::disable_l1_validator_tx(c, u, p, id, &auth)
+    }));
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
@@ -841,7 +874,7 @@ fn locked_base_tx(
     };
     let gas = fee::gas(&unsigned(0)).unwrap();
     let key = w.key.clone();
-    wallet::sign_p(unsigned(free.amount - gas), &[&key, &key]).unwrap()
+    crate::context::sign_as(unsigned(free.amount - gas), &[&key, &key]).unwrap()
 }
 
 #[test]

@@ -1,12 +1,14 @@
 //! Each X-chain kind verified over UTXOs in memory, without HTTP or a store: transactions
-//! built by the wallet, at least one refusal (its exact text) and one acceptance per kind.
+//! built by `avalanche_rpc::transact`'s builders, at least one refusal (its exact text) and
+//! one acceptance per kind.
 
 use crate::genesis::test_keys;
-use crate::wallet::{self, Payment};
 use crate::xchain::Utxo;
 use crate::xchain::verify::{Effects, Rules, TxError, verify};
-use avalanche_rpc::codec::{avax, avm, nftfx, secp256k1fx};
+use avalanche_rpc::codec::{avax, avm, nftfx, propertyfx, secp256k1fx};
 use avalanche_rpc::keys::PrivateKey;
+use avalanche_rpc::transact::x::{self as build, Op, XUnsigned};
+use avalanche_rpc::transact::{BuildError, Context, FeeState, Keychain, Payer};
 use avalanche_rpc::wire::{Id, ShortId};
 use std::collections::BTreeMap;
 
@@ -22,6 +24,17 @@ fn rules() -> Rules {
         tx_fee: FEE,
         create_asset_tx_fee: FEE,
     }
+}
+
+/// The test chain's context.
+fn context() -> Context {
+    let r = rules();
+    let p_fee = FeeState {
+        capacity: 0,
+        excess: 0,
+        price: 1,
+    };
+    crate::context::new(r.network_id, (r.chain_id, Id::new([4; 32])), r.avax, p_fee)
 }
 
 fn owners(a: ShortId) -> secp256k1fx::OutputOwners {
@@ -70,8 +83,18 @@ impl World {
         self.utxos.insert(u.id, u);
     }
 
-    fn funds(&self) -> Vec<Utxo> {
-        self.utxos.values().cloned().collect()
+    fn funds(&self) -> Vec<avm::Utxo> {
+        self.utxos.values().map(|u| u.utxo.clone()).collect()
+    }
+
+    /// The key pays at `NOW`.
+    fn payer(&self) -> Payer {
+        Payer::new(vec![self.key.address()], NOW)
+    }
+
+    /// A built tx signed by the key.
+    fn signed(&self, built: Result<XUnsigned, BuildError>) -> avm::Tx {
+        crate::context::sign(built, &Keychain::from_keys([self.key.clone()])).unwrap()
     }
 
     fn verify(&self, tx: &avm::Tx) -> Result<Effects, TxError> {
@@ -99,27 +122,15 @@ fn resigned(
 ) -> avm::Tx {
     let mut unsigned = tx.unsigned.clone();
     edit(&mut unsigned);
-    wallet::sign(unsigned, signers).unwrap()
+    crate::context::sign_as(unsigned, signers).unwrap()
 }
 
 #[test]
 fn base_tx_accepted_then_one_navax_short_or_a_missing_utxo_refused() {
     let mut w = World::funded(10 * AVAX);
-    let paid = [Payment {
-        asset: rules().avax,
-        amount: AVAX,
-        to: w.other.address(),
-    }];
+    let paid = [build::output(rules().avax, AVAX, owners(w.other.address()))];
     let me = w.key.address();
-    let tx = wallet::base_tx(
-        &rules(),
-        std::slice::from_ref(&w.key),
-        &w.funds(),
-        &paid,
-        me,
-        NOW,
-    )
-    .unwrap();
+    let tx = w.signed(build::base_tx(&context(), &w.funds(), &w.payer(), &paid));
     let fx = w.verify(&tx).unwrap();
     assert_eq!((fx.consumed.len(), fx.produced.len()), (1, 2));
     assert!(
@@ -164,26 +175,34 @@ fn base_tx_accepted_then_one_navax_short_or_a_missing_utxo_refused() {
 fn create_asset_tx_accepted_then_refused_with_an_output_of_another_fx() {
     let w = World::funded(10 * AVAX);
     let me = w.key.address();
-    let tx = wallet::create_asset_tx(
-        &rules(),
-        std::slice::from_ref(&w.key),
+    let state = avm::InitialState::new(
+        0,
+        vec![
+            secp256k1fx::TransferOutput::new(1_000, owners(me)).into(),
+            secp256k1fx::MintOutput::new(owners(me)).into(),
+        ],
+    );
+    let tx = w.signed(build::create_asset_tx(
+        &context(),
         &w.funds(),
+        &w.payer(),
         ("Token", "TOK", 2),
-        &[(1_000, me)],
-        &[me],
-        me,
-        NOW,
-    )
-    .unwrap();
+        vec![state],
+    ));
     let fx = w.verify(&tx).unwrap();
     let id = Id::from_sha256(&tx.to_bytes().unwrap());
     assert_eq!(fx.new_asset, Some(id));
     // The change, the holder's 1,000 and the minting right.
     assert_eq!(fx.produced.len(), 3);
     // A propertyfx right in an nftfx state.
-    let mut state = wallet::property_right(me);
-    state.fx_index = 1;
-    let tx = wallet::family_tx(&rules(), &w.key, &w.funds(), ("P", "P"), state, NOW).unwrap();
+    let state = avm::InitialState::new(1, vec![propertyfx::MintOutput::new(owners(me)).into()]);
+    let tx = w.signed(build::create_asset_tx(
+        &context(),
+        &w.funds(),
+        &w.payer(),
+        ("P", "P", 0),
+        vec![state],
+    ));
     assert_eq!(
         w.refusal(&tx),
         "`unsignedTx.initialStates[0].outputs[0]` belongs to fx 2, not to the state's fx 1"
@@ -202,7 +221,13 @@ fn operation_tx_accepted_then_refused_minting_another_group() {
         avm::UtxoOutput::Secp256k1fxMintOutput(secp256k1fx::MintOutput::new(owners(me))),
     );
     w.put(right.clone());
-    let tx = wallet::mint_tx(&rules(), &w.key, &right, 500, me, &funds, me, NOW).unwrap();
+    let mint = Op::mint(&right.utxo, &w.payer(), 500, owners(me)).unwrap();
+    let tx = w.signed(build::operation_tx(
+        &context(),
+        &funds,
+        &w.payer(),
+        vec![mint],
+    ));
     let fx = w.verify(&tx).unwrap();
     assert!(fx.consumed.contains(&right.id));
     assert!(fx.produced.iter().any(|u| u.amount() == Some(500)));
@@ -213,8 +238,18 @@ fn operation_tx_accepted_then_refused_minting_another_group() {
         avm::UtxoOutput::NftfxMintOutput(nftfx::MintOutput::new(0, owners(me))),
     );
     w.put(nft.clone());
-    let op = wallet::nft_mint(1, b"x", &[me]);
-    let tx = wallet::operation_tx(&rules(), &w.key, &funds, (&nft, op), &w.key, NOW).unwrap();
+    // The builder mints the right's group; the operation is then edited to mint another.
+    let mut op = Op::nft_mint(&nft.utxo, &w.payer(), b"x", vec![owners(me)]).unwrap();
+    let avm::FxOperation::NftfxMintOperation(m) = &mut op.operation.op else {
+        unreachable!()
+    };
+    m.group_id = 1;
+    let tx = w.signed(build::operation_tx(
+        &context(),
+        &funds,
+        &w.payer(),
+        vec![op],
+    ));
     assert_eq!(
         w.refusal(&tx),
         "`unsignedTx.operations[0].groupID` is 1, but the minting right is for group 0"
@@ -227,8 +262,15 @@ fn import_tx_accepted_then_refused_from_another_chain() {
     let me = w.key.address();
     let atomic = avax_utxo(0xa1, 5 * AVAX, me);
     w.atomic.insert(atomic.id, atomic.clone());
-    let tx =
-        wallet::x_import_tx(&rules(), std::slice::from_ref(&w.key), &[atomic], me, NOW).unwrap();
+    let atomic = [atomic.utxo];
+    let tx = w.signed(build::import_tx(
+        &context(),
+        &atomic,
+        &[],
+        &w.payer(),
+        Id::ZERO,
+        &owners(me),
+    ));
     let fx = w.verify(&tx).unwrap();
     assert_eq!((fx.imported.len(), fx.consumed.len()), (1, 0));
     let elsewhere = Id::new([9; 32]);
@@ -251,18 +293,14 @@ fn import_tx_accepted_then_refused_from_another_chain() {
 #[test]
 fn export_tx_accepted_then_refused_to_another_chain() {
     let w = World::funded(10 * AVAX);
-    let me = w.key.address();
-    let to = w.other.address();
-    let tx = wallet::x_export_tx(
-        &rules(),
-        std::slice::from_ref(&w.key),
+    let out = [build::output(rules().avax, AVAX, owners(w.other.address()))];
+    let tx = w.signed(build::export_tx(
+        &context(),
         &w.funds(),
-        AVAX,
-        to,
-        me,
-        NOW,
-    )
-    .unwrap();
+        &w.payer(),
+        Id::ZERO,
+        &out,
+    ));
     let fx = w.verify(&tx).unwrap();
     assert_eq!(fx.exported.len(), 1);
     assert_eq!(fx.exported[0].utxo.utxo_id.output_index, 1);
