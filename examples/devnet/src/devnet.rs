@@ -263,15 +263,6 @@ impl Devnet {
         }
         Err(TxError(format!("tx {id} was not accepted within 5 s")))
     }
-
-    /// Twice the P-chain's gas price now: blocks in between may raise it, and the surplus is
-    /// burned.
-    pub fn p_price_margin(&self) -> Result<u64, StoreError> {
-        let r = self.engine.store.read()?;
-        let (state, chain_time) = crate::pchain::vm::fee_state(&r)?;
-        let now = self.engine.clock.now().saturating_sub(chain_time);
-        Ok(crate::pchain::fee::price(state.advance(now).excess).saturating_mul(2))
-    }
 }
 
 /// Writes the genesis state: the X-chain's genesis block, the assets' creating transactions,

@@ -30,7 +30,6 @@ pub mod rpc;
 pub mod secp;
 pub mod store;
 pub mod view;
-pub mod wallet;
 pub mod xchain;
 
 pub use devnet::{Devnet, Options, StartError};

@@ -1,15 +1,16 @@
 //! AVAX moves between the X- and P-chains through shared memory: an export makes an atomic
 //! UTXO that `getUTXOs` with `sourceChain` lists on the other chain, and an import spends it.
 
-use crate::common::{self, Devnet};
+use crate::common::{self, Devnet, keychain, one, p_codec, x_codec};
+use avalanche_devnet::context::sign;
 use avalanche_devnet::genesis::{AVAX, test_keys};
 use avalanche_devnet::ledger::Chain;
 use avalanche_devnet::pchain::{self, fee};
-use avalanche_devnet::wallet::{self, PKind};
 use avalanche_devnet::xchain::Utxo;
 use avalanche_rpc::avm::{self as x_api, AvmClient};
 use avalanche_rpc::platform::{self as p_api, PlatformClient};
-use avalanche_rpc::wire::Address;
+use avalanche_rpc::transact::{p, x};
+use avalanche_rpc::wire::{Address, Id};
 
 #[tokio::test]
 async fn avax_goes_from_x_to_p_and_back() {
@@ -33,16 +34,11 @@ async fn avax_goes_from_x_to_p_and_back() {
     let (x0, p0) = (d.balance(&x_addr, "AVAX").await, p_balance(p.clone()).await);
 
     // X → P: export 100 AVAX.
-    let tx = wallet::x_export_tx(
-        &d.devnet.x.vm.rules,
-        std::slice::from_ref(key),
-        &d.utxos(&x_addr).await,
-        100 * AVAX,
-        key.address(),
-        key.address(),
-        d.devnet.engine.clock.now(),
-    )
-    .unwrap();
+    let avax = d.devnet.genesis.avax_asset_id;
+    let exported = [x::output(avax, 100 * AVAX, one(key.address()))];
+    let utxos = x_codec(&d.utxos(&x_addr).await);
+    let built = x::export_tx(&d.context(), &utxos, &d.payer(key), Id::ZERO, &exported);
+    let tx = sign(built, &keychain()).unwrap();
     let dv = d.devnet.clone();
     let bytes = tx.to_bytes().unwrap();
     tokio::task::spawn_blocking(move || dv.accept_now(Chain::X, bytes))
@@ -64,20 +60,20 @@ async fn avax_goes_from_x_to_p_and_back() {
         .iter()
         .map(|u| pchain::Utxo::decode(u.strip_checksum().unwrap()).unwrap())
         .collect();
+    let atomic = p_codec(&atomic);
     assert_eq!(p_balance(p.clone()).await, p0);
 
     // P imports it, paying the gas fee from the import.
-    let price = d.devnet.p_price_margin().unwrap();
-    let import = wallet::p_tx(
-        &d.devnet.p.vm.rules,
-        std::slice::from_ref(key),
+    let cx = d.context();
+    let built = p::import_tx(
+        &cx,
+        &atomic,
         &[],
-        &[],
-        PKind::Import(&atomic),
-        key.address(),
-        price,
-    )
-    .unwrap();
+        &d.payer(key),
+        cx.x_chain_id,
+        &one(key.address()),
+    );
+    let import = sign(built, &keychain()).unwrap();
     let (platform_import, import_bytes) = (import.clone(), import.to_bytes().unwrap());
     let dv = d.devnet.clone();
     tokio::task::spawn_blocking(move || dv.accept_now(Chain::P, import_bytes))
@@ -106,7 +102,6 @@ async fn avax_goes_from_x_to_p_and_back() {
     assert_eq!(again.num_fetched.get(), 0, "the atomic UTXO is spent");
 
     // P → X: export 40 AVAX, then import it on X.
-    let price = d.devnet.p_price_margin().unwrap();
     let p_utxos: Vec<pchain::Utxo> = p
         .get_utxos(p_api::GetUtxosParams::new(vec![p_addr.clone()]))
         .await
@@ -115,19 +110,16 @@ async fn avax_goes_from_x_to_p_and_back() {
         .iter()
         .map(|u| pchain::Utxo::decode(u.strip_checksum().unwrap()).unwrap())
         .collect();
-    let export = wallet::p_tx(
-        &d.devnet.p.vm.rules,
-        std::slice::from_ref(key),
-        &p_utxos,
-        &[],
-        PKind::Export {
-            amount: 40 * AVAX,
-            to: key.address(),
-        },
-        key.address(),
-        price,
-    )
-    .unwrap();
+    let cx = d.context();
+    let exported = [p::output(avax, 40 * AVAX, one(key.address()))];
+    let built = p::export_tx(
+        &cx,
+        &p_codec(&p_utxos),
+        &d.payer(key),
+        cx.x_chain_id,
+        &exported,
+    );
+    let export = sign(built, &keychain()).unwrap();
     let dv = d.devnet.clone();
     let bytes = export.to_bytes().unwrap();
     tokio::task::spawn_blocking(move || dv.accept_now(Chain::P, bytes))
@@ -144,14 +136,15 @@ async fn avax_goes_from_x_to_p_and_back() {
         .collect();
     assert_eq!(atomic.len(), 1);
     let before = d.balance(&x_addr, "AVAX").await;
-    let import = wallet::x_import_tx(
-        &d.devnet.x.vm.rules,
-        std::slice::from_ref(key),
-        &atomic,
-        key.address(),
-        d.devnet.engine.clock.now(),
-    )
-    .unwrap();
+    let built = x::import_tx(
+        &d.context(),
+        &x_codec(&atomic),
+        &[],
+        &d.payer(key),
+        Id::ZERO,
+        &one(key.address()),
+    );
+    let import = sign(built, &keychain()).unwrap();
     let dv = d.devnet.clone();
     let bytes = import.to_bytes().unwrap();
     tokio::task::spawn_blocking(move || dv.accept_now(Chain::X, bytes))

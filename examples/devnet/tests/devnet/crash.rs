@@ -2,13 +2,15 @@
 //! transaction reported accepted before the kill is still accepted, heights have no gaps and
 //! the block index has no gaps (container n wraps the block at height n + 1).
 
+use crate::common::{keychain, one, x_codec};
+use avalanche_devnet::context;
 use avalanche_devnet::genesis::{AVAX, test_keys};
-use avalanche_devnet::wallet::{self, Payment};
 use avalanche_devnet::xchain::Utxo;
 use avalanche_rpc::avm::*;
 use avalanche_rpc::codec::{avm as codec_avm, proposervm};
 use avalanche_rpc::index::*;
 use avalanche_rpc::rpc::{HttpTransport, Node};
+use avalanche_rpc::transact::{Payer, x};
 use avalanche_rpc::wire::{Address, HexBytes, Id};
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -61,20 +63,10 @@ async fn sigkill_while_producing_loses_nothing_acknowledged() {
     let dir = std::env::temp_dir().join(format!("avalanche-devnet-crash-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let keys = test_keys();
-    let rules = avalanche_devnet::Devnet::open(avalanche_devnet::Options {
-        network_id: 12345,
-        db_dir: None,
-        index_enabled: true,
-        index_allow_incomplete: false,
-        staking_port: 9651,
-        genesis: None,
-        mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
-    })
-    .unwrap()
-    .x
-    .vm
-    .rules
-    .clone();
+    // The context of the binary's devnet (the same genesis), for every round: a burst is
+    // rebuilt with the same bytes.
+    let cx =
+        context::of(&avalanche_devnet::Devnet::open(crate::common::options()).unwrap()).unwrap();
     let mut acknowledged: Vec<Id> = Vec::new();
     // Every transfer to key 4 that was issued: (tx, amount); and how the bursts ended.
     // (A burst lost to a kill is rebuilt identically next round: same bytes, same ID.)
@@ -113,7 +105,7 @@ async fn sigkill_while_producing_loses_nothing_acknowledged() {
         let held: u64 = utxos(&node, &to)
             .await
             .iter()
-            .filter(|u| u.utxo.asset_id == rules.avax)
+            .filter(|u| u.utxo.asset_id == cx.avax_asset_id)
             .filter_map(Utxo::amount)
             .sum();
         assert_eq!(held, expected, "round {round}: key 4's UTXOs");
@@ -170,19 +162,10 @@ async fn sigkill_while_producing_loses_nothing_acknowledged() {
         let from = &keys[1 + (round as usize % 3)];
         let a = Address::new(Some("X"), "local", *from.address().as_bytes()).unwrap();
         let pay = |utxos: &[Utxo], amount: u64| {
-            wallet::base_tx(
-                &rules,
-                std::slice::from_ref(from),
-                utxos,
-                &[Payment {
-                    asset: rules.avax,
-                    amount,
-                    to: keys[4].address(),
-                }],
-                from.address(),
-                u64::MAX / 2,
-            )
-            .unwrap()
+            let out = [x::output(cx.avax_asset_id, amount, one(keys[4].address()))];
+            let payer = Payer::new(vec![from.address()], u64::MAX / 2);
+            let built = x::base_tx(&cx, &x_codec(utxos), &payer, &out);
+            context::sign(built, &keychain()).unwrap()
         };
         let tx = pay(&utxos(&node, &a).await, AVAX + round);
         let id = x
@@ -215,18 +198,14 @@ async fn sigkill_while_producing_loses_nothing_acknowledged() {
         let mut burst = Vec::new();
         for k in 0..3u64 {
             // ewoq's outputs run out within a round (its change comes back once accepted).
-            let Ok(tx) = wallet::base_tx(
-                &rules,
-                std::slice::from_ref(other),
-                &spendable,
-                &[Payment {
-                    asset: rules.avax,
-                    amount: AVAX + k,
-                    to: keys[4].address(),
-                }],
-                other.address(),
-                u64::MAX / 2,
-            ) else {
+            let out = [x::output(
+                cx.avax_asset_id,
+                AVAX + k,
+                one(keys[4].address()),
+            )];
+            let payer = Payer::new(vec![other.address()], u64::MAX / 2);
+            let built = x::base_tx(&cx, &x_codec(&spendable), &payer, &out);
+            let Ok(tx) = context::sign(built, &keychain()) else {
                 break;
             };
             let bytes = tx.to_bytes().unwrap();

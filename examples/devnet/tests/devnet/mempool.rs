@@ -3,13 +3,14 @@
 //! `issueTx` acknowledges only what is then accepted, exactly one of the two is accepted each
 //! round, and the balances are exact. A pool holds at most its byte cap.
 
-use crate::common::Devnet;
+use crate::common::{Devnet, keychain, one};
+use avalanche_devnet::context::{self, sign};
 use avalanche_devnet::genesis::{AVAX, test_keys};
 use avalanche_devnet::ledger::{self, Chain};
-use avalanche_devnet::wallet::{self, Payment};
 use avalanche_rpc::avm::{AvmClient, AvmTxStatus, GetTxStatusParams, IssueTxParams};
 use avalanche_rpc::platform::{self, PlatformClient, TxStatus};
 use avalanche_rpc::rpc::{HttpTransport, Node};
+use avalanche_rpc::transact::{Payer, p, x};
 use avalanche_rpc::wire::{Address, HexBytes, Id, ShortId};
 use std::sync::Arc;
 use std::time::Duration;
@@ -135,22 +136,15 @@ async fn one_of_two_conflicting_x_transactions_is_acknowledged_and_accepted() {
             .filter(|u| u.utxo.asset_id == d.devnet.genesis.avax_asset_id)
             .max_by_key(|u| u.amount().unwrap_or(0))
             .unwrap();
+        let cx = d.context();
         let tx = |i: usize| {
-            wallet::base_tx(
-                &d.devnet.x.vm.rules,
-                std::slice::from_ref(payer),
-                std::slice::from_ref(&utxo),
-                &[Payment {
-                    asset: d.devnet.genesis.avax_asset_id,
-                    amount: (i as u64 + 1) * AVAX,
-                    to: to[i],
-                }],
-                payer.address(),
-                d.devnet.engine.clock.now(),
-            )
-            .unwrap()
-            .to_bytes()
-            .unwrap()
+            let out = [x::output(
+                cx.avax_asset_id,
+                (i as u64 + 1) * AVAX,
+                one(to[i]),
+            )];
+            let built = x::base_tx(&cx, std::slice::from_ref(&utxo.utxo), &d.payer(payer), &out);
+            sign(built, &keychain()).unwrap().to_bytes().unwrap()
         };
         let (a, b) = (tx(0), tx(1));
         let ids = [Id::from_sha256(&a), Id::from_sha256(&b)];
@@ -190,23 +184,15 @@ async fn one_of_two_conflicting_p_transactions_is_acknowledged_and_committed() {
             .filter(|u| matches!(u.transfer(), Some((_, None))))
             .max_by_key(|u| u.transfer().map(|(o, _)| o.amount))
             .unwrap();
-        let price = d.devnet.p_price_margin().unwrap();
+        let cx = d.context();
         let tx = |i: usize| {
-            wallet::p_base_tx(
-                &d.devnet.p.vm.rules,
-                std::slice::from_ref(payer),
-                std::slice::from_ref(&utxo),
-                &[Payment {
-                    asset: d.devnet.genesis.avax_asset_id,
-                    amount: (i as u64 + 1) * AVAX,
-                    to: to[i],
-                }],
-                payer.address(),
-                price,
-            )
-            .unwrap()
-            .to_bytes()
-            .unwrap()
+            let out = [p::output(
+                cx.avax_asset_id,
+                (i as u64 + 1) * AVAX,
+                one(to[i]),
+            )];
+            let built = p::base_tx(&cx, std::slice::from_ref(&utxo.utxo), &d.payer(payer), &out);
+            sign(built, &keychain()).unwrap().to_bytes().unwrap()
         };
         let (a, b) = (tx(0), tx(1));
         let ids = [Id::from_sha256(&a), Id::from_sha256(&b)];
@@ -223,35 +209,29 @@ async fn one_of_two_conflicting_p_transactions_is_acknowledged_and_committed() {
 /// Two transfers on `chain` from two payers (no conflict), signed against `d`'s state.
 fn two_transfers(d: &avalanche_devnet::Devnet, chain: char) -> [Vec<u8>; 2] {
     let keys = test_keys();
+    let cx = context::of(d).unwrap();
     let r = d.engine.store.read().unwrap();
     let pay = |payer: &avalanche_rpc::keys::PrivateKey| {
-        let payment = [Payment {
-            asset: d.genesis.avax_asset_id,
-            amount: AVAX,
-            to: keys[4].address(),
-        }];
         let a = payer.address();
+        let from = Payer::new(vec![a], d.engine.clock.now());
+        let to = one(keys[4].address());
         match chain {
-            'X' => wallet::base_tx(
-                &d.x.vm.rules,
-                std::slice::from_ref(payer),
-                &avalanche_devnet::xchain::all_utxos_of(&r, a.as_bytes()).unwrap(),
-                &payment,
-                a,
-                d.engine.clock.now(),
-            )
-            .unwrap()
-            .to_bytes(),
-            _ => wallet::p_base_tx(
-                &d.p.vm.rules,
-                std::slice::from_ref(payer),
-                &avalanche_devnet::pchain::utxos_of(&r, a.as_bytes(), None, usize::MAX).unwrap(),
-                &payment,
-                a,
-                d.p_price_margin().unwrap(),
-            )
-            .unwrap()
-            .to_bytes(),
+            'X' => {
+                let utxos = avalanche_devnet::xchain::all_utxos_of(&r, a.as_bytes()).unwrap();
+                let utxos: Vec<_> = utxos.into_iter().map(|u| u.utxo).collect();
+                let out = [x::output(cx.avax_asset_id, AVAX, to)];
+                sign(x::base_tx(&cx, &utxos, &from, &out), &keychain())
+                    .unwrap()
+                    .to_bytes()
+            }
+            _ => {
+                let utxos = avalanche_devnet::pchain::utxos_of(&r, a.as_bytes(), None, usize::MAX);
+                let utxos: Vec<_> = utxos.unwrap().into_iter().map(|u| u.utxo).collect();
+                let out = [p::output(cx.avax_asset_id, AVAX, to)];
+                sign(p::base_tx(&cx, &utxos, &from, &out), &keychain())
+                    .unwrap()
+                    .to_bytes()
+            }
         }
         .unwrap()
     };

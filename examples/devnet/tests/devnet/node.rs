@@ -1,7 +1,7 @@
 //! What the node's flags do: a database kept across restarts, the index rules when indexing is
 //! turned off and on, the public profile, allowed hosts and CORS.
 
-use crate::common::{self, Devnet};
+use crate::common::{self, Devnet, fee_only};
 use avalanche_devnet::genesis::{AVAX, test_keys};
 use avalanche_rpc::avm::*;
 use avalanche_rpc::index::*;
@@ -86,9 +86,7 @@ async fn a_restart_keeps_the_chain_and_the_index_rules_hold() {
         d.transfer(&keys[1], keys[3].address(), AVAX).await;
         // Blocks on the P-chain too, while the index is off.
         for _ in 0..2 {
-            d.p_do(&keys[1], avalanche_devnet::wallet::PKind::Base)
-                .await
-                .unwrap();
+            d.p_do(&keys[1], fee_only).await.unwrap();
         }
         d.stop().await;
     }
@@ -248,11 +246,10 @@ async fn a_store_without_the_p_chain_s_indexed_height_catches_up_from_its_index(
         index_allow_incomplete: true,
         ..common::options()
     };
-    use avalanche_devnet::wallet::PKind::Base;
     {
         let d = Devnet::start(opts(true)).await;
-        d.p_do(&keys[1], Base).await.unwrap();
-        d.p_do(&keys[1], Base).await.unwrap();
+        d.p_do(&keys[1], fee_only).await.unwrap();
+        d.p_do(&keys[1], fee_only).await.unwrap();
         // As a store written before the P-chain's indexed height was kept.
         let w = d.devnet.engine.store.write().unwrap();
         w.open_table(avalanche_devnet::store::META)
@@ -264,7 +261,7 @@ async fn a_store_without_the_p_chain_s_indexed_height_catches_up_from_its_index(
     }
     {
         let d = Devnet::start(opts(false)).await;
-        d.p_do(&keys[1], Base).await.unwrap();
+        d.p_do(&keys[1], fee_only).await.unwrap();
         d.stop().await;
     }
     let d = Devnet::start(opts(true)).await;

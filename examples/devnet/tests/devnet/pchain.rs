@@ -1,12 +1,14 @@
 //! The P-chain from its genesis, through the generated client: every read method agrees with
 //! the others and with the genesis the devnet documents.
 
-use crate::common::{self, Devnet};
+use crate::common::{self, Devnet, keychain, one, p_codec};
+use avalanche_devnet::context::sign;
 use avalanche_devnet::genesis::{AVAX, staking, test_keys};
 use avalanche_rpc::codec::{avm as codec_avm, platform as codec};
 use avalanche_rpc::index::IndexClient;
 use avalanche_rpc::info::*;
 use avalanche_rpc::platform::*;
+use avalanche_rpc::transact::p;
 use avalanche_rpc::wire::{Address, Encoding, Height, HexOrJson, Id};
 use std::collections::BTreeSet;
 
@@ -312,19 +314,16 @@ async fn a_p_chain_transfer_pays_the_dynamic_fee_and_moves_the_fee_state() {
         .iter()
         .map(|u| avalanche_devnet::pchain::Utxo::decode(u.strip_checksum().unwrap()).unwrap())
         .collect();
-    let tx = avalanche_devnet::wallet::p_base_tx(
-        &d.devnet.p.vm.rules,
-        std::slice::from_ref(&keys[3]),
-        &utxos,
-        &[avalanche_devnet::wallet::Payment {
-            asset: d.devnet.genesis.avax_asset_id,
-            amount: 7 * AVAX,
-            to: keys[4].address(),
-        }],
-        keys[3].address(),
-        before.price,
-    )
-    .unwrap();
+    // Built at the price now (not the devnet's margin): the fee is exactly the gas.
+    let mut cx = d.context();
+    cx.p_fee_state.price = before.price;
+    let pay = [p::output(
+        cx.avax_asset_id,
+        7 * AVAX,
+        one(keys[4].address()),
+    )];
+    let built = p::base_tx(&cx, &p_codec(&utxos), &d.payer(&keys[3]), &pay);
+    let tx = sign(built, &keychain()).unwrap();
     let bytes = tx.to_bytes().unwrap();
     let id = p
         .issue_tx(IssueTxParams::new(
@@ -410,15 +409,9 @@ async fn a_p_chain_transfer_pays_the_dynamic_fee_and_moves_the_fee_state() {
     };
     assert_eq!(g.block, h.strip_checksum().unwrap());
     // Spending the same UTXOs again is refused and reported as dropped.
-    let again = avalanche_devnet::wallet::p_base_tx(
-        &d.devnet.p.vm.rules,
-        std::slice::from_ref(&keys[3]),
-        &utxos,
-        &[],
-        keys[3].address(),
-        after.price,
-    )
-    .unwrap();
+    cx.p_fee_state.price = after.price;
+    let built = p::base_tx(&cx, &p_codec(&utxos), &d.payer(&keys[3]), &[]);
+    let again = sign(built, &keychain()).unwrap();
     let e = p
         .issue_tx(IssueTxParams::new(
             avalanche_rpc::wire::HexBytes::with_checksum(&again.to_bytes().unwrap()),

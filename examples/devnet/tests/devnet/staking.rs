@@ -1,12 +1,12 @@
 //! Staking on the P-chain: an AddPermissionlessValidatorTx through issueTx adds a validator
 //! that every method then reports, with the node's rules refusing what it would refuse.
 
-use crate::common::{self, Devnet};
+use crate::common::{self, Devnet, PBuild, lenient, one};
 use avalanche_devnet::genesis::{AVAX, test_keys};
 use avalanche_devnet::ledger::Chain;
 use avalanche_devnet::pchain;
-use avalanche_devnet::wallet::{self, PKind};
 use avalanche_rpc::platform::*;
+use avalanche_rpc::transact::p::{self, Stake, ValidatorRequest};
 use avalanche_rpc::wire::{Address, Height, NodeId};
 
 #[tokio::test]
@@ -23,18 +23,6 @@ async fn a_new_validator_joins_with_its_stake_and_reward() {
             .as_bytes(),
     );
     let bls = avalanche_rpc::bls::SecretKey::from_seed(&[9; 32]).unwrap();
-    let utxos = |p: PlatformEndpoint<_>| {
-        let a = addr.clone();
-        async move {
-            p.get_utxos(GetUtxosParams::new(vec![a]))
-                .await
-                .unwrap()
-                .utxos
-                .iter()
-                .map(|u| pchain::Utxo::decode(u.strip_checksum().unwrap()).unwrap())
-                .collect::<Vec<_>>()
-        }
-    };
     let before_stake = p
         .get_total_stake(GetTotalStakeParams::new())
         .await
@@ -48,26 +36,22 @@ async fn a_new_validator_joins_with_its_stake_and_reward() {
         .supply
         .get();
     let end = d.devnet.engine.clock.now() + 2 * 24 * 3600;
-    let stake = |weight: u64, end: u64, node: NodeId, us: &[pchain::Utxo]| {
-        wallet::p_tx(
-            &d.devnet.p.vm.rules,
-            std::slice::from_ref(key),
-            us,
-            &[],
-            PKind::AddValidator {
-                node,
-                bls: &bls,
-                weight,
+    let stake = |weight: u64, end: u64, node: NodeId| -> PBuild<'_> {
+        let req = ValidatorRequest {
+            stake: Stake {
+                node_id: node,
+                start: 0,
                 end,
-                shares: 50_000,
-                rewards: key.address(),
+                weight,
             },
-            key.address(),
-            d.devnet.p_price_margin().unwrap(),
-        )
-        .unwrap()
+            signer: Some((bls.public_key(), bls.proof_of_possession())),
+            validator_rewards: one(key.address()),
+            delegator_rewards: one(key.address()),
+            shares: 50_000,
+        };
+        Box::new(move |c, u, p| p::add_permissionless_validator_tx(c, u, p, &req))
     };
-    let tx = stake(2_000 * AVAX, end, node, &utxos(p.clone()).await);
+    let tx = d.p_tx(key, stake(2_000 * AVAX, end, node)).await;
     let dv = d.devnet.clone();
     let bytes = tx.to_bytes().unwrap();
     let id = tokio::task::spawn_blocking(move || dv.accept_now(Chain::P, bytes))
@@ -135,8 +119,7 @@ async fn a_new_validator_joins_with_its_stake_and_reward() {
         .unwrap();
     assert_eq!(staked.staked.get(), 2_002_000 * AVAX);
 
-    // What the node refuses.
-    let us = utxos(p.clone()).await;
+    // What the node refuses (built with the builders' own checks relaxed).
     let issue = |tx: avalanche_rpc::codec::platform::Tx| {
         let p = p.clone();
         async move {
@@ -148,21 +131,17 @@ async fn a_new_validator_joins_with_its_stake_and_reward() {
             .to_string()
         }
     };
-    let e = issue(stake(2_000 * AVAX, end, node, &us)).await;
+    let e = issue(d.p_tx(key, stake(2_000 * AVAX, end, node)).await).await;
     assert!(e.contains("already a validator"), "{e}");
     let other = NodeId::new([8; 20]);
-    let e = issue(stake(AVAX, end, other, &us)).await;
+    let cx = lenient(d.context());
+    let e = issue(d.p_tx_in(&cx, key, stake(AVAX, end, other)).await).await;
     assert!(
         e.contains("`unsignedTx.validator.weight` is 1000000000"),
         "{e}"
     );
-    let e = issue(stake(
-        2_000 * AVAX,
-        d.devnet.engine.clock.now() + 60,
-        other,
-        &us,
-    ))
-    .await;
+    let soon = d.devnet.engine.clock.now() + 60;
+    let e = issue(d.p_tx_in(&cx, key, stake(2_000 * AVAX, soon, other)).await).await;
     assert!(e.contains("must last from 86400"), "{e}");
 
     // The period ends on the devnet's clock: a proposal block rewards it, its commit pays.
@@ -336,28 +315,38 @@ async fn a_delegator_is_rewarded_and_its_validator_paid_its_fee() {
     let node = NodeId::new([7; 20]);
     let bls = avalanche_rpc::bls::SecretKey::from_seed(&[7; 32]).unwrap();
     let now = d.devnet.engine.clock.now();
+    let req = ValidatorRequest {
+        stake: Stake {
+            node_id: node,
+            start: 0,
+            end: now + 3 * 86_400,
+            weight: 2_000 * AVAX,
+        },
+        signer: Some((bls.public_key(), bls.proof_of_possession())),
+        validator_rewards: one(validator.address()),
+        delegator_rewards: one(validator.address()),
+        shares: 100_000,
+    };
     let validation = d
-        .p_do(
-            validator,
-            PKind::AddValidator {
-                node,
-                bls: &bls,
-                weight: 2_000 * AVAX,
-                end: now + 3 * 86_400,
-                shares: 100_000,
-                rewards: validator.address(),
-            },
-        )
+        .p_do(validator, |c, u, p| {
+            p::add_permissionless_validator_tx(c, u, p, &req)
+        })
         .await
         .unwrap();
-    let delegate = |node: NodeId, weight: u64, end: u64| PKind::AddDelegator {
-        node,
-        weight,
-        end,
-        rewards: delegator.address(),
+    let delegate = |node_id: NodeId, weight: u64, end: u64| -> PBuild<'_> {
+        let stake = Stake {
+            node_id,
+            start: 0,
+            end,
+            weight,
+        };
+        let rewards = one(delegator.address());
+        Box::new(move |c, u, p| p::add_permissionless_delegator_tx(c, u, p, stake, &rewards, None))
     };
-    // What the node refuses: too little, too long, too much, nobody to delegate to.
-    for (kind, why) in [
+    // What the node refuses: too little, too long, too much, nobody to delegate to (built
+    // with the builders' own checks relaxed).
+    let cx = lenient(d.context());
+    for (build, why) in [
         (
             delegate(node, 10 * AVAX, now + 2 * 86_400),
             "a delegator stakes at least",
@@ -375,7 +364,8 @@ async fn a_delegator_is_rewarded_and_its_validator_paid_its_fee() {
             "is not a current validator",
         ),
     ] {
-        let e = d.p_do(delegator, kind).await.unwrap_err();
+        let tx = d.p_tx_in(&cx, delegator, build).await;
+        let e = d.p_issue(&tx).await.unwrap_err();
         assert!(e.contains(why), "{e}");
     }
     let delegation = d

@@ -4,13 +4,74 @@
 //! continuous fee until it runs out, refilled, disabled); with the node's refusals at each
 //! step, and every method reporting it.
 
-use crate::common::{self, Devnet};
+use crate::common::{self, Devnet, PBuild, authority, one};
 use avalanche_devnet::genesis::{name_id, test_keys};
-use avalanche_devnet::wallet::PKind;
+use avalanche_devnet::pchain::warp::l1_message;
+use avalanche_rpc::bls::SecretKey;
 use avalanche_rpc::codec::platform as codec;
 use avalanche_rpc::devnet::{AdvanceClockParams, DevnetClient};
+use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::platform::*;
+use avalanche_rpc::transact::p::{self, ChainRequest, Stake};
 use avalanche_rpc::wire::{Address, Height, HexBytes, HexOrJson, Id, NodeId};
+
+/// A Subnet owned by `owner` alone.
+fn create_subnet(owner: &PrivateKey) -> PBuild<'static> {
+    let owner = one(owner.address());
+    Box::new(move |c, u, p| p::create_subnet_tx(c, u, p, &owner))
+}
+
+/// A chain of `vm` on `subnet` (no fx), authorized by `auth` as its owner.
+fn create_chain<'a>(
+    subnet: Id,
+    name: &'a str,
+    vm: &str,
+    genesis: &'a [u8],
+    auth: &PrivateKey,
+) -> PBuild<'a> {
+    let req = ChainRequest {
+        subnet_id: subnet,
+        name,
+        vm_id: name_id(vm),
+        fx_ids: Vec::new(),
+        genesis,
+    };
+    let auth = authority(auth);
+    Box::new(move |c, u, p| p::create_chain_tx(c, u, p, &auth, &req))
+}
+
+/// A first validator of an L1: `node` with its BLS key, weight and balance, `owner` owning
+/// what is left of the balance and deactivating it.
+fn l1_validator(
+    node: NodeId,
+    bls: &SecretKey,
+    (weight, balance): (u64, u64),
+    owner: &PrivateKey,
+) -> codec::ConvertSubnetToL1Validator {
+    let owner = codec::PChainOwner::new(1, vec![owner.address()]);
+    codec::ConvertSubnetToL1Validator::new(
+        node.as_bytes().to_vec(),
+        weight,
+        balance,
+        codec::ProofOfPossession::new(bls.public_key(), bls.proof_of_possession()),
+        owner.clone(),
+        owner,
+    )
+}
+
+/// `subnet` converted to an L1 managed from `address` on `chain`, with `validators`,
+/// authorized by `auth` as its owner.
+fn convert<'a>(
+    subnet: Id,
+    (chain, address): (Id, &'a [u8]),
+    validators: &'a [codec::ConvertSubnetToL1Validator],
+    auth: &PrivateKey,
+) -> PBuild<'a> {
+    let auth = authority(auth);
+    Box::new(move |c, u, p| {
+        p::convert_subnet_to_l1_tx(c, u, p, subnet, &auth, (chain, address), validators)
+    })
+}
 
 #[tokio::test]
 async fn a_subnet_lives_its_whole_life() {
@@ -21,27 +82,13 @@ async fn a_subnet_lives_its_whole_life() {
     let pa = |k: &avalanche_rpc::keys::PrivateKey| {
         Address::new(Some("P"), "local", *k.address().as_bytes()).unwrap()
     };
-    let subnet = d
-        .p_do(
-            owner,
-            PKind::CreateSubnet {
-                owner: owner.address(),
-            },
-        )
-        .await
-        .unwrap();
+    let subnet = d.p_do(owner, create_subnet(owner)).await.unwrap();
     let info = p.get_subnet(GetSubnetParams::new(subnet)).await.unwrap();
     assert_eq!(info.control_keys, vec![pa(owner)]);
     assert!(info.is_permissioned);
 
     // A chain: the owner's signature is needed.
-    let chain = |auth| PKind::CreateChain {
-        subnet,
-        name: "Test Chain",
-        vm: name_id("timestampvm"),
-        genesis: b"genesis",
-        auth,
-    };
+    let chain = |auth| create_chain(subnet, "Test Chain", "timestampvm", b"genesis", auth);
     let e = d.p_do(owner, chain(other)).await.unwrap_err();
     assert!(
         e.contains("unsignedTx.subnetAuthorization") && e.contains("not by the owner"),
@@ -67,12 +114,15 @@ async fn a_subnet_lives_its_whole_life() {
 
     // Validators: only Primary Network validators, within their period, once.
     let now = d.devnet.engine.clock.now();
-    let add = |node: NodeId, end: u64, auth| PKind::AddSubnetValidator {
-        subnet,
-        node,
-        weight: 7,
-        end,
-        auth,
+    let add = |node_id: NodeId, end: u64, auth: &PrivateKey| -> PBuild<'static> {
+        let stake = Stake {
+            node_id,
+            start: 0,
+            end,
+            weight: 7,
+        };
+        let auth = authority(auth);
+        Box::new(move |c, u, p| p::add_subnet_validator_tx(c, u, p, subnet, &auth, stake))
     };
     let (n1, n2) = (d.devnet.nodes[1].id, d.devnet.nodes[2].id);
     let e = d
@@ -113,14 +163,10 @@ async fn a_subnet_lives_its_whole_life() {
     );
 
     // The owner changes: the old owner's authorization no longer counts.
-    d.p_do(
-        owner,
-        PKind::TransferSubnetOwnership {
-            subnet,
-            owner: other.address(),
-            auth: owner,
-        },
-    )
+    let new_owner = one(other.address());
+    d.p_do(owner, |c, u, p| {
+        p::transfer_subnet_ownership_tx(c, u, p, subnet, &authority(owner), &new_owner)
+    })
     .await
     .unwrap();
     assert_eq!(
@@ -130,10 +176,9 @@ async fn a_subnet_lives_its_whole_life() {
             .control_keys,
         vec![pa(other)]
     );
-    let remove = |auth| PKind::RemoveSubnetValidator {
-        subnet,
-        node: n1,
-        auth,
+    let remove = |auth: &PrivateKey| -> PBuild<'static> {
+        let auth = authority(auth);
+        Box::new(move |c, u, p| p::remove_subnet_validator_tx(c, u, p, subnet, &auth, n1))
     };
     let e = d.p_do(owner, remove(owner)).await.unwrap_err();
     assert!(e.contains("not by the owner"), "{e}");
@@ -206,50 +251,28 @@ async fn a_subnet_lives_its_whole_life() {
 
 #[tokio::test]
 async fn an_l1_validator_pays_its_fee_runs_out_is_refilled_and_disabled() {
-    use avalanche_devnet::wallet::L1Validator;
     let d = Devnet::start(common::options()).await;
     let p = d.node.platform();
     let keys = test_keys();
     let (owner, other) = (&keys[2], &keys[3]);
-    let subnet = d
-        .p_do(
-            owner,
-            PKind::CreateSubnet {
-                owner: owner.address(),
-            },
-        )
+    let subnet = d.p_do(owner, create_subnet(owner)).await.unwrap();
+    let bls = SecretKey::from_seed(&[11; 32]).unwrap();
+    let node = NodeId::new([11; 20]);
+    let validators = [l1_validator(node, &bls, (40, 100), other)];
+    let manager = (Id::new([1; 32]), &[0xaau8; 20] as &[u8]);
+    let e = d
+        .p_do(owner, convert(subnet, manager, &validators, other))
+        .await
+        .unwrap_err();
+    assert!(e.contains("not by the owner"), "{e}");
+    d.p_do(owner, convert(subnet, manager, &validators, owner))
         .await
         .unwrap();
-    let bls = avalanche_rpc::bls::SecretKey::from_seed(&[11; 32]).unwrap();
-    let node = NodeId::new([11; 20]);
-    let validators = [L1Validator {
-        node,
-        bls: &bls,
-        weight: 40,
-        balance: 100,
-        owner: other.address(),
-    }];
-    let convert = |auth| PKind::ConvertToL1 {
-        subnet,
-        chain: Id::new([1; 32]),
-        address: &[0xaa; 20],
-        validators: &validators,
-        auth,
-    };
-    let e = d.p_do(owner, convert(other)).await.unwrap_err();
-    assert!(e.contains("not by the owner"), "{e}");
-    d.p_do(owner, convert(owner)).await.unwrap();
     // Converted: its owner no longer acts on it.
     let e = d
         .p_do(
             owner,
-            PKind::CreateChain {
-                subnet,
-                name: "Late",
-                vm: name_id("timestampvm"),
-                genesis: b"",
-                auth: owner,
-            },
+            create_chain(subnet, "Late", "timestampvm", b"", owner),
         )
         .await
         .unwrap_err();
@@ -310,13 +333,9 @@ async fn an_l1_validator_pays_its_fee_runs_out_is_refilled_and_disabled() {
     assert!(set[&empty].public_key.is_none());
 
     // Refilled: active again under its own node ID and key.
-    d.p_do(
-        other,
-        PKind::IncreaseL1Balance {
-            validation_id: id,
-            amount: 1_000_000,
-        },
-    )
+    d.p_do(other, |c, u, p| {
+        p::increase_l1_validator_balance_tx(c, u, p, id, 1_000_000)
+    })
     .await
     .unwrap();
     let v = l1(p.clone()).await;
@@ -338,9 +357,9 @@ async fn an_l1_validator_pays_its_fee_runs_out_is_refilled_and_disabled() {
 
     // Disabled by its deactivation owner alone; what is left goes to its remaining balance
     // owner as the tx's last output.
-    let disable = |auth| PKind::DisableL1Validator {
-        validation_id: id,
-        auth,
+    let disable = |auth: &PrivateKey| -> PBuild<'static> {
+        let auth = authority(auth);
+        Box::new(move |c, u, p| p::disable_l1_validator_tx(c, u, p, id, &auth))
     };
     let e = d.p_do(owner, disable(owner)).await.unwrap_err();
     assert!(
@@ -375,7 +394,6 @@ async fn an_l1_validator_pays_its_fee_runs_out_is_refilled_and_disabled() {
 
 #[tokio::test]
 async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_signs() {
-    use avalanche_devnet::wallet::{self, L1Validator};
     use avalanche_rpc::codec::{platform as p_codec, warp, warp_l1};
     use avalanche_rpc::devnet::SignWarpMessageParams;
     let d = Devnet::start(common::options()).await;
@@ -383,53 +401,23 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
     let control = d.node.devnet();
     let keys = test_keys();
     let owner = &keys[2];
-    let tx = |kind| d.p_tx(owner, kind);
-    let subnet = d
-        .p_do(
-            owner,
-            PKind::CreateSubnet {
-                owner: owner.address(),
-            },
-        )
-        .await
-        .unwrap();
+    let subnet = d.p_do(owner, create_subnet(owner)).await.unwrap();
     let chain = d
         .p_do(
             owner,
-            PKind::CreateChain {
-                subnet,
-                name: "Manager",
-                vm: name_id("subnetevm"),
-                genesis: b"{}",
-                auth: owner,
-            },
+            create_chain(subnet, "Manager", "subnetevm", b"{}", owner),
         )
         .await
         .unwrap();
     let manager = [0x42u8; 20];
     // The devnet's nodes 3 and 4 validate it: the devnet can sign as the L1.
-    let first: Vec<L1Validator<'_>> = d.devnet.nodes[3..5]
+    let first: Vec<_> = d.devnet.nodes[3..5]
         .iter()
-        .map(|n| L1Validator {
-            node: n.id,
-            bls: n.bls.as_ref().unwrap(),
-            weight: 50,
-            balance: 1_000_000,
-            owner: owner.address(),
-        })
+        .map(|n| l1_validator(n.id, n.bls.as_ref().unwrap(), (50, 1_000_000), owner))
         .collect();
-    d.p_do(
-        owner,
-        PKind::ConvertToL1 {
-            subnet,
-            chain,
-            address: &manager,
-            validators: &first,
-            auth: owner,
-        },
-    )
-    .await
-    .unwrap();
+    d.p_do(owner, convert(subnet, (chain, &manager), &first, owner))
+        .await
+        .unwrap();
 
     let sign = |unsigned: Vec<u8>| {
         let control = control.clone();
@@ -441,11 +429,11 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
                 .map_err(|e| e.to_string())
         }
     };
-    let bls = avalanche_rpc::bls::SecretKey::from_seed(&[12; 32]).unwrap();
+    let bls = SecretKey::from_seed(&[12; 32]).unwrap();
     let node = NodeId::new([12; 20]);
     let pchain_owner = p_codec::PChainOwner::new(1, vec![owner.address()]);
     let register = |address: &[u8], expiry: u64| {
-        wallet::l1_message(
+        l1_message(
             12345,
             chain,
             address,
@@ -463,12 +451,12 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
     };
     let expiry = d.devnet.engine.clock.now() + 3_600;
     let signed = sign(register(&manager, expiry)).await.unwrap();
-    fn registration<'m>(message: &'m [u8], bls: &avalanche_rpc::bls::SecretKey) -> PKind<'m> {
-        PKind::RegisterL1Validator {
-            message,
-            proof_of_possession: bls.proof_of_possession(),
-            balance: 5_000,
-        }
+    fn registration<'m>(message: &'m [u8], bls: &SecretKey) -> PBuild<'m> {
+        let pop = bls.proof_of_possession();
+        Box::new(move |c, u, p| p::register_l1_validator_tx(c, u, p, 5_000, pop, message))
+    }
+    fn reweigh(message: &[u8]) -> PBuild<'_> {
+        Box::new(move |c, u, p| p::set_l1_validator_weight_tx(c, u, p, message))
     }
 
     // Refused: a tampered signature, another sender, a message expiring too late.
@@ -520,7 +508,7 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
     // Reweighted with nonce 0; the nonce is then used up. (The devnet's nodes keep more than
     // 67 % of the weight, so it can still sign as the L1.)
     let weight = |nonce: u64, w: u64| {
-        wallet::l1_message(
+        l1_message(
             12345,
             chain,
             &manager,
@@ -533,19 +521,14 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
         .unwrap()
     };
     let m = sign(weight(0, 40)).await.unwrap();
-    d.p_do(owner, PKind::SetL1ValidatorWeight { message: &m })
-        .await
-        .unwrap();
+    d.p_do(owner, reweigh(&m)).await.unwrap();
     let v = p
         .get_l1_validator(GetL1ValidatorParams::new(validation_id))
         .await
         .unwrap();
     assert_eq!((v.weight.get(), v.min_nonce.get()), (40, 1));
     let stale = sign(weight(0, 80)).await.unwrap();
-    let e = d
-        .p_do(owner, PKind::SetL1ValidatorWeight { message: &stale })
-        .await
-        .unwrap_err();
+    let e = d.p_do(owner, reweigh(&stale)).await.unwrap_err();
     assert!(e.contains("nonce 0 is stale"), "{e}");
     let set = p
         .get_validators_at(
@@ -559,7 +542,7 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
 
     // Weight 0 removes it; what is left of its balance comes back.
     let m = sign(weight(1, 0)).await.unwrap();
-    let removal = tx(PKind::SetL1ValidatorWeight { message: &m }).await;
+    let removal = d.p_tx(owner, reweigh(&m)).await;
     let removed = d.p_issue(&removal).await.unwrap();
     let e = p
         .get_l1_validator(GetL1ValidatorParams::new(validation_id))
@@ -585,49 +568,28 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
     );
 
     // The devnet cannot sign for an L1 whose validators it does not run.
-    let stranger = avalanche_rpc::bls::SecretKey::from_seed(&[13; 32]).unwrap();
-    let other = d
-        .p_do(
-            owner,
-            PKind::CreateSubnet {
-                owner: owner.address(),
-            },
-        )
-        .await
-        .unwrap();
+    let stranger = SecretKey::from_seed(&[13; 32]).unwrap();
+    let other = d.p_do(owner, create_subnet(owner)).await.unwrap();
     let other_chain = d
         .p_do(
             owner,
-            PKind::CreateChain {
-                subnet: other,
-                name: "Other",
-                vm: name_id("subnetevm"),
-                genesis: b"{}",
-                auth: owner,
-            },
+            create_chain(other, "Other", "subnetevm", b"{}", owner),
         )
         .await
         .unwrap();
-    let theirs = [L1Validator {
-        node: NodeId::new([13; 20]),
-        bls: &stranger,
-        weight: 1,
-        balance: 0,
-        owner: owner.address(),
-    }];
+    let theirs = [l1_validator(
+        NodeId::new([13; 20]),
+        &stranger,
+        (1, 0),
+        owner,
+    )];
     d.p_do(
         owner,
-        PKind::ConvertToL1 {
-            subnet: other,
-            chain: other_chain,
-            address: &manager,
-            validators: &theirs,
-            auth: owner,
-        },
+        convert(other, (other_chain, &manager), &theirs, owner),
     )
     .await
     .unwrap();
-    let unsigned = wallet::l1_message(
+    let unsigned = l1_message(
         12345,
         other_chain,
         &manager,

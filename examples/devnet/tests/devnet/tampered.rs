@@ -4,13 +4,17 @@
 //! too large, locked funds spent as unlocked), and a refused transaction changes nothing:
 //! UTXOs, heights and the index are the same after all of them as before.
 
-use crate::common::{self, Devnet};
+use crate::common::{self, Devnet, fee_only, keychain, lenient, one, x_codec};
+use avalanche_devnet::context::{sign, sign_as};
 use avalanche_devnet::genesis::{AVAX, test_keys};
-use avalanche_devnet::wallet::{self, PKind, Payment};
+use avalanche_devnet::xchain::Utxo;
 use avalanche_rpc::avm::{AvmClient, GetHeightParams, IssueTxParams};
 use avalanche_rpc::codec::{avm, platform};
 use avalanche_rpc::index::{GetLastAcceptedParams, IndexClient};
+use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::platform::PlatformClient;
+use avalanche_rpc::transact::p::{Stake, ValidatorRequest};
+use avalanche_rpc::transact::{Context, Payer, p, x};
 use avalanche_rpc::wire::{HexBytes, Id, NodeId};
 
 /// What a refused tx must not change.
@@ -84,6 +88,22 @@ async fn refused_x(d: &Devnet, tx: &avm::Tx) -> String {
         .to_string()
 }
 
+/// A BaseTx paying `outputs` from `key`'s `utxos` at `time`, signed.
+fn pay(
+    cx: &Context,
+    key: &PrivateKey,
+    utxos: &[Utxo],
+    outputs: &[avm::TransferableOutput],
+    time: u64,
+) -> avm::Tx {
+    let payer = Payer::new(vec![key.address()], time);
+    sign(
+        x::base_tx(cx, &x_codec(utxos), &payer, outputs),
+        &keychain(),
+    )
+    .unwrap()
+}
+
 fn base_of(tx: &avm::Tx) -> avm::Base {
     let avm::UnsignedTx::BaseTx(b) = &tx.unsigned else {
         panic!("a BaseTx")
@@ -96,27 +116,14 @@ async fn tampered_transactions_are_refused_and_change_nothing() {
     let d = Devnet::start(common::options()).await;
     let keys = test_keys();
     let (payer, payee, stranger) = (&keys[0], &keys[1], &keys[2]);
-    let rules = &d.devnet.x.vm.rules;
-    let avax = d.devnet.genesis.avax_asset_id;
+    let cx = d.context();
     let now = d.devnet.engine.clock.now();
-    let pay = |to, amount| Payment {
-        asset: avax,
-        amount,
-        to,
-    };
+    let to = |key: &PrivateKey, amount| x::output(cx.avax_asset_id, amount, one(key.address()));
 
     // Before the snapshot: the payer's UTXOs as they were, then a valid tx spending some of
     // them and paying the payee an output locked until tomorrow.
     let old = d.utxos(&d.x_address(payer.address())).await;
-    let valid = wallet::base_tx(
-        rules,
-        std::slice::from_ref(payer),
-        &old,
-        &[pay(payee.address(), 5 * AVAX)],
-        payer.address(),
-        now,
-    )
-    .unwrap();
+    let valid = pay(&cx, payer, &old, &[to(payee, 5 * AVAX)], now);
     let mut base = base_of(&valid);
     for o in &mut base.outputs {
         if let avm::TransferableOut::TransferOutput(t) = &mut o.output
@@ -125,7 +132,7 @@ async fn tampered_transactions_are_refused_and_change_nothing() {
             t.owners.locktime = now + 86_400;
         }
     }
-    let locked = wallet::sign(avm::BaseTx::new(base).into(), &[payer]).unwrap();
+    let locked = sign_as(avm::UnsignedTx::from(avm::BaseTx::new(base)), &[payer]).unwrap();
     let locked_id = d
         .node
         .avm("X")
@@ -139,18 +146,10 @@ async fn tampered_transactions_are_refused_and_change_nothing() {
     let before = state(&d).await;
 
     let utxos = d.utxos(&d.x_address(payer.address())).await;
-    let fresh = wallet::base_tx(
-        rules,
-        std::slice::from_ref(payer),
-        &utxos,
-        &[pay(payee.address(), AVAX)],
-        payer.address(),
-        now,
-    )
-    .unwrap();
+    let fresh = pay(&cx, payer, &utxos, &[to(payee, AVAX)], now);
     let signers = vec![payer; base_of(&fresh).inputs.len()];
     let resign = |base: avm::Base, by: &[&avalanche_rpc::keys::PrivateKey]| {
-        wallet::sign(avm::BaseTx::new(base).into(), by).unwrap()
+        sign_as(avm::UnsignedTx::from(avm::BaseTx::new(base)), by).unwrap()
     };
 
     // A bad signature: the stranger signs the payer's inputs.
@@ -162,15 +161,7 @@ async fn tampered_transactions_are_refused_and_change_nothing() {
     );
 
     // A spent input: built from the UTXOs as they were before the valid tx.
-    let stale = wallet::base_tx(
-        rules,
-        std::slice::from_ref(payer),
-        &old,
-        &[pay(payee.address(), AVAX)],
-        payer.address(),
-        now,
-    )
-    .unwrap();
+    let stale = pay(&cx, payer, &old, &[to(payee, AVAX)], now);
     let e = refused_x(&d, &stale).await;
     assert!(e.contains("not an unspent output"), "{e}");
 
@@ -205,19 +196,17 @@ async fn tampered_transactions_are_refused_and_change_nothing() {
 
     // The locked output, spent before its locktime (a wallet thinking it is tomorrow).
     let payee_utxos = d.utxos(&d.x_address(payee.address())).await;
-    let early = wallet::base_tx(
-        rules,
-        std::slice::from_ref(payee),
+    let early = pay(
+        &cx,
+        payee,
         &payee_utxos
             .iter()
             .filter(|u| u.utxo.utxo_id.tx_id == locked_id)
             .cloned()
             .collect::<Vec<_>>(),
-        &[pay(stranger.address(), AVAX)],
-        payee.address(),
+        &[to(stranger, AVAX)],
         now + 2 * 86_400,
-    )
-    .unwrap();
+    );
     let e = refused_x(&d, &early).await;
     assert!(e.contains("locked until"), "{e}");
 
@@ -226,16 +215,8 @@ async fn tampered_transactions_are_refused_and_change_nothing() {
     b.memo = vec![7; 257];
     let e = refused_x(&d, &resign(b, &signers)).await;
     assert!(e.contains("memo"), "{e}");
-    let many: Vec<Payment> = (0..1_000).map(|_| pay(payee.address(), 1)).collect();
-    let large = wallet::base_tx(
-        rules,
-        std::slice::from_ref(payer),
-        &utxos,
-        &many,
-        payer.address(),
-        now,
-    )
-    .unwrap();
+    let many: Vec<_> = (0..1_000).map(|_| to(payee, 1)).collect();
+    let large = pay(&cx, payer, &utxos, &many, now);
     assert!(large.to_bytes().unwrap().len() > 64 * 1024);
     let e = refused_x(&d, &large).await;
     assert!(e.contains("tx too large"), "{e}");
@@ -243,25 +224,30 @@ async fn tampered_transactions_are_refused_and_change_nothing() {
     // On the P-chain: a stake below the minimum, and the dynamic fee one nAVAX short.
     let p = d.node.platform();
     let bls = avalanche_rpc::bls::SecretKey::from_seed(&[31; 32]).unwrap();
+    let req = ValidatorRequest {
+        stake: Stake {
+            node_id: NodeId::new([31; 20]),
+            start: 0,
+            end: now + 3 * 86_400,
+            weight: 1_999 * AVAX,
+        },
+        signer: Some((bls.public_key(), bls.proof_of_possession())),
+        validator_rewards: one(payer.address()),
+        delegator_rewards: one(payer.address()),
+        shares: 20_000,
+    };
+    // Built without the builder's own check of the minimum stake.
     let small = d
-        .p_tx(
-            payer,
-            PKind::AddValidator {
-                node: NodeId::new([31; 20]),
-                bls: &bls,
-                weight: 1_999 * AVAX,
-                end: now + 3 * 86_400,
-                shares: 20_000,
-                rewards: payer.address(),
-            },
-        )
+        .p_tx_in(&lenient(d.context()), payer, |c, u, p| {
+            p::add_permissionless_validator_tx(c, u, p, &req)
+        })
         .await;
     let e = d.p_issue(&small).await.unwrap_err();
     assert!(
         e.contains("`unsignedTx.validator.weight` is 1999000000000"),
         "{e}"
     );
-    let valid_p = d.p_tx(payer, PKind::Base).await;
+    let valid_p = d.p_tx(payer, fee_only).await;
     // Its price was doubled for a margin: pay exactly the fee at the current price, less one.
     let state_now = p
         .get_fee_state(avalanche_rpc::platform::GetFeeStateParams::new())
@@ -284,8 +270,8 @@ async fn tampered_transactions_are_refused_and_change_nothing() {
         panic!()
     };
     change.amount = spent - fee + 1;
-    let short = wallet::sign_p(
-        platform::BaseTx::new(b).into(),
+    let short = sign_as(
+        platform::UnsignedTx::from(platform::BaseTx::new(b)),
         &vec![payer; t.base.inputs.len()],
     )
     .unwrap();
@@ -339,7 +325,11 @@ async fn stakeable_locked_funds_stay_locked() {
             )],
             Vec::new(),
         );
-        wallet::sign_p(platform::BaseTx::new(base).into(), &[key]).unwrap()
+        sign_as(
+            platform::UnsignedTx::from(platform::BaseTx::new(base)),
+            &[key],
+        )
+        .unwrap()
     };
     // Spent as if unlocked: refused.
     let e = d.p_issue(&spend(false)).await.unwrap_err();

@@ -3,12 +3,13 @@
 //! others.
 
 // The devnet serves the deprecated methods too; calling them is the point.
-use crate::common::{self, Devnet};
+use crate::common::{self, Devnet, keychain, one, x_codec};
+use avalanche_devnet::context::{sign, sign_as};
 use avalanche_devnet::genesis::{AVAX, test_keys};
-use avalanche_devnet::wallet::{self, Payment};
 use avalanche_rpc::avm::*;
 use avalanche_rpc::codec::{avm as codec_avm, proposervm};
 use avalanche_rpc::index::*;
+use avalanche_rpc::transact::x;
 use avalanche_rpc::types::UtxoIndex;
 use avalanche_rpc::wire::{Address, Encoding, HexBytes, HexOrJson, Id};
 
@@ -34,20 +35,10 @@ async fn a_transfer_is_accepted_and_every_method_agrees() {
     );
 
     // Build, sign and issue a transfer of 5 AVAX from the UTXOs the API returns.
-    let utxos = d.utxos(&from_addr).await;
-    let tx = wallet::base_tx(
-        &d.devnet.x.vm.rules,
-        std::slice::from_ref(from),
-        &utxos,
-        &[Payment {
-            asset: avax,
-            amount: 5 * AVAX,
-            to: to.address(),
-        }],
-        from.address(),
-        d.devnet.engine.clock.now(),
-    )
-    .unwrap();
+    let utxos = x_codec(&d.utxos(&from_addr).await);
+    let pay = [x::output(avax, 5 * AVAX, one(to.address()))];
+    let built = x::base_tx(&d.context(), &utxos, &d.payer(from), &pay);
+    let tx = sign(built, &keychain()).unwrap();
     let bytes = tx.to_bytes().unwrap();
     let issued = x
         .issue_tx(IssueTxParams::new(HexBytes::with_checksum(&bytes)))
@@ -185,19 +176,9 @@ async fn a_transfer_is_accepted_and_every_method_agrees() {
     );
 
     // Spending the same UTXOs again is refused, naming the input.
-    let again = wallet::base_tx(
-        &d.devnet.x.vm.rules,
-        std::slice::from_ref(from),
-        &utxos,
-        &[Payment {
-            asset: avax,
-            amount: AVAX,
-            to: to.address(),
-        }],
-        from.address(),
-        d.devnet.engine.clock.now(),
-    )
-    .unwrap();
+    let pay = [x::output(avax, AVAX, one(to.address()))];
+    let built = x::base_tx(&d.context(), &utxos, &d.payer(from), &pay);
+    let again = sign(built, &keychain()).unwrap();
     let e = x
         .issue_tx(IssueTxParams::new(HexBytes::with_checksum(
             &again.to_bytes().unwrap(),
@@ -217,21 +198,15 @@ async fn bad_transactions_are_refused_with_the_reason() {
     let x = d.node.avm("X");
     let keys = test_keys();
     let addr = d.x_address(keys[1].address());
-    let utxos = d.utxos(&addr).await;
-    let pay = |key: &avalanche_rpc::keys::PrivateKey, amount: u64| {
-        wallet::base_tx(
-            &d.devnet.x.vm.rules,
-            std::slice::from_ref(key),
-            &utxos,
-            &[Payment {
-                asset: d.devnet.genesis.avax_asset_id,
-                amount,
-                to: keys[3].address(),
-            }],
-            keys[1].address(),
-            d.devnet.engine.clock.now(),
-        )
-        .unwrap()
+    let utxos = x_codec(&d.utxos(&addr).await);
+    let pay = |amount: u64| {
+        let out = [x::output(
+            d.devnet.genesis.avax_asset_id,
+            amount,
+            one(keys[3].address()),
+        )];
+        let built = x::base_tx(&d.context(), &utxos, &d.payer(&keys[1]), &out);
+        sign(built, &keychain()).unwrap()
     };
     let issue = |tx: codec_avm::Tx| {
         let x = x.clone();
@@ -245,8 +220,8 @@ async fn bad_transactions_are_refused_with_the_reason() {
         }
     };
     // Signed by the wrong key.
-    let mut forged = pay(&keys[1], AVAX);
-    let other = wallet::sign(forged.unsigned.clone(), &[&keys[4]]).unwrap();
+    let mut forged = pay(AVAX);
+    let other = sign_as(forged.unsigned.clone(), &[&keys[4]]).unwrap();
     forged.credentials = other.credentials;
     let e = issue(forged).await;
     assert!(
@@ -254,33 +229,29 @@ async fn bad_transactions_are_refused_with_the_reason() {
         "{e}"
     );
     // No credential.
-    let mut bare = pay(&keys[1], AVAX);
+    let mut bare = pay(AVAX);
     bare.credentials.clear();
     let e = issue(bare).await;
     assert!(e.contains("has 0 credentials but 1 inputs"), "{e}");
     // Another network's transaction.
-    let mut rules = d.devnet.x.vm.rules.clone();
-    rules.network_id = 1;
-    let foreign = wallet::base_tx(
-        &rules,
-        std::slice::from_ref(&keys[1]),
-        &utxos,
-        &[],
-        keys[1].address(),
-        d.devnet.engine.clock.now(),
+    let mut cx = d.context();
+    cx.network_id = 1;
+    let foreign = sign(
+        x::base_tx(&cx, &utxos, &d.payer(&keys[1]), &[]),
+        &keychain(),
     )
     .unwrap();
     let e = issue(foreign).await;
     assert!(e.contains("`unsignedTx.networkID` is 1"), "{e}");
     // Outputs worth more than the inputs.
-    let mut greedy = pay(&keys[1], AVAX);
+    let mut greedy = pay(AVAX);
     if let codec_avm::UnsignedTx::BaseTx(b) = &mut greedy.unsigned {
         let codec_avm::TransferableOut::TransferOutput(o) = &mut b.base.outputs[0].output else {
             panic!()
         };
         o.amount += 1;
     }
-    let greedy = wallet::sign(greedy.unsigned, &[&keys[1]]).unwrap();
+    let greedy = sign_as(greedy.unsigned, &[&keys[1]]).unwrap();
     let e = issue(greedy).await;
     assert!(e.contains("insufficient funds"), "{e}");
     // Bytes that do not decode: the offset and field.

@@ -1,12 +1,15 @@
-//! A devnet on 127.0.0.1 (an ephemeral port) with a client for it.
+//! A devnet on 127.0.0.1 (an ephemeral port) with a client for it, and transactions for it
+//! built by `avalanche_rpc::transact` with the devnet's context.
 
-use avalanche_devnet::Options;
-use avalanche_devnet::wallet::{self, Payment};
+use avalanche_devnet::genesis::test_keys;
 use avalanche_devnet::xchain::Utxo;
+use avalanche_devnet::{Options, context};
 use avalanche_rpc::avm::*;
-use avalanche_rpc::codec::avm as codec_avm;
+use avalanche_rpc::codec::{avm as codec_avm, platform, secp256k1fx};
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::rpc::{HttpTransport, Node};
+use avalanche_rpc::transact::p::{Authority, PUnsigned};
+use avalanche_rpc::transact::{BuildError, Context, Keychain, Payer, x};
 use avalanche_rpc::wire::{Address, HexBytes, Id, ShortId};
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,6 +25,58 @@ pub fn options() -> Options {
         mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
     }
 }
+
+/// Owners of one address.
+pub fn one(a: ShortId) -> secp256k1fx::OutputOwners {
+    secp256k1fx::OutputOwners::new(0, 1, vec![a])
+}
+
+/// Every test key: a transaction is signed by those its builder names.
+pub fn keychain() -> Keychain {
+    Keychain::from_keys(test_keys())
+}
+
+/// A Subnet (or an L1 validator's deactivation) as owned by `key` alone, which authorizes:
+/// the devnet refuses the authorization when `key` is not the owner it knows.
+pub fn authority(key: &PrivateKey) -> Authority {
+    Authority {
+        owner: one(key.address()),
+        signers: Some(vec![key.address()]),
+    }
+}
+
+/// `c` without the staking rules the builders check: what they would refuse is built for the
+/// devnet to refuse.
+pub fn lenient(mut c: Context) -> Context {
+    c.staking.min_validator_stake = 0;
+    c.staking.min_delegator_stake = 0;
+    c.staking.min_stake_duration = 0;
+    c
+}
+
+/// The codec values of devnet UTXOs, as the builders take them.
+pub fn x_codec(utxos: &[Utxo]) -> Vec<codec_avm::Utxo> {
+    utxos.iter().map(|u| u.utxo.clone()).collect()
+}
+
+/// The same on the P-chain.
+pub fn p_codec(utxos: &[avalanche_devnet::pchain::Utxo]) -> Vec<platform::Utxo> {
+    utxos.iter().map(|u| u.utxo.clone()).collect()
+}
+
+/// A P-chain BaseTx paying nothing but its fee.
+pub fn fee_only(
+    c: &Context,
+    utxos: &[platform::Utxo],
+    payer: &Payer,
+) -> Result<PUnsigned, BuildError> {
+    avalanche_rpc::transact::p::base_tx(c, utxos, payer, &[])
+}
+
+/// What a P-chain builder is given besides its request: the context, the payer's UTXOs and
+/// the payer.
+pub type PBuild<'a> =
+    Box<dyn FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<PUnsigned, BuildError> + 'a>;
 
 pub struct Devnet {
     pub devnet: Arc<avalanche_devnet::Devnet>,
@@ -93,6 +148,16 @@ impl Devnet {
         panic!("the devnet is still held 5 s after stopping");
     }
 
+    /// The devnet's context now (its P-chain price with the margin).
+    pub fn context(&self) -> Context {
+        context::of(&self.devnet).unwrap()
+    }
+
+    /// `key` alone pays, at the devnet's time, its change to itself.
+    pub fn payer(&self, key: &PrivateKey) -> Payer {
+        Payer::new(vec![key.address()], self.devnet.engine.clock.now())
+    }
+
     pub fn x_address(&self, a: ShortId) -> Address {
         Address::new(Some("X"), "local", *a.as_bytes()).unwrap()
     }
@@ -140,20 +205,14 @@ impl Devnet {
 
     /// Pays `amount` nAVAX from `from` to `to` and waits for the block.
     pub async fn transfer(&self, from: &PrivateKey, to: ShortId, amount: u64) -> Id {
-        let utxos = self.utxos(&self.x_address(from.address())).await;
-        let tx = wallet::base_tx(
-            &self.devnet.x.vm.rules,
-            std::slice::from_ref(from),
-            &utxos,
-            &[Payment {
-                asset: self.devnet.genesis.avax_asset_id,
-                amount,
-                to,
-            }],
-            from.address(),
-            self.devnet.engine.clock.now(),
-        )
-        .unwrap();
+        let utxos = x_codec(&self.utxos(&self.x_address(from.address())).await);
+        let pay = [x::output(
+            self.devnet.genesis.avax_asset_id,
+            amount,
+            one(to),
+        )];
+        let built = x::base_tx(&self.context(), &utxos, &self.payer(from), &pay);
+        let tx = context::sign(built, &keychain()).unwrap();
         let id = self
             .node
             .avm("X")
@@ -182,34 +241,40 @@ impl Devnet {
             .collect()
     }
 
-    /// A P-chain tx of `kind` paid by `key` from its unlocked UTXOs (change to itself), at
-    /// twice the fee state's price.
+    /// The P-chain tx `build` makes with the devnet's context (its price with the margin)
+    /// from `key`'s UTXOs, paid by `key` (change to itself), signed.
     pub async fn p_tx(
         &self,
         key: &PrivateKey,
-        kind: wallet::PKind<'_>,
-    ) -> avalanche_rpc::codec::platform::Tx {
-        wallet::p_tx(
-            &self.devnet.p.vm.rules,
-            std::slice::from_ref(key),
-            &self.p_utxos(key).await,
-            &[],
-            kind,
-            key.address(),
-            self.devnet.p_price_margin().unwrap(),
-        )
-        .unwrap()
+        build: impl FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<PUnsigned, BuildError>,
+    ) -> platform::Tx {
+        self.p_tx_in(&self.context(), key, build).await
     }
 
-    /// A P-chain tx of `kind` paid and signed by `key` ([`Self::p_tx`]), issued and committed
+    /// The same with context `c`.
+    pub async fn p_tx_in(
+        &self,
+        c: &Context,
+        key: &PrivateKey,
+        build: impl FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<PUnsigned, BuildError>,
+    ) -> platform::Tx {
+        let utxos = p_codec(&self.p_utxos(key).await);
+        context::sign(build(c, &utxos, &self.payer(key)), &keychain()).unwrap()
+    }
+
+    /// A P-chain tx `build` makes ([`Self::p_tx`]), issued and committed
     /// ([`Self::p_issue`]).
-    pub async fn p_do(&self, key: &PrivateKey, kind: wallet::PKind<'_>) -> Result<Id, String> {
-        self.p_issue(&self.p_tx(key, kind).await).await
+    pub async fn p_do(
+        &self,
+        key: &PrivateKey,
+        build: impl FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<PUnsigned, BuildError>,
+    ) -> Result<Id, String> {
+        self.p_issue(&self.p_tx(key, build).await).await
     }
 
     /// Issues a P-chain tx through `platform.issueTx` and waits until it is committed; the
     /// issue error otherwise.
-    pub async fn p_issue(&self, tx: &avalanche_rpc::codec::platform::Tx) -> Result<Id, String> {
+    pub async fn p_issue(&self, tx: &platform::Tx) -> Result<Id, String> {
         use avalanche_rpc::platform::{GetTxStatusParams, IssueTxParams, PlatformClient, TxStatus};
         let p = self.node.platform();
         let id = p
