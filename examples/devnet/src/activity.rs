@@ -14,7 +14,7 @@ use avalanche_rpc::codec::{avm, platform, secp256k1fx, warp};
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::transact::p::{self, PUnsigned};
 use avalanche_rpc::transact::x::{self, XUnsigned};
-use avalanche_rpc::transact::{BuildError, Context, Keychain, Payer};
+use avalanche_rpc::transact::{self, BuildError, Context, Keychain, Payer};
 use avalanche_rpc::wire::{Id, NodeId, ShortId};
 use std::sync::Arc;
 use std::time::Duration;
@@ -204,7 +204,7 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
             2_000 * AVAX,
             d.engine.clock.now() + 30 * 24 * 3600,
         ),
-        signer: Some((history_bls.public_key(), history_bls.proof_of_possession())),
+        signer: Some(transact::bls_signer(&history_bls)),
         validator_rewards: one(k3),
         delegator_rewards: one(k3),
         shares: 20_000,
@@ -282,20 +282,17 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
         pchain_owner,
         20,
     )));
-    let validation_id = Id::from_sha256(&register.to_bytes().map_err(|e| e.to_string())?);
-    let network = d.options.network_id;
-    let message = crate::control::sign_warp(
-        d,
-        &pchain::warp::l1_message(network, l1_chain, &VALIDATOR_MANAGER, register)?,
-    )?;
+    let validation_id = transact::warp::validation_id(&register).map_err(|e| e.to_string())?;
+    let manager_message = |m: &L1Message| {
+        transact::warp::l1_message(d.options.network_id, l1_chain, &VALIDATOR_MANAGER, m)
+            .map_err(|e| e.to_string())
+    };
+    let message = crate::control::sign_warp(d, &manager_message(&register)?)?;
     p_txs.push(p_do(d, &keys[4], |c, u, p| {
         p::register_l1_validator_tx(c, u, p, AVAX / 10, bls.proof_of_possession(), &message)
     })?);
     let reweigh = L1Message::L1ValidatorWeight(warp::L1ValidatorWeight::new(validation_id, 0, 30));
-    let message = crate::control::sign_warp(
-        d,
-        &pchain::warp::l1_message(network, l1_chain, &VALIDATOR_MANAGER, reweigh)?,
-    )?;
+    let message = crate::control::sign_warp(d, &manager_message(&reweigh)?)?;
     p_txs.push(p_do(d, &keys[4], |c, u, p| {
         p::set_l1_validator_weight_tx(c, u, p, &message)
     })?);

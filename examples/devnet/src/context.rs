@@ -66,9 +66,7 @@ pub fn new(
 }
 
 /// The context of `d` now: its IDs, fees and rules, and the P-chain's fee state at the
-/// devnet's time, its price times [`P_PRICE_MARGIN`]. The capacity is a block's whole
-/// capacity: the devnet takes a transaction the chain cannot fit yet, and its block waits for
-/// the gas (as the node's mempool does), so the builders check against that.
+/// devnet's time, its price times [`P_PRICE_MARGIN`].
 pub fn of(d: &Devnet) -> Result<Context, StoreError> {
     let r = d.engine.store.read()?;
     let (state, chain_time) = crate::pchain::vm::fee_state(&r)?;
@@ -80,7 +78,7 @@ pub fn of(d: &Devnet) -> Result<Context, StoreError> {
         (g.x_chain_id, g.c_chain_id),
         g.avax_asset_id,
         FeeState {
-            capacity: fee::MAX_CAPACITY,
+            capacity: state.capacity,
             excess: state.excess,
             price: fee::price(state.excess).saturating_mul(P_PRICE_MARGIN),
         },

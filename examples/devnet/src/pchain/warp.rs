@@ -1,9 +1,8 @@
 //! Warp messages as the P-chain reads them (ACP-77): a signed message, the AddressedCall it
 //! carries and the L1 message inside; its aggregate signature checked against the canonical
 //! validator set of the source chain's Subnet (`warp.GetCanonicalValidatorSetFromChainID`,
-//! quorum 67 %); the unsigned message an L1's validator manager would emit ([`l1_message`]),
-//! and signing one as the validators the devnet runs would (what a signature aggregator does
-//! on a real network).
+//! quorum 67 %); and signing one as the validators the devnet runs would (what a signature
+//! aggregator does on a real network).
 
 use super::{stakers, subnets};
 use crate::secp::{TxError, fail};
@@ -59,23 +58,6 @@ pub fn unsigned_bytes(network_id: u32, source_chain: &Id, payload: &[u8]) -> Vec
     w.id(source_chain);
     w.bytes(payload).expect("a payload fits a length prefix");
     w.into_bytes()
-}
-
-/// An unsigned Warp message from an L1's validator manager (`address` on `chain`) carrying
-/// `message` in an AddressedCall: what the manager contract would emit, for the L1's
-/// validators to sign (`devnet.signWarpMessage`).
-pub fn l1_message(
-    network_id: u32,
-    chain: Id,
-    address: &[u8],
-    message: warp_l1::L1Message,
-) -> Result<Vec<u8>, String> {
-    let inner = message.to_bytes().map_err(|e| e.to_string())?;
-    let payload =
-        warp_payload::Payload::AddressedCall(warp::AddressedCall::new(address.to_vec(), inner))
-            .to_bytes()
-            .map_err(|e| e.to_string())?;
-    Ok(unsigned_bytes(network_id, &chain, &payload))
 }
 
 /// A signed message with what it carries.

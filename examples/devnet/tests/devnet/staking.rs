@@ -6,6 +6,7 @@ use avalanche_devnet::genesis::{AVAX, test_keys};
 use avalanche_devnet::ledger::Chain;
 use avalanche_devnet::pchain;
 use avalanche_rpc::platform::*;
+use avalanche_rpc::transact::bls_signer;
 use avalanche_rpc::transact::p::{self, Stake, ValidatorRequest};
 use avalanche_rpc::wire::{Address, Height, NodeId};
 
@@ -44,7 +45,7 @@ async fn a_new_validator_joins_with_its_stake_and_reward() {
                 end,
                 weight,
             },
-            signer: Some((bls.public_key(), bls.proof_of_possession())),
+            signer: Some(bls_signer(&bls)),
             validator_rewards: one(key.address()),
             delegator_rewards: one(key.address()),
             shares: 50_000,
@@ -322,7 +323,7 @@ async fn a_delegator_is_rewarded_and_its_validator_paid_its_fee() {
             end: now + 3 * 86_400,
             weight: 2_000 * AVAX,
         },
-        signer: Some((bls.public_key(), bls.proof_of_possession())),
+        signer: Some(bls_signer(&bls)),
         validator_rewards: one(validator.address()),
         delegator_rewards: one(validator.address()),
         shares: 100_000,

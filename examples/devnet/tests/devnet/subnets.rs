@@ -6,13 +6,13 @@
 
 use crate::common::{self, Devnet, PBuild, authority, one};
 use avalanche_devnet::genesis::{name_id, test_keys};
-use avalanche_devnet::pchain::warp::l1_message;
 use avalanche_rpc::bls::SecretKey;
 use avalanche_rpc::codec::platform as codec;
 use avalanche_rpc::devnet::{AdvanceClockParams, DevnetClient};
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::platform::*;
 use avalanche_rpc::transact::p::{self, ChainRequest, Stake};
+use avalanche_rpc::transact::warp::l1_message;
 use avalanche_rpc::wire::{Address, Height, HexBytes, HexOrJson, Id, NodeId};
 
 /// A Subnet owned by `owner` alone.
@@ -437,7 +437,7 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
             12345,
             chain,
             address,
-            warp_l1::L1Message::RegisterL1Validator(Box::new(warp::RegisterL1Validator::new(
+            &warp_l1::L1Message::RegisterL1Validator(Box::new(warp::RegisterL1Validator::new(
                 subnet,
                 node.as_bytes().to_vec(),
                 bls.public_key(),
@@ -512,7 +512,7 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
             12345,
             chain,
             &manager,
-            warp_l1::L1Message::L1ValidatorWeight(warp::L1ValidatorWeight::new(
+            &warp_l1::L1Message::L1ValidatorWeight(warp::L1ValidatorWeight::new(
                 validation_id,
                 nonce,
                 w,
@@ -593,7 +593,7 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
         12345,
         other_chain,
         &manager,
-        warp_l1::L1Message::L1ValidatorWeight(warp::L1ValidatorWeight::new(Id::ZERO, 0, 1)),
+        &warp_l1::L1Message::L1ValidatorWeight(warp::L1ValidatorWeight::new(Id::ZERO, 0, 1)),
     )
     .unwrap();
     let e = sign(unsigned).await.unwrap_err();

@@ -14,7 +14,7 @@ use avalanche_rpc::index::{GetLastAcceptedParams, IndexClient};
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::platform::PlatformClient;
 use avalanche_rpc::transact::p::{Stake, ValidatorRequest};
-use avalanche_rpc::transact::{Context, Payer, p, x};
+use avalanche_rpc::transact::{Context, Payer, bls_signer, p, x};
 use avalanche_rpc::wire::{HexBytes, Id, NodeId};
 
 /// What a refused tx must not change.
@@ -231,7 +231,7 @@ async fn tampered_transactions_are_refused_and_change_nothing() {
             end: now + 3 * 86_400,
             weight: 1_999 * AVAX,
         },
-        signer: Some((bls.public_key(), bls.proof_of_possession())),
+        signer: Some(bls_signer(&bls)),
         validator_rewards: one(payer.address()),
         delegator_rewards: one(payer.address()),
         shares: 20_000,

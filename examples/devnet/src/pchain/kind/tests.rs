@@ -15,7 +15,7 @@ use avalanche_rpc::codec::{
 };
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::transact::p::{self as build, Authority, PUnsigned, Stake};
-use avalanche_rpc::transact::{BuildError, Context, FeeState, Keychain, Payer};
+use avalanche_rpc::transact::{BuildError, Context, FeeState, Keychain, Payer, bls_signer};
 use avalanche_rpc::wire::{Id, NodeId, ShortId};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -362,7 +362,7 @@ fn add_validator(bls: &SecretKey, weight: u64, rewards: ShortId) -> Build<'stati
             end: NOW + params::MIN_STAKE_DURATION,
             weight,
         },
-        signer: Some((bls.public_key(), bls.proof_of_possession())),
+        signer: Some(bls_signer(bls)),
         validator_rewards: owners(rewards),
         delegator_rewards: owners(rewards),
         shares: params::MIN_DELEGATION_FEE,
