@@ -116,17 +116,16 @@ mod tests {
 
     #[test]
     fn the_local_network_s_context_is_the_crate_s() {
+        let state = FeeState {
+            capacity: 0,
+            excess: 0,
+            price: 1,
+        };
         let c = new(
             12345,
             (Id::new([1; 32]), Id::new([2; 32])),
             Id::new([3; 32]),
-            {
-                FeeState {
-                    capacity: 0,
-                    excess: 0,
-                    price: 1,
-                }
-            },
+            state,
         );
         assert_eq!(c.hrp, "local");
         assert_eq!(c.p_fee_config, FeeConfig::ETNA);

@@ -9,6 +9,7 @@ mod common;
 
 mod atomic;
 
+mod context;
 mod control;
 mod crash;
 mod genesis;
