@@ -7,7 +7,10 @@
 //! output, so signing is not measured). The generator issues round after round with
 //! `--concurrency` HTTP connections through the generated client (`avm.issueTx`), each round
 //! once the previous one is accepted (the node refuses to spend an output that is not yet
-//! accepted), and stops after `--seconds`. It reports the accepted transfers per second, the
+//! accepted), and stops after `--seconds`. Then, side by side in the same run, as many chains
+//! again whose transfers the wallet (`avalanche_rpc::transact`) builds and signs as they are
+//! issued, for as long: the rate a Rust application sending through the crate gets, and its
+//! ratio to the transfers signed ahead. It reports the accepted transfers per second, the
 //! share of the time spent issuing (HTTP, decoding, verifying into the mempool) and waiting
 //! for blocks (building, verifying again, committing), and, measured in the same process
 //! without HTTP, what one verification and one accepted transfer cost.
@@ -110,11 +113,12 @@ async fn main() {
     let faucet_keys = Keychain::from_keys([faucet.clone()]);
     let load = PrivateKey::from_bytes(&[7; 32]).unwrap();
 
-    // The faucet splits AVAX into `chains` UTXOs of the load key, 100 per transfer.
+    // The faucet splits AVAX into `chains` UTXOs of the load key for the transfers signed
+    // ahead, and as many for those the wallet builds as it issues; 100 per transfer.
     let started = Instant::now();
-    let mut heads = Vec::with_capacity(chains);
-    while heads.len() < chains {
-        let n = (chains - heads.len()).min(100);
+    let mut heads = Vec::with_capacity(2 * chains);
+    while heads.len() < 2 * chains {
+        let n = (2 * chains - heads.len()).min(100);
         let payments: Vec<avm::TransferableOutput> = (0..n)
             .map(|_| x::output(avax, 10_000_000_000, one(load.address())))
             .collect();
@@ -137,7 +141,8 @@ async fn main() {
             }
         }
     }
-    heads.truncate(chains);
+    heads.truncate(2 * chains);
+    let wallet_heads = heads.split_off(chains);
     // Every chain's transfers, signed ahead: round r of chain j spends round r - 1's output.
     let mut signed: Vec<Vec<Vec<u8>>> = vec![Vec::with_capacity(chains); rounds];
     let (cx, load_keys) = (
@@ -211,6 +216,62 @@ async fn main() {
     let elapsed = run.elapsed();
     let blocks = x_height() - height_before;
 
+    // The same, each transfer built and signed by the wallet (`transact::x::base_tx`, `sign`)
+    // as it is issued, from the output the previous round left (what an application sending
+    // from Rust does), for as long.
+    let (wallet_accepted, wallet_elapsed) = {
+        let cx = Arc::new(context::of(&d).unwrap());
+        let time = d.engine.clock.now();
+        let keys = Arc::new(Keychain::from_keys([load.clone()]));
+        let mut heads = Arc::new(wallet_heads);
+        let mut accepted = 0usize;
+        let run = Instant::now();
+        for _ in 0..rounds {
+            if run.elapsed() >= Duration::from_secs(seconds) {
+                break;
+            }
+            let mut tasks = Vec::new();
+            for c in 0..concurrency {
+                let (node, heads, cx, keys) =
+                    (node.clone(), heads.clone(), cx.clone(), keys.clone());
+                let from = Payer::new(vec![load.address()], time);
+                tasks.push(tokio::spawn(async move {
+                    let x = node.avm("X");
+                    let mut next = Vec::new();
+                    for (i, head) in heads.iter().enumerate().skip(c).step_by(concurrency) {
+                        let mut tx = x::base_tx(&cx, std::slice::from_ref(head), &from, &[])
+                            .expect("builds");
+                        tx.sign(&keys).expect("signs");
+                        let tx = tx.signed().expect("signed");
+                        let bytes = tx.to_bytes().expect("encodes");
+                        if x.issue_tx(IssueTxParams::new(HexBytes::with_checksum(&bytes)))
+                            .await
+                            .is_ok()
+                        {
+                            next.push((i, next_utxo(&tx, avax)));
+                        }
+                    }
+                    next
+                }));
+            }
+            let mut after = (*heads).clone();
+            let mut issued = 0;
+            for t in tasks {
+                for (i, u) in t.await.unwrap() {
+                    after[i] = u;
+                    issued += 1;
+                }
+            }
+            assert_eq!(issued, after.len(), "every transfer is taken");
+            while d.pending() > 0 {
+                tokio::time::sleep(Duration::from_micros(200)).await;
+            }
+            accepted += issued;
+            heads = Arc::new(after);
+        }
+        (accepted, run.elapsed())
+    };
+
     // In the same process, without HTTP: what verifying one transfer costs (issue into a
     // fresh mempool) and what accepting one costs (a block of them, committed).
     let (per_verify, per_recover) = {
@@ -268,6 +329,12 @@ async fn main() {
         if disk { "redb on disk" } else { "in memory" }
     );
     println!("| sustained acceptance rate | {rate:.0} transfers/s (target ≥ 2,000) |");
+    let wallet_rate = wallet_accepted as f64 / wallet_elapsed.as_secs_f64();
+    println!(
+        "| the same, each built and signed by the wallet as it is issued | {wallet_rate:.0} transfers/s ({wallet_accepted} in {:.1} s): {:.2}x the transfers signed ahead |",
+        wallet_elapsed.as_secs_f64(),
+        wallet_rate / rate
+    );
     println!(
         "| time issuing (HTTP, decode, verify into the mempool) | {:.0} % ({:.0} µs a transfer) |",
         100.0 * issuing.as_secs_f64() / elapsed.as_secs_f64(),
