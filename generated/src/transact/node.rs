@@ -188,7 +188,8 @@ impl Context {
 pub const PAGE: u32 = 1024;
 
 /// Every page of `getUTXOs` with the description's rules: 1,024 a page, the next page from
-/// `endIndex`, the end on a short page, UTXOs seen on an earlier page dropped, and a node
+/// `endIndex`, the end on a short page, each UTXO's checksum checked and stripped (encoding
+/// `hex`), UTXOs seen on an earlier page dropped, and a node
 /// that answers the same cursor twice stopped with an error rather than followed forever.
 async fn pages<F, Fut>(method: &'static str, mut page: F) -> Result<Vec<Vec<u8>>, WalletError>
 where
@@ -202,7 +203,14 @@ where
     loop {
         let (utxos, fetched, end) = page(cursor.clone()).await.map_err(call(method))?;
         for u in utxos {
-            let bytes: Vec<u8> = u.into();
+            // The node's default encoding, `hex`, ends each UTXO in its 4-byte checksum.
+            let bytes = u
+                .strip_checksum()
+                .map_err(|e| WalletError::Reply {
+                    method,
+                    problem: format!("a UTXO's checksum: {e}"),
+                })?
+                .to_vec();
             if seen.insert(bytes.clone()) {
                 out.push(bytes);
             }
