@@ -78,3 +78,294 @@ fn a_bad_input_says_where() {
     assert!(!ok);
     assert!(err.contains("not hex"), "{err}");
 }
+
+// ---- `avax-rpc wallet` ----
+
+/// The local network's funded key (the devnet's too). Tests hand it over in a file or an
+/// environment variable, never as an argument, and check it is never printed.
+const EWOQ: &str = "PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN";
+const EWOQ_HEX: &str = "56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf558d8027";
+const EWOQ_X: &str = "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u";
+const EWOQ_P: &str = "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u";
+
+/// A directory of its own under the system's temporary directory, removed when dropped.
+struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!(
+            "avax-rpc-{name}-{}-{}",
+            std::process::id(),
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_nanos()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn write(&self, name: &str, text: &str) -> String {
+        let path = self.0.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// One run of the tool: its arguments, status and output.
+struct Run {
+    args: Vec<String>,
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+/// Every run of a test, so that the last check can look at all the arguments and output.
+#[derive(Default)]
+struct Transcript(Vec<Run>);
+
+impl Transcript {
+    fn run_env(&mut self, args: &[&str], env: &[(&str, &str)]) -> &Run {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_avax-rpc"));
+        cmd.args(args).env_remove("AVAX_PRIVATE_KEY");
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().expect("the binary runs");
+        self.0.push(Run {
+            args: args.iter().map(|s| s.to_string()).collect(),
+            code: out.status.code(),
+            stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+            stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        });
+        self.0.last().unwrap()
+    }
+
+    fn run(&mut self, args: &[&str]) -> &Run {
+        self.run_env(args, &[])
+    }
+
+    /// A run that must succeed; its standard output.
+    fn ok(&mut self, args: &[&str]) -> String {
+        let r = self.run(args);
+        assert_eq!(
+            r.code,
+            Some(0),
+            "avax-rpc {}\nstdout: {}\nstderr: {}",
+            r.args.join(" "),
+            r.stdout,
+            r.stderr
+        );
+        r.stdout.clone()
+    }
+
+    /// A run that must fail with `code`; its standard error.
+    fn fails(&mut self, code: i32, args: &[&str]) -> String {
+        let r = self.run(args);
+        assert_eq!(
+            r.code,
+            Some(code),
+            "avax-rpc {}\nstdout: {}\nstderr: {}",
+            r.args.join(" "),
+            r.stdout,
+            r.stderr
+        );
+        r.stderr.clone()
+    }
+
+    /// No key, in any form, in any argument or output.
+    fn assert_never_shows(&self, secrets: &[&str]) {
+        assert!(!self.0.is_empty());
+        for r in &self.0 {
+            for s in secrets {
+                let s = s.to_ascii_lowercase();
+                for (what, text) in [
+                    ("an argument", r.args.join(" ")),
+                    ("standard output", r.stdout.clone()),
+                    ("standard error", r.stderr.clone()),
+                ] {
+                    assert!(
+                        !text.to_ascii_lowercase().contains(&s),
+                        "a key shows in {what} of `avax-rpc {}`",
+                        r.args.join(" ")
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn wallet_reads_keys_from_a_file_or_the_environment_and_never_prints_them() {
+    let dir = Scratch::new("keys");
+    let file = dir.write("keys.txt", &format!("# the funded key\n{EWOQ}\n"));
+    let hex_file = dir.write("hex.txt", &format!("0x{EWOQ_HEX}\n"));
+    let mut t = Transcript::default();
+    for args in [
+        &["wallet", "address", "--hrp", "local", "--key-file", &file][..],
+        &[
+            "wallet",
+            "address",
+            "--hrp",
+            "local",
+            "--key-file",
+            &hex_file,
+        ][..],
+    ] {
+        let out = t.ok(args);
+        assert_eq!(out.trim(), format!("{EWOQ_X}  {EWOQ_P}"));
+    }
+    let r = t.run_env(
+        &["wallet", "address", "--hrp", "fuji", "--json"],
+        &[("AVAX_PRIVATE_KEY", EWOQ)],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let json: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    assert_eq!(
+        json[0]["X"],
+        "X-fuji18jma8ppw3nhx5r4ap8clazz0dps7rv5u6wmu4t"
+    );
+    let r = t.run_env(
+        &[
+            "wallet",
+            "address",
+            "--hrp",
+            "local",
+            "--key-env",
+            "MY_KEYS",
+        ],
+        &[("MY_KEYS", EWOQ)],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.stdout.contains(EWOQ_X));
+    // No keys: says where keys come from.
+    let err = t.fails(1, &["wallet", "address", "--hrp", "local"]);
+    assert!(
+        err.contains("--key-file") && err.contains("AVAX_PRIVATE_KEY"),
+        "{err}"
+    );
+    // A file that is not keys: the line is named, its text is not repeated.
+    let bad = dir.write(
+        "bad.txt",
+        "PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNn\n",
+    );
+    let err = t.fails(
+        1,
+        &["wallet", "address", "--hrp", "local", "--key-file", &bad],
+    );
+    assert!(err.contains("line 1") && !err.contains("ewoq"), "{err}");
+    // A key (here a made-up one) where the variable's name goes is refused, not echoed.
+    let fake = "AB".repeat(32);
+    let err = t.fails(1, &["wallet", "address", "--key-env", &fake]);
+    assert!(
+        err.contains("`--key-env`") && err.contains("not a key") && !err.contains(&fake),
+        "{err}"
+    );
+    t.assert_never_shows(&[EWOQ, &EWOQ[11..], EWOQ_HEX]);
+}
+
+#[test]
+fn wallet_refuses_a_key_on_the_command_line_without_repeating_it() {
+    // Not a real key: any argument holding `PrivateKey-` is refused before anything runs.
+    let fake = "PrivateKey-2bRKCFnc7XoNNpmhsdBo9ZMeyF5tktnDgyW6WUN2wV7AnTWkZd";
+    for args in [
+        &["wallet", "address", "--hrp", "local", fake][..],
+        &["wallet", "send", "--chain", "X", "--key", fake][..],
+        &["wallet", "address", "--key-env", fake][..],
+    ] {
+        let (ok, out, err) = run(args);
+        assert!(!ok);
+        assert!(err.contains("never taken on the command line"), "{err}");
+        assert!(
+            !out.contains(&fake[11..]) && !err.contains(&fake[11..]),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn wallet_has_no_flag_that_takes_a_key() {
+    let mut flags = std::collections::BTreeSet::new();
+    for sub in [
+        "address", "balance", "send", "export", "import", "stake", "delegate",
+    ] {
+        let (ok, help, err) = run(&["wallet", sub, "--help"]);
+        assert!(ok, "{err}");
+        for word in help.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')) {
+            if word.starts_with("--") && word.contains("key") {
+                flags.insert(word.to_string());
+            }
+        }
+    }
+    // Only a file or a variable's name for secp256k1 keys; files for the BLS key.
+    let expected = [
+        "--bls-key-file",
+        "--key-env",
+        "--key-file",
+        "--save-bls-key",
+    ];
+    assert_eq!(flags.into_iter().collect::<Vec<_>>(), expected);
+}
+
+#[test]
+fn wallet_refuses_bad_amounts_and_periods_naming_the_flag() {
+    let send = |amount: &str| {
+        run(&[
+            "wallet", "send", "--chain", "X", "--to", EWOQ_X, "--amount", amount,
+        ])
+    };
+    for (amount, says) in [
+        ("1.0000000001AVAX", "more than 9 decimal places"),
+        ("0", "more than nothing"),
+        ("ten", "not an amount"),
+        ("18446744073709551616", "more than 2^64 - 1"),
+    ] {
+        let (ok, _, err) = send(amount);
+        assert!(!ok);
+        assert!(
+            err.contains("--amount") && err.contains(says),
+            "{amount}: {err}"
+        );
+    }
+    for (end, says) in [
+        ("30", "write a period with its unit"),
+        ("30x", "not a period"),
+        ("d", "not a period"),
+    ] {
+        let (ok, _, err) = run(&[
+            "wallet",
+            "stake",
+            "--node-id",
+            "NodeID-9tLMkeWFhWXd8QZc4rSiS5meuVXF5kRsz",
+            "--weight",
+            "2000AVAX",
+            "--end",
+            end,
+        ]);
+        assert!(!ok);
+        assert!(err.contains("--end") && err.contains(says), "{end}: {err}");
+    }
+    let (ok, _, err) = run(&[
+        "wallet",
+        "stake",
+        "--node-id",
+        "NodeID-9tLMkeWFhWXd8QZc4rSiS5meuVXF5kRsz",
+        "--weight",
+        "2000AVAX",
+        "--end",
+        "30d",
+        "--shares",
+        "101%",
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("--shares") && err.contains("more than 100%"),
+        "{err}"
+    );
+}
