@@ -165,7 +165,12 @@ impl Context {
         Ok(ctx)
     }
 
-    /// Reads the P-chain's fee state again (`platform.getFeeState`).
+    /// Reads the P-chain's fee state again (`platform.getFeeState`). The node gives the state
+    /// of its last accepted block, at that block's time; the capacity is advanced from there
+    /// to this machine's clock as the next block advances it (`maxPerSecond` a second, up to
+    /// `maxCapacity`), or a chain idle since a busy block would look full for good. The price
+    /// is kept as read: it only falls with time, and paying more is accepted (the surplus is
+    /// burned).
     pub async fn refresh_fee_state<T: Transport + Clone>(
         &mut self,
         node: &Node<T>,
@@ -175,8 +180,16 @@ impl Context {
             .get_fee_state(Default::default())
             .await
             .map_err(call("platform.getFeeState"))?;
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let elapsed = now.saturating_sub(u64::try_from(s.timestamp.unix_seconds()).unwrap_or(0));
+        let config = &self.p_fee_config;
         self.p_fee_state = FeeState {
-            capacity: s.capacity,
+            capacity: s
+                .capacity
+                .saturating_add(config.max_per_second.saturating_mul(elapsed))
+                .min(config.max_capacity.max(s.capacity)),
             excess: s.excess,
             price: s.price,
         };
