@@ -394,6 +394,35 @@ impl Session {
         transact::owners(flag, &[address], 1, 0).map_err(build_error)
     }
 
+    /// Builds a P-chain transaction; when the P-chain cannot take its gas yet, waits for it
+    /// to refill (it gains `maxPerSecond` a second), reads the fee state again and builds
+    /// again, for at most `timeout`.
+    async fn build_p(
+        &mut self,
+        timeout: Duration,
+        build: impl Fn(&Context, &Payer) -> Result<PUnsigned, BuildError>,
+    ) -> Result<PUnsigned, String> {
+        let start = Instant::now();
+        loop {
+            match build(&self.ctx, &self.payer()) {
+                Err(BuildError::OverCapacity { gas, capacity }) if start.elapsed() < timeout => {
+                    let per_second = self.ctx.p_fee_config.max_per_second.max(1);
+                    let secs = gas.saturating_sub(capacity).div_ceil(per_second).max(1);
+                    eprintln!(
+                        "the P-chain can take {capacity} gas now and the transaction needs \
+                         {gas}: waiting {secs} s for it to refill"
+                    );
+                    tokio::time::sleep(Duration::from_secs(secs)).await;
+                    self.ctx
+                        .refresh_fee_state(&self.node)
+                        .await
+                        .map_err(wallet_error)?;
+                }
+                other => return other.map_err(build_error),
+            }
+        }
+    }
+
     async fn x_utxos(&self, source: Option<&str>) -> Result<Vec<avm::Utxo>, String> {
         transact::x_utxos(&self.node, &self.ctx, &self.keys.addresses(), source)
             .await
@@ -747,7 +776,7 @@ fn units_of(s: &Session, flag: &str, amount: Amount, asset: Id) -> Result<u64, S
 }
 
 async fn send(c: &Common, a: SendArgs) -> Result<(), String> {
-    let s = Session::open(c).await?;
+    let mut s = Session::open(c).await?;
     let to = s.owner("--to", a.chain, Some(&a.to))?;
     let asset = asset_of(&s, a.chain, &a.asset).await?;
     let amount = units_of(&s, "--amount", a.amount, asset)?;
@@ -761,8 +790,12 @@ async fn send(c: &Common, a: SendArgs) -> Result<(), String> {
         }
         Chain::P => {
             let utxos = s.p_utxos(None).await?;
-            let u = pb::base_tx(&s.ctx, &utxos, &payer, &[pb::output(asset, amount, to)])
-                .map_err(build_error)?;
+            let outputs = [pb::output(asset, amount, to)];
+            let u = s
+                .build_p(a.issue.timeout, |ctx, payer| {
+                    pb::base_tx(ctx, &utxos, payer, &outputs)
+                })
+                .await?;
             s.finish_p(u, &a.issue).await
         }
     }
@@ -780,7 +813,7 @@ fn other_chain(flag: &str, from: Chain, to: Chain) -> Result<(), String> {
 
 async fn export(c: &Common, a: ExportArgs) -> Result<(), String> {
     other_chain("--to-chain", a.from_chain, a.to_chain)?;
-    let s = Session::open(c).await?;
+    let mut s = Session::open(c).await?;
     let to = s.owner("--to", a.to_chain, a.to.as_deref())?;
     let avax = s.ctx.avax_asset_id;
     let payer = s.payer();
@@ -800,14 +833,12 @@ async fn export(c: &Common, a: ExportArgs) -> Result<(), String> {
         }
         Chain::P => {
             let utxos = s.p_utxos(None).await?;
-            let u = pb::export_tx(
-                &s.ctx,
-                &utxos,
-                &payer,
-                s.ctx.x_chain_id,
-                &[pb::output(avax, amount, to)],
-            )
-            .map_err(build_error)?;
+            let outputs = [pb::output(avax, amount, to)];
+            let u = s
+                .build_p(a.issue.timeout, |ctx, payer| {
+                    pb::export_tx(ctx, &utxos, payer, ctx.x_chain_id, &outputs)
+                })
+                .await?;
             s.finish_p(u, &a.issue).await?;
         }
     }
@@ -823,7 +854,7 @@ async fn export(c: &Common, a: ExportArgs) -> Result<(), String> {
 
 async fn import(c: &Common, a: ImportArgs) -> Result<(), String> {
     other_chain("--from-chain", a.to_chain, a.from_chain)?;
-    let s = Session::open(c).await?;
+    let mut s = Session::open(c).await?;
     let to = s.owner("--to", a.to_chain, a.to.as_deref())?;
     let payer = s.payer();
     let source = letter(a.from_chain);
@@ -838,8 +869,11 @@ async fn import(c: &Common, a: ImportArgs) -> Result<(), String> {
         Chain::P => {
             let atomic = s.p_utxos(Some(source)).await?;
             let local = s.p_utxos(None).await?;
-            let u = pb::import_tx(&s.ctx, &atomic, &local, &payer, s.ctx.x_chain_id, &to)
-                .map_err(build_error)?;
+            let u = s
+                .build_p(a.issue.timeout, |ctx, payer| {
+                    pb::import_tx(ctx, &atomic, &local, payer, ctx.x_chain_id, &to)
+                })
+                .await?;
             s.finish_p(u, &a.issue).await
         }
     }
@@ -925,7 +959,7 @@ async fn stake(c: &Common, a: StakeArgs) -> Result<(), String> {
         Some(path) => read_bls_key(path)?,
         None => fresh_bls_key()?,
     };
-    let s = Session::open(c).await?;
+    let mut s = Session::open(c).await?;
     let rewards = s.owner("--reward-to", Chain::P, a.reward_to.as_deref())?;
     let weight = units_of(&s, "--weight", a.weight, s.ctx.avax_asset_id)?;
     let end = a.end.at(s.time);
@@ -943,8 +977,11 @@ async fn stake(c: &Common, a: StakeArgs) -> Result<(), String> {
         shares: a.shares.unwrap_or(s.ctx.staking.min_delegation_fee),
     };
     let utxos = s.p_utxos(None).await?;
-    let u = pb::add_permissionless_validator_tx(&s.ctx, &utxos, &s.payer(), &req)
-        .map_err(build_error)?;
+    let u = s
+        .build_p(a.issue.timeout, |ctx, payer| {
+            pb::add_permissionless_validator_tx(ctx, &utxos, payer, &req)
+        })
+        .await?;
     // Kept before the key is used: a registered key is never lost.
     if let Some(path) = &a.save_bls_key {
         save_bls_key(path, &key)?;
@@ -965,7 +1002,7 @@ async fn stake(c: &Common, a: StakeArgs) -> Result<(), String> {
 }
 
 async fn delegate(c: &Common, a: DelegateArgs) -> Result<(), String> {
-    let s = Session::open(c).await?;
+    let mut s = Session::open(c).await?;
     let rewards = s.owner("--reward-to", Chain::P, a.reward_to.as_deref())?;
     let weight = units_of(&s, "--weight", a.weight, s.ctx.avax_asset_id)?;
     let end = a.end.at(s.time);
@@ -1016,15 +1053,11 @@ async fn delegate(c: &Common, a: DelegateArgs) -> Result<(), String> {
         weight,
     };
     let utxos = s.p_utxos(None).await?;
-    let u = pb::add_permissionless_delegator_tx(
-        &s.ctx,
-        &utxos,
-        &s.payer(),
-        stake,
-        &rewards,
-        Some(room),
-    )
-    .map_err(build_error)?;
+    let u = s
+        .build_p(a.issue.timeout, |ctx, payer| {
+            pb::add_permissionless_delegator_tx(ctx, &utxos, payer, stake, &rewards, Some(room))
+        })
+        .await?;
     if !a.issue.dry_run {
         say!(
             "validator: {} (room for {} more)",
