@@ -369,3 +369,414 @@ fn wallet_refuses_bad_amounts_and_periods_naming_the_flag() {
         "{err}"
     );
 }
+
+const AVAX: u64 = 1_000_000_000;
+
+impl Scratch {
+    fn path(&self, name: &str) -> String {
+        self.0.join(name).to_str().unwrap().to_string()
+    }
+}
+
+/// 32 bytes that differ on every run: a fresh recipient and node ID on a long-lived devnet.
+fn fresh_bytes() -> [u8; 32] {
+    let mut x = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos() as u64
+        ^ (u64::from(std::process::id()) << 32)
+        | 1;
+    let mut out = [0u8; 32];
+    for chunk in out.chunks_mut(8) {
+        x ^= x >> 12;
+        x ^= x << 25;
+        x ^= x >> 27;
+        chunk.copy_from_slice(&x.wrapping_mul(0x2545_f491_4f6c_dd1d).to_be_bytes());
+    }
+    out
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The `txID: …` line of a transaction's output.
+fn tx_id(out: &str) -> avalanche_rpc::wire::Id {
+    out.lines()
+        .find_map(|l| l.strip_prefix("txID: "))
+        .unwrap_or_else(|| panic!("no txID in {out}"))
+        .parse()
+        .unwrap()
+}
+
+/// `wallet balance --json`'s spendable AVAX on `chain`.
+fn spendable_avax(t: &mut Transcript, url: &str, key_file: &str, chain: &str) -> u64 {
+    let out = t.ok(&[
+        "wallet",
+        "balance",
+        "--url",
+        url,
+        "--key-file",
+        key_file,
+        "--chain",
+        chain,
+        "--json",
+    ]);
+    let rows: serde_json::Value = serde_json::from_str(&out).unwrap();
+    rows.as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["chain"] == chain && r["asset"] == "AVAX")
+        .map(|r| r["spendable"].as_u64().unwrap())
+        .unwrap_or(0)
+}
+
+/// Done-when 5 of issue 23: `wallet send` (X and P) and `wallet stake` against a devnet, a
+/// dry run that issues nothing, a wrong network's address refused naming the flag, and the
+/// key in no argument and no output. Needs `DEVNET_URL`: CI runs it through
+/// `tests/with-devnet` (`.ci/run`, the devnet stage).
+#[test]
+#[ignore = "needs a devnet: tests/with-devnet 19651 wallet cargo test -p avalanche-rpc --features cli --test cli -- --ignored"]
+fn wallet_sends_and_stakes_on_the_devnet() {
+    use avalanche_rpc::avm::AvmClient;
+    use avalanche_rpc::platform::{GetCurrentValidatorsParams, PlatformClient, TxStatus};
+    use avalanche_rpc::wire::{Address, NodeId};
+
+    let url = std::env::var("DEVNET_URL")
+        .expect("DEVNET_URL is not set: run `tests/with-devnet 19651 wallet cargo test -p avalanche-rpc --features cli --test cli -- --ignored`");
+    let url = url.as_str();
+    let node = avalanche_rpc::rpc::Node::http(url).unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let p_status = |id| {
+        rt.block_on(
+            node.platform()
+                .get_tx_status(avalanche_rpc::platform::GetTxStatusParams::new(id)),
+        )
+        .unwrap()
+        .status
+    };
+    let dir = Scratch::new("wallet");
+    let keys = dir.write("ewoq.txt", &format!("{EWOQ}\n"));
+    let mut t = Transcript::default();
+
+    // Addresses for the node's network.
+    let out = t.ok(&["wallet", "address", "--url", url, "--key-file", &keys]);
+    assert_eq!(out.trim(), format!("{EWOQ_X}  {EWOQ_P}"));
+    // Balances, with the key from the environment variable.
+    let r = t.run_env(
+        &["wallet", "balance", "--url", url, "--json"],
+        &[("AVAX_PRIVATE_KEY", EWOQ)],
+    );
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let rows: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    for chain in ["X", "P"] {
+        assert!(
+            rows.as_array().unwrap().iter().any(|r| r["chain"] == chain
+                && r["asset"] == "AVAX"
+                && r["spendable"].as_u64().unwrap() > 10_000 * AVAX),
+            "{rows}"
+        );
+    }
+
+    // A fresh recipient.
+    let seed = fresh_bytes();
+    let recipient = avalanche_rpc::keys::PrivateKey::from_bytes(&seed).unwrap();
+    let recipient_keys = dir.write("recipient.txt", &hex(&seed));
+    let payload = *recipient.address().as_bytes();
+    let rx = Address::new(Some("X"), "local", payload)
+        .unwrap()
+        .to_string();
+    let rp = Address::new(Some("P"), "local", payload)
+        .unwrap()
+        .to_string();
+
+    // Send on X.
+    let out = t.ok(&[
+        "wallet",
+        "send",
+        "--url",
+        url,
+        "--key-file",
+        &keys,
+        "--chain",
+        "X",
+        "--to",
+        &rx,
+        "--amount",
+        "1.5AVAX",
+    ]);
+    assert!(out.contains("accepted on the X-chain"), "{out}");
+    let id = tx_id(&out);
+    rt.block_on(
+        node.avm("X")
+            .get_tx(avalanche_rpc::avm::GetTxParams::new(id)),
+    )
+    .expect("the X-chain knows the transaction");
+    assert_eq!(
+        spendable_avax(&mut t, url, &recipient_keys, "X"),
+        1_500_000_000
+    );
+
+    // Send on P.
+    let out = t.ok(&[
+        "wallet",
+        "send",
+        "--url",
+        url,
+        "--key-file",
+        &keys,
+        "--chain",
+        "P",
+        "--to",
+        &rp,
+        "--amount",
+        "2000000000",
+    ]);
+    assert!(out.contains("committed on the P-chain"), "{out}");
+    assert_eq!(p_status(tx_id(&out)), TxStatus::Committed);
+    assert_eq!(spendable_avax(&mut t, url, &recipient_keys, "P"), 2 * AVAX);
+
+    // A dry run prints the signed transaction, its fee and burn, and issues nothing.
+    let r = t.run(&[
+        "wallet",
+        "send",
+        "--url",
+        url,
+        "--key-file",
+        &keys,
+        "--chain",
+        "P",
+        "--to",
+        &rp,
+        "--amount",
+        "1AVAX",
+        "--dry-run",
+    ]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    let dry: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
+    let fee = dry["fee"].as_u64().unwrap();
+    assert!(fee > 0 && dry["burned"].as_u64().unwrap() >= fee, "{dry}");
+    assert_eq!(dry["tx"]["unsignedTx"]["networkID"], 12345, "{dry}");
+    assert!(
+        dry["tx"]["unsignedTx"]["outputs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|o| o["output"]["addresses"][0] == rp.as_str() && o["output"]["amount"] == AVAX),
+        "{dry}"
+    );
+    assert_eq!(dry["tx"]["credentials"].as_array().unwrap().len(), {
+        dry["tx"]["unsignedTx"]["inputs"].as_array().unwrap().len()
+    });
+    let dry_id: avalanche_rpc::wire::Id = dry["txID"].as_str().unwrap().parse().unwrap();
+    assert_eq!(p_status(dry_id), TxStatus::Unknown);
+    assert_eq!(spendable_avax(&mut t, url, &recipient_keys, "P"), 2 * AVAX);
+
+    // Another network's address, or another chain's, is refused naming the flag.
+    let fuji = Address::new(Some("X"), "fuji", payload)
+        .unwrap()
+        .to_string();
+    let err = t.fails(
+        1,
+        &[
+            "wallet",
+            "send",
+            "--url",
+            url,
+            "--key-file",
+            &keys,
+            "--chain",
+            "X",
+            "--to",
+            &fuji,
+            "--amount",
+            "1AVAX",
+        ],
+    );
+    assert!(
+        err.contains("`--to`") && err.contains("`fuji` network"),
+        "{err}"
+    );
+    let err = t.fails(
+        1,
+        &[
+            "wallet",
+            "send",
+            "--url",
+            url,
+            "--key-file",
+            &keys,
+            "--chain",
+            "X",
+            "--to",
+            &rp,
+            "--amount",
+            "1AVAX",
+        ],
+    );
+    assert!(
+        err.contains("`--to`") && err.contains("not on the X-chain"),
+        "{err}"
+    );
+
+    // Stake with a fresh BLS key, kept in a file and never printed.
+    let node_bytes: [u8; 20] = fresh_bytes()[..20].try_into().unwrap();
+    let node_id = NodeId::new(node_bytes);
+    let node_text = node_id.to_string();
+    let bls_file = dir.path("signer.key");
+    let out = t.ok(&[
+        "wallet",
+        "stake",
+        "--url",
+        url,
+        "--key-file",
+        &keys,
+        "--node-id",
+        &node_text,
+        "--weight",
+        "2000AVAX",
+        "--end",
+        "30d",
+        "--save-bls-key",
+        &bls_file,
+    ]);
+    assert!(out.contains("committed on the P-chain"), "{out}");
+    assert_eq!(p_status(tx_id(&out)), TxStatus::Committed);
+    let secret: [u8; 32] = std::fs::read(&bls_file).unwrap().try_into().unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&bls_file).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "the BLS key file is readable by others");
+    }
+    let public_key = avalanche_rpc::bls::SecretKey::from_bytes(&secret)
+        .unwrap()
+        .public_key();
+    let current =
+        |rt: &tokio::runtime::Runtime| {
+            rt.block_on(node.platform().get_current_validators(
+                GetCurrentValidatorsParams::new().with_node_ids(vec![node_id]),
+            ))
+            .unwrap()
+            .validators
+            .into_iter()
+            .find(|v| v.node_id == node_id)
+            .expect("the new validator is current")
+        };
+    let v = current(&rt);
+    assert_eq!(v.weight.0, 2000 * AVAX);
+    assert_eq!(v.signer.as_ref().unwrap().public_key.0, public_key.to_vec());
+    // The key file is never overwritten.
+    let err = t.fails(
+        1,
+        &[
+            "wallet",
+            "stake",
+            "--url",
+            url,
+            "--key-file",
+            &keys,
+            "--node-id",
+            &node_text,
+            "--weight",
+            "2000AVAX",
+            "--end",
+            "30d",
+            "--save-bls-key",
+            &bls_file,
+            "--dry-run",
+        ],
+    );
+    assert!(err.contains("never overwritten"), "{err}");
+
+    // Delegate to it, within its room and period.
+    let out = t.ok(&[
+        "wallet",
+        "delegate",
+        "--url",
+        url,
+        "--key-file",
+        &keys,
+        "--node-id",
+        &node_text,
+        "--weight",
+        "25AVAX",
+        "--end",
+        "20d",
+    ]);
+    assert_eq!(p_status(tx_id(&out)), TxStatus::Committed);
+    assert_eq!(current(&rt).delegator_weight.unwrap().0, 25 * AVAX);
+    let err = t.fails(
+        1,
+        &[
+            "wallet",
+            "delegate",
+            "--url",
+            url,
+            "--key-file",
+            &keys,
+            "--node-id",
+            &node_text,
+            "--weight",
+            "10000AVAX",
+            "--end",
+            "20d",
+            "--dry-run",
+        ],
+    );
+    assert!(
+        err.contains("`--weight`") && err.contains("7975000000000"),
+        "{err}"
+    );
+
+    // X to P and back to the recipient's own keys: export, then import what was exported.
+    let out = t.ok(&[
+        "wallet",
+        "export",
+        "--url",
+        url,
+        "--key-file",
+        &recipient_keys,
+        "--from-chain",
+        "X",
+        "--to-chain",
+        "P",
+        "--amount",
+        "1AVAX",
+    ]);
+    assert!(out.contains("accepted on the X-chain"), "{out}");
+    let out = t.ok(&[
+        "wallet",
+        "import",
+        "--url",
+        url,
+        "--key-file",
+        &recipient_keys,
+        "--to-chain",
+        "P",
+        "--from-chain",
+        "X",
+    ]);
+    assert_eq!(p_status(tx_id(&out)), TxStatus::Committed);
+    let p = spendable_avax(&mut t, url, &recipient_keys, "P");
+    assert!(p > 2 * AVAX + AVAX - 1_000_000 && p < 3 * AVAX, "{p}");
+    let err = t.fails(
+        1,
+        &[
+            "wallet",
+            "import",
+            "--url",
+            url,
+            "--key-file",
+            &recipient_keys,
+            "--to-chain",
+            "P",
+            "--from-chain",
+            "X",
+        ],
+    );
+    assert!(err.contains("nothing to import"), "{err}");
+
+    let bls_hex = hex(&secret);
+    t.assert_never_shows(&[EWOQ, &EWOQ[11..], EWOQ_HEX, &hex(&seed), &bls_hex]);
+}
