@@ -165,7 +165,12 @@ impl Context {
         Ok(ctx)
     }
 
-    /// Reads the P-chain's fee state again (`platform.getFeeState`).
+    /// Reads the P-chain's fee state again (`platform.getFeeState`). The node gives the state
+    /// of its last accepted block, at that block's time; the capacity is advanced from there
+    /// to this machine's clock as the next block advances it (`maxPerSecond` a second, up to
+    /// `maxCapacity`), or a chain idle since a busy block would look full for good. The price
+    /// is kept as read: it only falls with time, and paying more is accepted (the surplus is
+    /// burned).
     pub async fn refresh_fee_state<T: Transport + Clone>(
         &mut self,
         node: &Node<T>,
@@ -188,7 +193,8 @@ impl Context {
 pub const PAGE: u32 = 1024;
 
 /// Every page of `getUTXOs` with the description's rules: 1,024 a page, the next page from
-/// `endIndex`, the end on a short page, UTXOs seen on an earlier page dropped, and a node
+/// `endIndex`, the end on a short page, each UTXO's checksum checked and stripped (encoding
+/// `hex`), UTXOs seen on an earlier page dropped, and a node
 /// that answers the same cursor twice stopped with an error rather than followed forever.
 async fn pages<F, Fut>(method: &'static str, mut page: F) -> Result<Vec<Vec<u8>>, WalletError>
 where
@@ -202,12 +208,12 @@ where
     loop {
         let (utxos, fetched, end) = page(cursor.clone()).await.map_err(call(method))?;
         for u in utxos {
-            // Hex with the node's 4-byte checksum.
+            // The node's default encoding, `hex`, ends each UTXO in its 4-byte checksum.
             let bytes = u
                 .strip_checksum()
                 .map_err(|e| WalletError::Reply {
                     method,
-                    problem: format!("a UTXO's hex: {e}"),
+                    problem: format!("a UTXO's checksum: {e}"),
                 })?
                 .to_vec();
             if seen.insert(bytes.clone()) {

@@ -162,12 +162,7 @@ pub(crate) fn x_spend(
 }
 
 /// What `from` holds of `asset` in X-chain `utxos`: spendable at `time`, and locked.
-pub(crate) fn x_funds(
-    utxos: &[avm::Utxo],
-    from: &BTreeSet<ShortId>,
-    asset: &Id,
-    time: u64,
-) -> (u64, u64) {
+pub fn x_funds(utxos: &[avm::Utxo], from: &BTreeSet<ShortId>, asset: &Id, time: u64) -> (u64, u64) {
     let (mut spendable, mut locked) = (0u64, 0u64);
     for u in utxos.iter().filter(|u| u.asset_id == *asset) {
         let avm::UtxoOutput::Secp256k1fxTransferOutput(out) = &u.output else {
@@ -567,7 +562,7 @@ pub(crate) fn p_spend(
 
 /// What `from` holds of `asset` in P-chain `utxos`: spendable at `time` (for staking, the
 /// stakeable-locked too), and locked.
-pub(crate) fn p_funds(
+pub fn p_funds(
     utxos: &[platform::Utxo],
     from: &BTreeSet<ShortId>,
     asset: &Id,

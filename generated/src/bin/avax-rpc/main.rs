@@ -4,10 +4,13 @@
 //! avax-rpc decode tx --chain P 0x0000…      # the node's JSON form of a transaction
 //! avax-rpc encode tx --chain P '{"unsignedTx": …}'
 //! avax-rpc conformance --url http://127.0.0.1:9650
+//! avax-rpc wallet send --chain X --to X-local1… --amount 1.5AVAX --key-file keys.txt
 //! ```
 
 mod codec;
 mod conformance;
+mod units;
+mod wallet;
 
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
@@ -27,11 +30,32 @@ enum Command {
     Encode(codec::Encode),
     /// Check a node's replies against the spec: exit 1 when they drift from it.
     Conformance(conformance::Conformance),
+    /// Addresses, balances, sends, exports, imports and staking, with keys read from a file
+    /// or an environment variable (never from the command line).
+    Wallet(wallet::Wallet),
+}
+
+/// A key given as an argument is refused before anything else, without repeating it: the
+/// process list and shell history show arguments to others.
+fn key_in_arguments() -> bool {
+    std::env::args_os()
+        .skip(1)
+        .any(|a| a.to_string_lossy().contains("PrivateKey-"))
 }
 
 fn main() -> ExitCode {
+    if key_in_arguments() {
+        eprintln!(
+            "avax-rpc: an argument holds a private key (`PrivateKey-…`): keys are never taken on \
+             the command line, where the process list and shell history show them; put it in a \
+             file (--key-file PATH) or an environment variable (--key-env NAME, \
+             AVAX_PRIVATE_KEY by default)"
+        );
+        return ExitCode::from(2);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Wallet(args) => return wallet::run(args),
         Command::Decode(args) => codec::decode(args),
         Command::Encode(args) => codec::encode(args),
         Command::Conformance(args) => {

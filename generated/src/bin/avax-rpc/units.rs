@@ -1,0 +1,216 @@
+//! The wallet's values as a person writes them: amounts (`1.5AVAX`, `250000000`), periods
+//! (`30d`, `1d12h`), an end as a period or a Unix time, delegation fees (`2%`, `20000`).
+//! Each is a clap value parser, so a bad value is refused naming its flag.
+
+use std::time::Duration;
+
+/// An amount: base units of the asset (nAVAX for AVAX), or AVAX written with its unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Amount {
+    /// The amount in base units (nAVAX when `avax`).
+    pub units: u64,
+    /// Whether it was written with an `AVAX` or `nAVAX` suffix (so it is AVAX).
+    pub avax: bool,
+}
+
+/// `1.5AVAX`, `1.5 AVAX`, `2000avax`, `250000000nAVAX`, or base units (`250000000`).
+pub fn parse_amount(s: &str) -> Result<Amount, String> {
+    let t = s.trim();
+    let lower = t.to_ascii_lowercase();
+    let (units, avax) = if let Some(n) = lower.strip_suffix("navax") {
+        (integer(n.trim())?, true)
+    } else if let Some(n) = lower.strip_suffix("avax") {
+        (decimal(n.trim(), 9)?, true)
+    } else {
+        (integer(t)?, false)
+    };
+    if units == 0 {
+        return Err("0: give more than nothing".into());
+    }
+    Ok(Amount { units, avax })
+}
+
+fn integer(s: &str) -> Result<u64, String> {
+    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "`{s}` is not an amount: base units (nAVAX for AVAX) as digits, or AVAX with its \
+             unit (`1.5AVAX`)"
+        ));
+    }
+    s.parse()
+        .map_err(|_| format!("{s} is more than 2^64 - 1 base units"))
+}
+
+/// A decimal with at most `places` digits after the point, in units of 10^-places.
+fn decimal(s: &str, places: u32) -> Result<u64, String> {
+    let (whole, frac) = s.split_once('.').unwrap_or((s, ""));
+    let digits = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
+    if (whole.is_empty() && frac.is_empty()) || !digits(whole) || !digits(frac) {
+        return Err(format!("`{s}` is not a decimal number of AVAX"));
+    }
+    if frac.len() > places as usize {
+        return Err(format!(
+            "{s} AVAX has more than {places} decimal places (1 nAVAX is 0.000000001 AVAX)"
+        ));
+    }
+    let whole: u64 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().map_err(|_| format!("{s} AVAX is too much"))?
+    };
+    let frac_units: u64 = if frac.is_empty() {
+        0
+    } else {
+        frac.parse::<u64>()
+            .map_err(|_| format!("{s} AVAX is too much"))?
+            * 10u64.pow(places - frac.len() as u32)
+    };
+    whole
+        .checked_mul(10u64.pow(places))
+        .and_then(|w| w.checked_add(frac_units))
+        .ok_or_else(|| format!("{s} AVAX is more than 2^64 - 1 nAVAX"))
+}
+
+/// `units` of an asset with `denomination` decimal places, without trailing zeros.
+pub fn format_units(units: u64, denomination: u32) -> String {
+    if denomination == 0 {
+        return units.to_string();
+    }
+    let scale = 10u64.pow(denomination.min(19));
+    let (whole, frac) = (units / scale, units % scale);
+    if frac == 0 {
+        return whole.to_string();
+    }
+    let frac = format!("{frac:0width$}", width = denomination as usize);
+    format!("{whole}.{}", frac.trim_end_matches('0'))
+}
+
+/// nAVAX as AVAX with its unit: `1.5 AVAX`.
+pub fn avax(units: u64) -> String {
+    format!("{} AVAX", format_units(units, 9))
+}
+
+/// Seconds of a period: `30d`, `12h`, `90m`, `45s`, `2w`, or several (`1d12h`).
+pub fn parse_period(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let bad = || {
+        format!(
+            "`{t}` is not a period: a number and a unit, s, m, h, d or w (`30d`, `1d12h`, `90m`)"
+        )
+    };
+    if t.is_empty() {
+        return Err(bad());
+    }
+    let mut total: u64 = 0;
+    let mut rest = t;
+    while !rest.is_empty() {
+        let n = rest.bytes().take_while(u8::is_ascii_digit).count();
+        if n == 0 || n == rest.len() {
+            return Err(bad());
+        }
+        let value: u64 = rest[..n].parse().map_err(|_| bad())?;
+        let unit = match rest.as_bytes()[n] {
+            b's' => 1,
+            b'm' => 60,
+            b'h' => 3600,
+            b'd' => 86_400,
+            b'w' => 7 * 86_400,
+            _ => return Err(bad()),
+        };
+        total = value
+            .checked_mul(unit)
+            .and_then(|v| total.checked_add(v))
+            .ok_or_else(|| format!("`{t}` is too long a period"))?;
+        rest = &rest[n + 1..];
+    }
+    if total == 0 {
+        return Err(format!("`{t}` is no time at all"));
+    }
+    Ok(total)
+}
+
+/// A timeout: a period (`30s`, `2m`) or seconds (`30`).
+pub fn parse_timeout(s: &str) -> Result<Duration, String> {
+    let t = s.trim();
+    let secs = if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+        t.parse().map_err(|_| format!("`{t}` is too long"))?
+    } else {
+        parse_period(t)?
+    };
+    Ok(Duration::from_secs(secs))
+}
+
+/// When staking ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum End {
+    /// This many seconds after the transaction's time.
+    In(u64),
+    /// At this Unix time.
+    At(u64),
+}
+
+impl End {
+    /// The Unix time, from the time the transaction is built for.
+    pub fn at(self, now: u64) -> u64 {
+        match self {
+            End::In(d) => now.saturating_add(d),
+            End::At(t) => t,
+        }
+    }
+}
+
+/// A period from now (`30d`) or a Unix time (`1767225600`).
+pub fn parse_end(s: &str) -> Result<End, String> {
+    let t = s.trim();
+    if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
+        let at: u64 = t.parse().map_err(|_| format!("`{t}` is too large"))?;
+        if at < 1_000_000_000 {
+            return Err(format!(
+                "{t} would be a Unix time before 2001: write a period with its unit (`{t}d`, \
+                 `{t}h`) or a Unix time in seconds"
+            ));
+        }
+        return Ok(End::At(at));
+    }
+    parse_period(t).map(End::In)
+}
+
+/// A delegation fee in millionths: `2%`, `2.5%`, or millionths (`20000`).
+pub fn parse_shares(s: &str) -> Result<u32, String> {
+    let t = s.trim();
+    let millionths = match t.strip_suffix('%') {
+        Some(p) => {
+            let p = p.trim();
+            let (whole, frac) = p.split_once('.').unwrap_or((p, ""));
+            let ok = |d: &str| d.bytes().all(|b| b.is_ascii_digit());
+            if whole.is_empty() || !ok(whole) || !ok(frac) || frac.len() > 4 {
+                return Err(format!(
+                    "`{t}` is not a percentage with at most 4 decimal places (`2%`, `2.5%`)"
+                ));
+            }
+            decimal(p, 4).map_err(|_| format!("`{t}` is too large"))?
+        }
+        None => integer(t).map_err(|_| {
+            format!("`{t}` is not a delegation fee: a percentage (`2%`) or millionths (`20000`)")
+        })?,
+    };
+    if millionths > 1_000_000 {
+        return Err(format!("{t} is more than 100%"));
+    }
+    Ok(millionths as u32)
+}
+
+/// A period as a person reads it: `30d`, `1d12h`, `45s`.
+pub fn format_period(mut secs: u64) -> String {
+    if secs == 0 {
+        return "0s".into();
+    }
+    let mut out = String::new();
+    for (unit, size) in [("d", 86_400), ("h", 3600), ("m", 60), ("s", 1)] {
+        if secs >= size {
+            out.push_str(&format!("{}{unit}", secs / size));
+            secs %= size;
+        }
+    }
+    out
+}

@@ -1,0 +1,1049 @@
+//! `wallet`: addresses, balances, sends, exports and imports between the X- and P-chains,
+//! and Primary Network staking, with `avalanche_rpc::transact`. Keys come from a file
+//! (`--key-file`) or an environment variable (`--key-env`, `AVAX_PRIVATE_KEY` by default),
+//! never from the command line, and are never printed.
+
+use std::collections::BTreeSet;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use avalanche_rpc::avm::AvmClient;
+use avalanche_rpc::bls;
+use avalanche_rpc::codec::{JsonContext, ToJson, avm, platform};
+use avalanche_rpc::info::InfoClient;
+use avalanche_rpc::platform::PlatformClient;
+use avalanche_rpc::rpc::Node;
+use avalanche_rpc::transact::p::{self as pb, PUnsigned, Stake, ValidatorRequest};
+use avalanche_rpc::transact::x::{self as xb, XUnsigned};
+use avalanche_rpc::transact::{self, BuildError, Context, Keychain, Payer, WalletError, spend};
+use avalanche_rpc::wire::{Address, Id, NodeId, ShortId};
+use clap::{Args, Subcommand};
+use serde_json::{Value, json};
+use zeroize::Zeroizing;
+
+use super::codec::Chain;
+use super::units::{self, Amount, End};
+
+/// Writes a line to standard output; a closed pipe (`| head -1`) is not an error: the
+/// transaction may already be issued, and waiting for it goes on.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout().lock(), $($arg)*);
+    }};
+}
+
+/// The devnet's address (`cargo run -p avalanche-devnet`), and a local node's.
+const DEFAULT_URL: &str = "http://127.0.0.1:9650";
+/// The environment variable keys are read from when no `--key-file` is given.
+const DEFAULT_KEY_ENV: &str = "AVAX_PRIVATE_KEY";
+
+#[derive(Args)]
+pub struct Wallet {
+    #[command(flatten)]
+    common: Common,
+    #[command(subcommand)]
+    action: Action,
+}
+
+/// What every wallet command takes. There is no flag that takes a key: keys are read from a
+/// file or an environment variable, where the process list and shell history do not show
+/// them.
+#[derive(Args)]
+struct Common {
+    /// The node's base URL.
+    #[arg(long, global = true, help_heading = "Node and keys", value_name = "URL", default_value = DEFAULT_URL)]
+    url: String,
+    /// A file of keys, one per line: `PrivateKey-…` or 64 hex digits (`#` starts a comment).
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Node and keys",
+        value_name = "PATH",
+        conflicts_with = "key_env"
+    )]
+    key_file: Option<PathBuf>,
+    /// The environment variable holding the keys (as a key file's lines), read when no
+    /// --key-file is given.
+    #[arg(long, global = true, help_heading = "Node and keys", value_name = "NAME", default_value = DEFAULT_KEY_ENV)]
+    key_env: String,
+}
+
+/// What every transaction takes.
+#[derive(Args)]
+struct Issue {
+    /// Build and sign, print the signed transaction's JSON form (as the node writes it) with
+    /// its fee and the AVAX it burns, and issue nothing.
+    #[arg(long)]
+    dry_run: bool,
+    /// How long to wait for acceptance after issuing: `30s`, `2m`, or seconds.
+    #[arg(long, value_name = "PERIOD", default_value = "30s", value_parser = units::parse_timeout)]
+    timeout: Duration,
+}
+
+#[derive(Subcommand)]
+enum Action {
+    /// The keys' X- and P-chain addresses, one key a line.
+    Address(AddressArgs),
+    /// What the keys hold, per chain and asset: spendable now, and locked (until a time, or
+    /// stakeable only), read from every page of getUTXOs.
+    Balance(BalanceArgs),
+    /// Send an asset (AVAX by default) to an address on the X- or P-chain.
+    Send(SendArgs),
+    /// Export AVAX from one chain to the other (X to P, or P to X); import it there next.
+    Export(ExportArgs),
+    /// Import every UTXO exported to a chain from the other that the keys can spend.
+    Import(ImportArgs),
+    /// Add a Primary Network validator (AddPermissionlessValidatorTx) with a BLS key.
+    Stake(StakeArgs),
+    /// Delegate to a Primary Network validator (AddPermissionlessDelegatorTx).
+    Delegate(DelegateArgs),
+}
+
+#[derive(Args)]
+struct AddressArgs {
+    /// Write the addresses with this HRP (`avax`, `fuji`, `local`, …) without asking the node.
+    #[arg(long)]
+    hrp: Option<String>,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct BalanceArgs {
+    /// Only this chain (both by default).
+    #[arg(long, value_enum)]
+    chain: Option<Chain>,
+    /// Print JSON (amounts in base units: nAVAX for AVAX).
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(Args)]
+struct SendArgs {
+    /// The chain: X or P.
+    #[arg(long, value_enum)]
+    chain: Chain,
+    /// The recipient, an address of that chain on the node's network (`X-local1…`).
+    #[arg(long, value_name = "ADDRESS")]
+    to: String,
+    /// How much: base units (nAVAX for AVAX), or AVAX with its unit (`1.5AVAX`).
+    #[arg(long, value_parser = units::parse_amount)]
+    amount: Amount,
+    /// The asset: `AVAX`, an asset ID, or (on X) an asset's alias.
+    #[arg(long, default_value = "AVAX")]
+    asset: String,
+    #[command(flatten)]
+    issue: Issue,
+}
+
+#[derive(Args)]
+struct ExportArgs {
+    /// The chain the AVAX leaves: X or P.
+    #[arg(long, value_enum)]
+    from_chain: Chain,
+    /// The chain it goes to: P or X.
+    #[arg(long, value_enum)]
+    to_chain: Chain,
+    /// How much: nAVAX, or AVAX with its unit (`10AVAX`).
+    #[arg(long, value_parser = units::parse_amount)]
+    amount: Amount,
+    /// Who may import it, an address of the destination chain (the first key's by default).
+    #[arg(long, value_name = "ADDRESS")]
+    to: Option<String>,
+    #[command(flatten)]
+    issue: Issue,
+}
+
+#[derive(Args)]
+struct ImportArgs {
+    /// The chain importing: X or P.
+    #[arg(long, value_enum)]
+    to_chain: Chain,
+    /// The chain the UTXOs were exported from: P or X.
+    #[arg(long, value_enum)]
+    from_chain: Chain,
+    /// Who receives the imported funds, an address of the importing chain (the first key's by
+    /// default).
+    #[arg(long, value_name = "ADDRESS")]
+    to: Option<String>,
+    #[command(flatten)]
+    issue: Issue,
+}
+
+#[derive(Args)]
+struct StakeArgs {
+    /// The node to validate (`NodeID-…`).
+    #[arg(long)]
+    node_id: NodeId,
+    /// The stake: nAVAX, or AVAX with its unit (`2000AVAX`).
+    #[arg(long, value_parser = units::parse_amount)]
+    weight: Amount,
+    /// When validation ends: a period from now (`30d`, `1d12h`) or a Unix time.
+    #[arg(long, value_parser = units::parse_end)]
+    end: End,
+    /// The delegation fee: a percentage (`2%`) or millionths (`20000`); the network's minimum
+    /// by default.
+    #[arg(long, value_parser = units::parse_shares)]
+    shares: Option<u32>,
+    /// The node's BLS secret key: its 32 bytes (the node's `signer.key`) or 64 hex digits.
+    #[arg(long, value_name = "FILE", conflicts_with = "save_bls_key")]
+    bls_key_file: Option<PathBuf>,
+    /// Make a fresh BLS key from the OS's randomness and write its secret to FILE (32 bytes,
+    /// the node's `signer.key` form; the file must not exist). Never printed.
+    #[arg(long, value_name = "FILE")]
+    save_bls_key: Option<PathBuf>,
+    /// Who receives the rewards and delegation fees, a P-chain address (the first key's by
+    /// default).
+    #[arg(long, value_name = "ADDRESS")]
+    reward_to: Option<String>,
+    #[command(flatten)]
+    issue: Issue,
+}
+
+#[derive(Args)]
+struct DelegateArgs {
+    /// The validator (`NodeID-…`), read with platform.getCurrentValidators.
+    #[arg(long)]
+    node_id: NodeId,
+    /// The stake: nAVAX, or AVAX with its unit (`25AVAX`).
+    #[arg(long, value_parser = units::parse_amount)]
+    weight: Amount,
+    /// When the delegation ends (at or before the validator's end): a period from now
+    /// (`14d`) or a Unix time.
+    #[arg(long, value_parser = units::parse_end)]
+    end: End,
+    /// Who receives the reward, a P-chain address (the first key's by default).
+    #[arg(long, value_name = "ADDRESS")]
+    reward_to: Option<String>,
+    #[command(flatten)]
+    issue: Issue,
+}
+
+/// Runs a wallet command: its output on standard output, an error on standard error with
+/// exit status 1.
+pub fn run(w: Wallet) -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("avax-rpc: cannot start the runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(dispatch(w)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("avax-rpc: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn dispatch(w: Wallet) -> Result<(), String> {
+    let c = &w.common;
+    match w.action {
+        Action::Address(a) => address(c, a).await,
+        Action::Balance(a) => balance(c, a).await,
+        Action::Send(a) => send(c, a).await,
+        Action::Export(a) => export(c, a).await,
+        Action::Import(a) => import(c, a).await,
+        Action::Stake(a) => stake(c, a).await,
+        Action::Delegate(a) => delegate(c, a).await,
+    }
+}
+
+fn letter(c: Chain) -> &'static str {
+    match c {
+        Chain::X => "X",
+        Chain::P => "P",
+    }
+}
+
+/// A builder's field as the flag that sets it, so an error names what to change.
+fn flag_of(field: &str) -> Option<&'static str> {
+    Some(match field {
+        "weight" => "--weight",
+        "end" => "--end",
+        "shares" => "--shares",
+        "validatorRewards" | "delegatorRewards" | "rewards" => "--reward-to",
+        "to" => "--to",
+        _ => return None,
+    })
+}
+
+fn build_error(e: BuildError) -> String {
+    match e {
+        BuildError::Invalid { field, problem } => match flag_of(&field) {
+            Some(flag) => BuildError::invalid(flag, problem).to_string(),
+            None => BuildError::Invalid { field, problem }.to_string(),
+        },
+        other => other.to_string(),
+    }
+}
+
+fn wallet_error(e: WalletError) -> String {
+    match e {
+        WalletError::Build(b) => build_error(b),
+        other => other.to_string(),
+    }
+}
+
+/// The keys, from `--key-file` or the environment variable `--key-env` names.
+fn keys(c: &Common) -> Result<Keychain, String> {
+    if let Some(path) = &c.key_file {
+        return Keychain::from_file(path).map_err(|e| e.to_string());
+    }
+    let name = c.key_env.as_str();
+    let looks_like_key = name.starts_with("PrivateKey-") || {
+        let h = name.strip_prefix("0x").unwrap_or(name);
+        h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit())
+    };
+    if looks_like_key {
+        return Err(
+            "`--key-env`: takes the name of an environment variable, not a key: put the \
+             key in the variable (or a file, with --key-file)"
+                .into(),
+        );
+    }
+    if name.is_empty()
+        || name.starts_with(|c: char| c.is_ascii_digit())
+        || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+    {
+        return Err(format!(
+            "`--key-env`: `{name}` is not an environment variable's name (letters, digits, `_`)"
+        ));
+    }
+    if std::env::var_os(name).is_none() {
+        return Err(format!(
+            "no keys: give --key-file PATH, or set the environment variable {name} (one key a \
+             line, `PrivateKey-…` or 64 hex digits; --key-env NAME reads another variable)"
+        ));
+    }
+    Keychain::from_env(name).map_err(|e| e.to_string())
+}
+
+fn node(c: &Common) -> Result<Node, String> {
+    Node::http(&c.url).map_err(|e| format!("`--url`: {e}"))
+}
+
+/// The time transactions are built for: this machine's clock, or the P-chain's when it is
+/// ahead (a devnet whose clock was advanced).
+async fn now(node: &Node) -> Result<u64, String> {
+    let wall = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let chain = node
+        .platform()
+        .get_timestamp(Default::default())
+        .await
+        .map_err(|e| format!("platform.getTimestamp: {e}"))?
+        .timestamp
+        .unix_seconds();
+    Ok(wall.max(u64::try_from(chain).unwrap_or(0)))
+}
+
+/// What a transaction needs: the node, the keys, the context and the time.
+struct Session {
+    node: Node,
+    keys: Keychain,
+    ctx: Context,
+    time: u64,
+}
+
+impl Session {
+    async fn open(c: &Common) -> Result<Session, String> {
+        let keys = keys(c)?;
+        let node = node(c)?;
+        let ctx = Context::from_node(&node).await.map_err(wallet_error)?;
+        let time = now(&node).await?;
+        Ok(Session {
+            node,
+            keys,
+            ctx,
+            time,
+        })
+    }
+
+    fn payer(&self) -> Payer {
+        Payer::of(&self.keys, self.time)
+    }
+
+    /// The owner of what the keys receive: `text` (an address of `chain`, read naming `flag`)
+    /// or the first key's address.
+    fn owner(
+        &self,
+        flag: &str,
+        chain: Chain,
+        text: Option<&str>,
+    ) -> Result<avalanche_rpc::codec::secp256k1fx::OutputOwners, String> {
+        let address = match text {
+            Some(t) => self
+                .ctx
+                .parse_address(flag, letter(chain), t)
+                .map_err(|e| e.to_string())?,
+            None => self.keys.addresses()[0],
+        };
+        transact::owners(flag, &[address], 1, 0).map_err(build_error)
+    }
+
+    /// Builds a P-chain transaction with the fee state last read. (A transaction over the
+    /// capacity left waits in the node's mempool until the chain has refilled; only one over
+    /// the chain's maximum is refused.)
+    async fn build_p(
+        &mut self,
+        build: impl Fn(&Context, &Payer) -> Result<PUnsigned, BuildError>,
+    ) -> Result<PUnsigned, String> {
+        build(&self.ctx, &self.payer()).map_err(build_error)
+    }
+
+    async fn x_utxos(&self, source: Option<&str>) -> Result<Vec<avm::Utxo>, String> {
+        transact::x_utxos(&self.node, &self.ctx, &self.keys.addresses(), source)
+            .await
+            .map_err(wallet_error)
+    }
+
+    async fn p_utxos(&self, source: Option<&str>) -> Result<Vec<platform::Utxo>, String> {
+        transact::p_utxos(&self.node, &self.ctx, &self.keys.addresses(), source)
+            .await
+            .map_err(wallet_error)
+    }
+
+    /// Signs, then prints the dry run or issues, waits and prints the outcome.
+    async fn finish_x(&self, mut u: XUnsigned, issue: &Issue) -> Result<(), String> {
+        u.sign(&self.keys).map_err(|e| e.to_string())?;
+        let tx = u.signed().map_err(|e| e.to_string())?;
+        if issue.dry_run {
+            let json = tx.to_json(&JsonContext::new("X", self.ctx.hrp.clone()));
+            return dry_run(Chain::X, json, u.fee(), u.burned());
+        }
+        let id = transact::issue_x(&self.node, &tx)
+            .await
+            .map_err(wallet_error)?;
+        self.settle(Chain::X, id, u.fee(), u.burned(), issue.timeout)
+            .await
+    }
+
+    async fn finish_p(&self, mut u: PUnsigned, issue: &Issue) -> Result<(), String> {
+        u.sign(&self.keys).map_err(|e| e.to_string())?;
+        let tx = u.signed().map_err(|e| e.to_string())?;
+        if issue.dry_run {
+            let json = tx.to_json(&JsonContext::new("P", self.ctx.hrp.clone()));
+            return dry_run(Chain::P, json, u.fee(), u.burned());
+        }
+        let id = transact::issue_p(&self.node, &tx)
+            .await
+            .map_err(wallet_error)?;
+        self.settle(Chain::P, id, u.fee(), u.burned(), issue.timeout)
+            .await
+    }
+
+    async fn settle(
+        &self,
+        chain: Chain,
+        id: Id,
+        fee: u64,
+        burned: u64,
+        timeout: Duration,
+    ) -> Result<(), String> {
+        say!("txID: {id}");
+        say!(
+            "fee: {fee} nAVAX ({}), burned {burned} nAVAX",
+            units::avax(fee)
+        );
+        let _ = std::io::stdout().flush();
+        let c = letter(chain);
+        let start = Instant::now();
+        let progress = Progress::start(format!("waiting for {id} on the {c}-chain"), timeout);
+        let outcome = match chain {
+            Chain::X => transact::wait_x(&self.node, id, timeout).await,
+            Chain::P => transact::wait_p(&self.node, id, timeout).await,
+        };
+        progress.stop();
+        outcome.map_err(wallet_error)?;
+        let word = match chain {
+            Chain::X => "accepted",
+            Chain::P => "committed",
+        };
+        say!(
+            "{word} on the {c}-chain in {:.1} s",
+            start.elapsed().as_secs_f64()
+        );
+        Ok(())
+    }
+}
+
+fn dry_run(chain: Chain, tx: Value, fee: u64, burned: u64) -> Result<(), String> {
+    let out = json!({
+        "chain": letter(chain),
+        "txID": tx.get("id").cloned().unwrap_or(Value::Null),
+        "fee": fee,
+        "burned": burned,
+        "tx": tx,
+    });
+    say!(
+        "{}",
+        serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
+    );
+    eprintln!("dry run: nothing was issued");
+    Ok(())
+}
+
+/// Progress while waiting: a spinner on standard error when it is a terminal, one plain line
+/// otherwise.
+struct Progress {
+    spinner: Option<(Arc<AtomicBool>, std::thread::JoinHandle<()>)>,
+}
+
+impl Progress {
+    fn start(message: String, timeout: Duration) -> Progress {
+        let limit = units::format_period(timeout.as_secs());
+        if !std::io::stderr().is_terminal() {
+            eprintln!("{message} (timeout {limit})");
+            return Progress { spinner: None };
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let handle = std::thread::spawn(move || {
+            let start = Instant::now();
+            let frames = ['|', '/', '-', '\\'];
+            let mut i = 0;
+            while !flag.load(Ordering::Relaxed) {
+                let mut err = std::io::stderr().lock();
+                let _ = write!(
+                    err,
+                    "\r{} {message} ({:.1} s of {limit})",
+                    frames[i % frames.len()],
+                    start.elapsed().as_secs_f64()
+                );
+                let _ = err.flush();
+                drop(err);
+                i += 1;
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            // Clear the line.
+            let _ = write!(std::io::stderr(), "\r\x1b[2K");
+        });
+        Progress {
+            spinner: Some((stop, handle)),
+        }
+    }
+
+    fn stop(self) {
+        if let Some((stop, handle)) = self.spinner {
+            stop.store(true, Ordering::Relaxed);
+            let _ = handle.join();
+        }
+    }
+}
+
+async fn address(c: &Common, a: AddressArgs) -> Result<(), String> {
+    let keys = keys(c)?;
+    let hrp = match a.hrp {
+        Some(h) => h,
+        None => {
+            let id = node(c)?
+                .info()
+                .get_network_id(Default::default())
+                .await
+                .map_err(|e| format!("info.getNetworkID: {e}"))?
+                .network_id
+                .0;
+            Context::hrp_of(id).to_string()
+        }
+    };
+    let mut rows = Vec::new();
+    for a in keys.addresses() {
+        let of = |chain: &str| {
+            Address::new(Some(chain), &hrp, *a.as_bytes())
+                .map(|a| a.to_string())
+                .map_err(|e| format!("`--hrp`: {e}"))
+        };
+        rows.push((of("X")?, of("P")?));
+    }
+    if a.json {
+        let v: Vec<Value> = rows.iter().map(|(x, p)| json!({"X": x, "P": p})).collect();
+        say!("{}", Value::Array(v));
+    } else {
+        for (x, p) in rows {
+            say!("{x}  {p}");
+        }
+    }
+    Ok(())
+}
+
+/// One line of `balance`.
+struct Holding {
+    chain: &'static str,
+    asset: Id,
+    symbol: String,
+    denomination: u32,
+    spendable: u64,
+    locked: u64,
+}
+
+async fn balance(c: &Common, a: BalanceArgs) -> Result<(), String> {
+    let s = Session::open(c).await?;
+    let from: BTreeSet<ShortId> = s.keys.addresses().into_iter().collect();
+    let avax = s.ctx.avax_asset_id;
+    // AVAX first, then the others by ID.
+    let order = |assets: BTreeSet<Id>| {
+        let mut v: Vec<Id> = assets.into_iter().filter(|a| *a != avax).collect();
+        v.insert(0, avax);
+        v
+    };
+    let mut rows = Vec::new();
+    if a.chain != Some(Chain::P) {
+        let utxos = s.x_utxos(None).await?;
+        let x = s.node.avm("X");
+        for asset in order(utxos.iter().map(|u| u.asset_id).collect()) {
+            let (spendable, locked) = spend::x_funds(&utxos, &from, &asset, s.time);
+            if spendable == 0 && locked == 0 && asset != avax {
+                continue;
+            }
+            let (symbol, denomination) = if asset == avax {
+                ("AVAX".to_string(), 9)
+            } else {
+                match x
+                    .get_asset_description(avalanche_rpc::avm::GetAssetDescriptionParams::new(
+                        asset.to_string(),
+                    ))
+                    .await
+                {
+                    Ok(d) => (d.symbol, u32::from(d.denomination.0)),
+                    Err(_) => (String::new(), 0),
+                }
+            };
+            rows.push(Holding {
+                chain: "X",
+                asset,
+                symbol,
+                denomination,
+                spendable,
+                locked,
+            });
+        }
+    }
+    if a.chain != Some(Chain::X) {
+        let utxos = s.p_utxos(None).await?;
+        for asset in order(utxos.iter().map(|u| u.asset_id).collect()) {
+            let (spendable, locked) = spend::p_funds(&utxos, &from, &asset, s.time, false);
+            if spendable == 0 && locked == 0 && asset != avax {
+                continue;
+            }
+            let (symbol, denomination) = if asset == avax {
+                ("AVAX".to_string(), 9)
+            } else {
+                (String::new(), 0)
+            };
+            rows.push(Holding {
+                chain: "P",
+                asset,
+                symbol,
+                denomination,
+                spendable,
+                locked,
+            });
+        }
+    }
+    if a.json {
+        let v: Vec<Value> = rows
+            .iter()
+            .map(|h| {
+                json!({
+                    "chain": h.chain,
+                    "asset": h.symbol,
+                    "assetID": h.asset.to_string(),
+                    "denomination": h.denomination,
+                    "spendable": h.spendable,
+                    "locked": h.locked,
+                })
+            })
+            .collect();
+        say!(
+            "{}",
+            serde_json::to_string_pretty(&v).map_err(|e| e.to_string())?
+        );
+        return Ok(());
+    }
+    let table: Vec<[String; 5]> = rows
+        .iter()
+        .map(|h| {
+            [
+                h.chain.to_string(),
+                if h.symbol.is_empty() {
+                    "?".into()
+                } else {
+                    h.symbol.clone()
+                },
+                units::format_units(h.spendable, h.denomination),
+                units::format_units(h.locked, h.denomination),
+                h.asset.to_string(),
+            ]
+        })
+        .collect();
+    let head = ["CHAIN", "ASSET", "SPENDABLE", "LOCKED", "ASSET ID"];
+    let width = |i: usize| {
+        table
+            .iter()
+            .map(|r| r[i].len())
+            .chain([head[i].len()])
+            .max()
+            .unwrap_or(0)
+    };
+    let w: Vec<usize> = (0..5).map(width).collect();
+    let line = |r: [&str; 5]| {
+        format!(
+            "{:<w0$}  {:<w1$}  {:>w2$}  {:>w3$}  {}",
+            r[0],
+            r[1],
+            r[2],
+            r[3],
+            r[4],
+            w0 = w[0],
+            w1 = w[1],
+            w2 = w[2],
+            w3 = w[3]
+        )
+    };
+    say!("{}", line(head));
+    for r in &table {
+        say!("{}", line([&r[0], &r[1], &r[2], &r[3], &r[4]]));
+    }
+    Ok(())
+}
+
+/// The asset `--asset` names: `AVAX`, an ID, or (on X) an alias the node resolves.
+async fn asset_of(s: &Session, chain: Chain, text: &str) -> Result<Id, String> {
+    if text.eq_ignore_ascii_case("AVAX") {
+        return Ok(s.ctx.avax_asset_id);
+    }
+    if let Ok(id) = text.parse::<Id>() {
+        return Ok(id);
+    }
+    if chain == Chain::X {
+        return s
+            .node
+            .avm("X")
+            .get_asset_description(avalanche_rpc::avm::GetAssetDescriptionParams::new(text))
+            .await
+            .map(|d| d.asset_id)
+            .map_err(|e| {
+                format!("`--asset`: {text} is not an asset ID nor an alias the node knows ({e})")
+            });
+    }
+    Err(format!(
+        "`--asset`: {text} is not an asset ID (the P-chain knows no aliases; AVAX is `AVAX`)"
+    ))
+}
+
+/// An amount of `asset`: the AVAX unit only for AVAX.
+fn units_of(s: &Session, flag: &str, amount: Amount, asset: Id) -> Result<u64, String> {
+    if amount.avax && asset != s.ctx.avax_asset_id {
+        return Err(BuildError::invalid(
+            flag,
+            format!("written in AVAX, but the asset is {asset}: give its base units"),
+        )
+        .to_string());
+    }
+    Ok(amount.units)
+}
+
+async fn send(c: &Common, a: SendArgs) -> Result<(), String> {
+    let mut s = Session::open(c).await?;
+    let to = s.owner("--to", a.chain, Some(&a.to))?;
+    let asset = asset_of(&s, a.chain, &a.asset).await?;
+    let amount = units_of(&s, "--amount", a.amount, asset)?;
+    let payer = s.payer();
+    match a.chain {
+        Chain::X => {
+            let utxos = s.x_utxos(None).await?;
+            let u = xb::base_tx(&s.ctx, &utxos, &payer, &[xb::output(asset, amount, to)])
+                .map_err(build_error)?;
+            s.finish_x(u, &a.issue).await
+        }
+        Chain::P => {
+            let utxos = s.p_utxos(None).await?;
+            let outputs = [pb::output(asset, amount, to)];
+            let u = s
+                .build_p(|ctx, payer| pb::base_tx(ctx, &utxos, payer, &outputs))
+                .await?;
+            s.finish_p(u, &a.issue).await
+        }
+    }
+}
+
+fn other_chain(flag: &str, from: Chain, to: Chain) -> Result<(), String> {
+    if from == to {
+        return Err(format!(
+            "`{flag}`: both chains are {}-chain; move AVAX from X to P or from P to X",
+            letter(from)
+        ));
+    }
+    Ok(())
+}
+
+async fn export(c: &Common, a: ExportArgs) -> Result<(), String> {
+    other_chain("--to-chain", a.from_chain, a.to_chain)?;
+    let mut s = Session::open(c).await?;
+    let to = s.owner("--to", a.to_chain, a.to.as_deref())?;
+    let avax = s.ctx.avax_asset_id;
+    let payer = s.payer();
+    let amount = units_of(&s, "--amount", a.amount, avax)?;
+    match a.from_chain {
+        Chain::X => {
+            let utxos = s.x_utxos(None).await?;
+            let u = xb::export_tx(
+                &s.ctx,
+                &utxos,
+                &payer,
+                s.ctx.p_chain_id,
+                &[xb::output(avax, amount, to)],
+            )
+            .map_err(build_error)?;
+            s.finish_x(u, &a.issue).await?;
+        }
+        Chain::P => {
+            let utxos = s.p_utxos(None).await?;
+            let outputs = [pb::output(avax, amount, to)];
+            let u = s
+                .build_p(|ctx, payer| pb::export_tx(ctx, &utxos, payer, ctx.x_chain_id, &outputs))
+                .await?;
+            s.finish_p(u, &a.issue).await?;
+        }
+    }
+    if !a.issue.dry_run {
+        say!(
+            "next: avax-rpc wallet import --to-chain {} --from-chain {}",
+            letter(a.to_chain),
+            letter(a.from_chain)
+        );
+    }
+    Ok(())
+}
+
+async fn import(c: &Common, a: ImportArgs) -> Result<(), String> {
+    other_chain("--from-chain", a.to_chain, a.from_chain)?;
+    let mut s = Session::open(c).await?;
+    let to = s.owner("--to", a.to_chain, a.to.as_deref())?;
+    let payer = s.payer();
+    let source = letter(a.from_chain);
+    match a.to_chain {
+        Chain::X => {
+            let atomic = s.x_utxos(Some(source)).await?;
+            let local = s.x_utxos(None).await?;
+            let u = xb::import_tx(&s.ctx, &atomic, &local, &payer, s.ctx.p_chain_id, &to)
+                .map_err(build_error)?;
+            s.finish_x(u, &a.issue).await
+        }
+        Chain::P => {
+            let atomic = s.p_utxos(Some(source)).await?;
+            let local = s.p_utxos(None).await?;
+            let u = s
+                .build_p(|ctx, payer| {
+                    pb::import_tx(ctx, &atomic, &local, payer, ctx.x_chain_id, &to)
+                })
+                .await?;
+            s.finish_p(u, &a.issue).await
+        }
+    }
+}
+
+/// A BLS secret key read from a file: 32 bytes, or 64 hex digits (with or without `0x`).
+fn read_bls_key(path: &Path) -> Result<bls::SecretKey, String> {
+    let flag = "`--bls-key-file`";
+    let raw = Zeroizing::new(
+        std::fs::read(path).map_err(|e| format!("{flag}: cannot read {}: {e}", path.display()))?,
+    );
+    let mut bytes = Zeroizing::new([0u8; 32]);
+    if raw.len() == 32 {
+        bytes.copy_from_slice(&raw);
+    } else {
+        let text = std::str::from_utf8(&raw).map(str::trim).unwrap_or("");
+        let hex = text.strip_prefix("0x").unwrap_or(text);
+        if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return Err(format!(
+                "{flag}: {} holds neither 32 bytes nor 64 hex digits",
+                path.display()
+            ));
+        }
+        for (i, b) in bytes.iter_mut().enumerate() {
+            *b = u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap_or(0);
+        }
+    }
+    bls::SecretKey::from_bytes(&bytes).map_err(|e| format!("{flag}: {e}"))
+}
+
+/// A fresh BLS key from 64 bytes of the OS's randomness.
+fn fresh_bls_key() -> Result<bls::SecretKey, String> {
+    let mut seed = Zeroizing::new([0u8; 64]);
+    getrandom::getrandom(&mut seed[..])
+        .map_err(|e| format!("cannot read the OS's randomness: {e}"))?;
+    bls::SecretKey::from_seed(&seed[..]).map_err(|e| e.to_string())
+}
+
+/// Writes the secret (32 bytes) to a new file only its owner can read.
+fn save_bls_key(path: &Path, key: &bls::SecretKey) -> Result<(), String> {
+    let flag = "`--save-bls-key`";
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600);
+    }
+    let mut file = options.open(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::AlreadyExists {
+            format!(
+                "{flag}: {} exists; a key file is never overwritten: name a new file",
+                path.display()
+            )
+        } else {
+            format!("{flag}: cannot create {}: {e}", path.display())
+        }
+    })?;
+    let secret = Zeroizing::new(key.to_bytes());
+    file.write_all(&secret[..])
+        .and_then(|()| file.sync_all())
+        .map_err(|e| format!("{flag}: cannot write {}: {e}", path.display()))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(2 + 2 * bytes.len());
+    s.push_str("0x");
+    for b in bytes {
+        s.push_str(&format!("{b:02x}"));
+    }
+    s
+}
+
+async fn stake(c: &Common, a: StakeArgs) -> Result<(), String> {
+    if a.bls_key_file.is_none() && a.save_bls_key.is_none() && !a.issue.dry_run {
+        return Err(
+            "a validator needs its node's BLS key: give --bls-key-file FILE (the node's \
+                    signer key), or --save-bls-key FILE to make a fresh one and keep it"
+                .into(),
+        );
+    }
+    let key = match &a.bls_key_file {
+        Some(path) => read_bls_key(path)?,
+        None => fresh_bls_key()?,
+    };
+    let mut s = Session::open(c).await?;
+    let rewards = s.owner("--reward-to", Chain::P, a.reward_to.as_deref())?;
+    let weight = units_of(&s, "--weight", a.weight, s.ctx.avax_asset_id)?;
+    let end = a.end.at(s.time);
+    let (public_key, pop) = (key.public_key(), key.proof_of_possession());
+    let req = ValidatorRequest {
+        stake: Stake {
+            node_id: a.node_id,
+            start: s.time,
+            end,
+            weight,
+        },
+        signer: Some((public_key, pop)),
+        validator_rewards: rewards.clone(),
+        delegator_rewards: rewards,
+        shares: a.shares.unwrap_or(s.ctx.staking.min_delegation_fee),
+    };
+    let utxos = s.p_utxos(None).await?;
+    let u = s
+        .build_p(|ctx, payer| pb::add_permissionless_validator_tx(ctx, &utxos, payer, &req))
+        .await?;
+    // Kept before the key is used: a registered key is never lost.
+    if let Some(path) = &a.save_bls_key {
+        save_bls_key(path, &key)?;
+        eprintln!("BLS secret key written to {}", path.display());
+    }
+    drop(key);
+    if !a.issue.dry_run {
+        say!("node: {}", a.node_id);
+        say!("BLS public key: {}", hex(&public_key));
+        say!("proof of possession: {}", hex(&pop));
+        say!(
+            "stake: {} until {end} ({} from now)",
+            units::avax(weight),
+            units::format_period(end.saturating_sub(s.time))
+        );
+    }
+    s.finish_p(u, &a.issue).await
+}
+
+async fn delegate(c: &Common, a: DelegateArgs) -> Result<(), String> {
+    let mut s = Session::open(c).await?;
+    let rewards = s.owner("--reward-to", Chain::P, a.reward_to.as_deref())?;
+    let weight = units_of(&s, "--weight", a.weight, s.ctx.avax_asset_id)?;
+    let end = a.end.at(s.time);
+    let validators = s
+        .node
+        .platform()
+        .get_current_validators(
+            avalanche_rpc::platform::GetCurrentValidatorsParams::new()
+                .with_node_ids(vec![a.node_id]),
+        )
+        .await
+        .map_err(|e| format!("platform.getCurrentValidators: {e}"))?
+        .validators;
+    let v = validators
+        .iter()
+        .find(|v| v.node_id == a.node_id)
+        .ok_or_else(|| {
+            format!(
+                "`--node-id`: {} is not a current validator of the Primary Network \
+                 (platform.getCurrentValidators)",
+                a.node_id
+            )
+        })?;
+    if let Some(v_end) = v.end_time
+        && end > v_end.0
+    {
+        return Err(format!(
+            "`--end`: {end} is after the validator's end, {}; a delegation ends at or before it \
+             (at most {} from now)",
+            v_end.0,
+            units::format_period(v_end.0.saturating_sub(s.time))
+        ));
+    }
+    let delegated = match v.delegator_weight {
+        Some(w) => w.0,
+        None => v
+            .delegators
+            .iter()
+            .flatten()
+            .map(|d| d.weight.0)
+            .fold(0, u64::saturating_add),
+    };
+    let room = pb::delegation_room(&s.ctx, v.weight.0, delegated);
+    let stake = Stake {
+        node_id: a.node_id,
+        start: s.time,
+        end,
+        weight,
+    };
+    let utxos = s.p_utxos(None).await?;
+    let u = s
+        .build_p(|ctx, payer| {
+            pb::add_permissionless_delegator_tx(ctx, &utxos, payer, stake, &rewards, Some(room))
+        })
+        .await?;
+    if !a.issue.dry_run {
+        say!(
+            "validator: {} (room for {} more)",
+            a.node_id,
+            units::avax(room)
+        );
+        say!(
+            "stake: {} until {end} ({} from now)",
+            units::avax(weight),
+            units::format_period(end.saturating_sub(s.time))
+        );
+    }
+    s.finish_p(u, &a.issue).await
+}
