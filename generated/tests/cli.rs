@@ -56,6 +56,45 @@ fn decode_prints_the_node_json_and_encode_gives_the_bytes_back() {
 }
 
 #[test]
+fn encode_takes_the_network_id_decode_takes_and_checks_the_addresses_hrp() {
+    // A P-chain UTXO of the local network's funded key, as `decode --network-id 12345` writes it.
+    let utxo = r#"{"txID":"11111111111111111111111111111111LpoYY","outputIndex":0,"assetID":"11111111111111111111111111111111LpoYY","output":{"amount":1,"locktime":0,"threshold":1,"addresses":["P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"]}}"#;
+    let (ok, hex, err) = run(&[
+        "encode",
+        "utxo",
+        "--chain",
+        "P",
+        "--network-id",
+        "12345",
+        utxo,
+    ]);
+    assert!(ok, "{err}");
+    let (ok, back, err) = run(&[
+        "decode",
+        "utxo",
+        "--chain",
+        "P",
+        "--network-id",
+        "12345",
+        hex.trim(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        back.contains("P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"),
+        "{back}"
+    );
+    // The same flags with Mainnet's ID: the address is named with its JSON path.
+    let (ok, _, err) = run(&["encode", "utxo", "--chain", "P", "--network-id", "1", utxo]);
+    assert!(!ok);
+    assert!(
+        err.contains("`output.addresses[0]`")
+            && err.contains("network 1")
+            && err.contains("`avax1`"),
+        "{err}"
+    );
+}
+
+#[test]
 fn a_bad_input_says_where() {
     // Cut short: the error names the byte offset and the field.
     let (ok, _, err) = run(&[

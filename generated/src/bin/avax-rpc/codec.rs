@@ -75,8 +75,48 @@ pub struct Encode {
     /// Write the hex with the checksum (`hex`) or without (`hexnc`).
     #[arg(long, value_enum, default_value_t = HexForm::Hex)]
     encoding: HexForm,
+    /// The network ID the JSON's addresses belong to (as `decode` takes it): every bech32
+    /// address must carry its HRP (1 `avax`, 5 `fuji`, 12345 `local`, others `custom`).
+    /// The bytes hold only the 20-byte payloads, so without it no HRP is checked.
+    #[arg(long)]
+    network_id: Option<u32>,
     /// The node's JSON form of the value (`-` reads it from standard input).
     json: String,
+}
+
+/// The HRP of a network ID, as the node names them.
+fn hrp_of(network_id: u32) -> &'static str {
+    match network_id {
+        1 => "avax",
+        5 => "fuji",
+        12345 => "local",
+        _ => "custom",
+    }
+}
+
+/// The first bech32 address in `v` whose HRP is not `hrp`, with its JSON path.
+fn foreign_address(v: &Value, path: &mut String, hrp: &str) -> Option<(String, String)> {
+    match v {
+        Value::String(s) => match s.parse::<avalanche_rpc::wire::Address>() {
+            Ok(a) if a.hrp().is_some_and(|h| h != hrp) => Some((path.clone(), s.clone())),
+            _ => None,
+        },
+        Value::Array(items) => items.iter().enumerate().find_map(|(i, item)| {
+            let len = path.len();
+            path.push_str(&format!("[{i}]"));
+            let found = foreign_address(item, path, hrp);
+            path.truncate(len);
+            found
+        }),
+        Value::Object(members) => members.iter().find_map(|(k, item)| {
+            let len = path.len();
+            path.push_str(&format!(".{k}"));
+            let found = foreign_address(item, path, hrp);
+            path.truncate(len);
+            found
+        }),
+        _ => None,
+    }
 }
 
 fn bytes_of(hex: &str, form: HexForm) -> Result<Vec<u8>, String> {
@@ -169,6 +209,16 @@ pub fn encode(a: Encode) -> Result<String, String> {
     };
     let json: Value =
         serde_json::from_str(&text).map_err(|e| format!("the argument is not JSON: {e}"))?;
+    if let Some(id) = a.network_id {
+        let hrp = hrp_of(id);
+        if let Some((path, address)) = foreign_address(&json, &mut String::new(), hrp) {
+            return Err(format!(
+                "`{}`: {address} is not an address of network {id}, whose addresses start `{hrp}1` \
+                 (after the chain's `X-` or `P-`)",
+                path.trim_start_matches('.')
+            ));
+        }
+    }
     let bytes = match a.kind {
         Kind::Container => encode_as::<proposervm::Block>(&json)?,
         Kind::Warp => encode_as::<warp::Message>(&json)?,
