@@ -61,6 +61,30 @@ pub fn match_owners(
     (indices.len() as u64 >= u64::from(owners.threshold)).then_some((indices, signers))
 }
 
+/// The X-chain input spending a transfer output of `amount` of `u` with these signature
+/// indices (spent or imported).
+pub(crate) fn x_input(u: &avm::Utxo, amount: u64, indices: Vec<u32>) -> avm::TransferableInput {
+    avm::TransferableInput::new(
+        u.utxo_id.clone(),
+        u.asset_id,
+        secp256k1fx::TransferInput::new(amount, secp256k1fx::Input::new(indices)).into(),
+    )
+}
+
+/// The P-chain input spending a transfer output of `amount` of `u` as unlocked (spent or
+/// imported).
+pub(crate) fn p_input(
+    u: &platform::Utxo,
+    amount: u64,
+    indices: Vec<u32>,
+) -> platform::TransferableInput {
+    platform::TransferableInput::new(
+        u.utxo_id.clone(),
+        u.asset_id,
+        secp256k1fx::TransferInput::new(amount, secp256k1fx::Input::new(indices)).into(),
+    )
+}
+
 /// An ordered map from asset to amount (AvalancheJS's `Map`, whose order its errors follow).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Amounts(pub Vec<(Id, u64)>);
@@ -130,15 +154,7 @@ pub(crate) fn x_spend(
             continue;
         }
         left.set(u.asset_id, remaining - burn);
-        inputs.push((
-            avm::TransferableInput::new(
-                u.utxo_id.clone(),
-                u.asset_id,
-                secp256k1fx::TransferInput::new(out.amount, secp256k1fx::Input::new(indices))
-                    .into(),
-            ),
-            signers,
-        ));
+        inputs.push((x_input(u, out.amount, indices), signers));
         if out.amount > burn {
             change.push(avm::TransferableOutput::new(
                 u.asset_id,
@@ -429,14 +445,9 @@ pub(crate) fn p_spend(
             Some((u, indices, signers))
         })
         .collect();
+    // An expired stakeable lock is spent as a plain transfer output.
     let plain_input = |u: &platform::Utxo, indices: &[u32]| {
-        let (out, _) = p_output(&u.output);
-        platform::TransferableInput::new(
-            u.utxo_id.clone(),
-            u.asset_id,
-            secp256k1fx::TransferInput::new(out.amount, secp256k1fx::Input::new(indices.to_vec()))
-                .into(),
-        )
+        p_input(u, p_output(&u.output).0.amount, indices.to_vec())
     };
     for (u, indices, signers) in usable.iter().filter(|(u, ..)| u.asset_id != avax) {
         if h.to_burn.get(&u.asset_id) == 0 && h.to_stake.get(&u.asset_id) == 0 {

@@ -188,15 +188,7 @@ pub fn import_tx(
         let Some((indices, signers)) = match_owners(&out.owners, &from, payer.time) else {
             continue;
         };
-        imported.push((
-            avm::TransferableInput::new(
-                u.utxo_id.clone(),
-                u.asset_id,
-                secp256k1fx::TransferInput::new(out.amount, secp256k1fx::Input::new(indices))
-                    .into(),
-            ),
-            signers,
-        ));
+        imported.push((spend::x_input(u, out.amount, indices), signers));
         amounts.add(u.asset_id, out.amount)?;
     }
     if imported.is_empty() {
