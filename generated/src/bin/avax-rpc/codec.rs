@@ -84,16 +84,6 @@ pub struct Encode {
     json: String,
 }
 
-/// The HRP of a network ID, as the node names them.
-fn hrp_of(network_id: u32) -> &'static str {
-    match network_id {
-        1 => "avax",
-        5 => "fuji",
-        12345 => "local",
-        _ => "custom",
-    }
-}
-
 /// The first bech32 address in `v` whose HRP is not `hrp`, with its JSON path.
 fn foreign_address(v: &Value, path: &mut String, hrp: &str) -> Option<(String, String)> {
     match v {
@@ -210,7 +200,7 @@ pub fn encode(a: Encode) -> Result<String, String> {
     let json: Value =
         serde_json::from_str(&text).map_err(|e| format!("the argument is not JSON: {e}"))?;
     if let Some(id) = a.network_id {
-        let hrp = hrp_of(id);
+        let hrp = avalanche_rpc::transact::Context::hrp_of(id);
         if let Some((path, address)) = foreign_address(&json, &mut String::new(), hrp) {
             return Err(format!(
                 "`{}`: {address} is not an address of network {id}, whose addresses start `{hrp}1` \

@@ -20,7 +20,7 @@ use avalanche_rpc::rpc::Node;
 use avalanche_rpc::transact::p::{self as pb, PUnsigned, Stake, ValidatorRequest};
 use avalanche_rpc::transact::x::{self as xb, XUnsigned};
 use avalanche_rpc::transact::{self, BuildError, Context, Keychain, Payer, WalletError, spend};
-use avalanche_rpc::wire::{Address, Id, NodeId, ShortId};
+use avalanche_rpc::wire::{Address, HexBytes, Id, NodeId, ShortId};
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 use zeroize::Zeroizing;
@@ -915,15 +915,6 @@ fn save_bls_key(path: &Path, key: &bls::SecretKey) -> Result<(), String> {
         .map_err(|e| format!("{flag}: cannot write {}: {e}", path.display()))
 }
 
-fn hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(2 + 2 * bytes.len());
-    s.push_str("0x");
-    for b in bytes {
-        s.push_str(&format!("{b:02x}"));
-    }
-    s
-}
-
 async fn stake(c: &Common, a: StakeArgs) -> Result<(), String> {
     if a.bls_key_file.is_none() && a.save_bls_key.is_none() && !a.issue.dry_run {
         return Err(
@@ -940,7 +931,7 @@ async fn stake(c: &Common, a: StakeArgs) -> Result<(), String> {
     let rewards = s.owner("--reward-to", Chain::P, a.reward_to.as_deref())?;
     let weight = units_of(&s, "--weight", a.weight, s.ctx.avax_asset_id)?;
     let end = a.end.at(s.time);
-    let (public_key, pop) = (key.public_key(), key.proof_of_possession());
+    let (public_key, pop) = transact::bls_signer(&key);
     let req = ValidatorRequest {
         stake: Stake {
             node_id: a.node_id,
@@ -965,8 +956,8 @@ async fn stake(c: &Common, a: StakeArgs) -> Result<(), String> {
     drop(key);
     if !a.issue.dry_run {
         say!("node: {}", a.node_id);
-        say!("BLS public key: {}", hex(&public_key));
-        say!("proof of possession: {}", hex(&pop));
+        say!("BLS public key: {}", HexBytes(public_key.to_vec()).to_hex());
+        say!("proof of possession: {}", HexBytes(pop.to_vec()).to_hex());
         say!(
             "stake: {} until {end} ({} from now)",
             units::avax(weight),
