@@ -277,6 +277,55 @@ fn interface(h: &mut String, spec: &Spec, i: &Interface) {
     h.push_str("</section>\n");
 }
 
+/// How a paged method's list comes page by page (`x-pagination` in OpenRPC).
+fn paging(h: &mut String, p: &Pagination) {
+    let mut line = format!(
+        "Paged: the items are the result's <code>{}</code>",
+        esc(&p.items)
+    );
+    match (&p.page_size, &p.cursor) {
+        (Some(size), Some(cursor)) => {
+            let _ = write!(
+                line,
+                "; <code>{}</code> sets a page's size (at most {}), and a shorter page is the last",
+                esc(&size.param),
+                size.max
+            );
+            match cursor {
+                PageCursor::FromResult { param, member } => {
+                    let _ = write!(
+                        line,
+                        "; the next page starts at the reply's <code>{}</code>, sent as <code>{}</code>",
+                        esc(member),
+                        esc(param)
+                    );
+                }
+                PageCursor::Offset { param } => {
+                    let _ = write!(
+                        line,
+                        "; the next page's <code>{}</code> is this page's plus its number of items",
+                        esc(param)
+                    );
+                }
+            }
+        }
+        _ => line.push_str("; one reply holds every item"),
+    }
+    line.push('.');
+    if p.may_repeat {
+        line.push_str(" An item may come again on a later page.");
+    }
+    for e in &p.ends_with {
+        let _ = write!(
+            line,
+            " After a full page, <code class=\"msg\">{}</code> means there is no next page.",
+            esc(e)
+        );
+    }
+    line.push_str(" The Rust client's stream (<code>…_stream</code>) follows these rules.");
+    let _ = writeln!(h, "<p class=\"callout paging\">{line}</p>");
+}
+
 fn method(h: &mut String, spec: &Spec, i: &Interface, m: &Method) {
     let id = esc(&m.wire_name);
     let _ = write!(
@@ -345,6 +394,10 @@ fn method(h: &mut String, spec: &Spec, i: &Interface, m: &Method) {
         h.push_str(
             "<p class=\"muted\">Served by <code>avalanche-devnet</code>, this project's local node, only; a node answers HTTP 404.</p>\n",
         );
+    }
+
+    if let Some(p) = &m.pagination {
+        paging(h, p);
     }
 
     h.push_str("<h4>Parameters</h4>\n");

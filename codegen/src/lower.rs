@@ -734,6 +734,16 @@ impl Cx {
             also_accepts: m.result.also_accepts.into_iter().map(alternative).collect(),
             origin: doc.origin(&rpath),
         };
+        let pagination = m.pagination.and_then(|raw| {
+            self.pagination(
+                doc,
+                &path.at("pagination"),
+                raw,
+                &params,
+                &result,
+                &m.errors,
+            )
+        });
         let examples = m
             .examples
             .into_iter()
@@ -764,6 +774,7 @@ impl Cx {
             since,
             removed,
             changes_state: m.changes_state,
+            pagination,
             params,
             result,
             errors: m
@@ -776,6 +787,137 @@ impl Cx {
                 })
                 .collect(),
             examples,
+        })
+    }
+
+    /// `pagination:` checked against the method's params, result and errors.
+    fn pagination(
+        &mut self,
+        doc: &Doc,
+        path: &Path,
+        raw: raw::Pagination,
+        params: &[Field],
+        result: &Schema,
+        errors: &[raw::ErrorCase],
+    ) -> Option<Pagination> {
+        let before = self.errors.len();
+        let param = |name: &str| params.iter().find(|f| f.name == name);
+        let members: &[Field] = match &result.body {
+            Body::Object(fields) => fields,
+            _ => &[],
+        };
+        let member = |name: &str| members.iter().find(|f| f.name == name);
+        let is_count = |f: &Field| matches!(&f.ty, TypeRef::Wire(w) if w == "u32" || w == "u64");
+        match member(&raw.items) {
+            Some(f) if matches!(f.ty, TypeRef::List(_)) => {}
+            Some(f) => self.errors.push(doc.err(
+                &path.at("items"),
+                format!("`{}` is `{}`, not a list", raw.items, f.ty),
+            )),
+            None => self.errors.push(doc.err(
+                &path.at("items"),
+                format!("the result has no member `{}`", raw.items),
+            )),
+        }
+        if let Some(size) = &raw.page_size {
+            match param(&size.param) {
+                Some(f) if is_count(f) => {}
+                Some(f) => self.errors.push(doc.err(
+                    &path.at("page-size").at("param"),
+                    format!(
+                        "`{}` is `{}`; a page size is a `u32` or `u64`",
+                        size.param, f.ty
+                    ),
+                )),
+                None => self.errors.push(doc.err(
+                    &path.at("page-size").at("param"),
+                    format!("the method has no param `{}`", size.param),
+                )),
+            }
+            if size.max == 0 {
+                self.errors
+                    .push(doc.err(&path.at("page-size").at("max"), "`max` is at least 1"));
+            }
+        }
+        let cursor = raw.cursor.as_ref().and_then(|c| {
+            let cpath = path.at("cursor");
+            let Some(p) = param(&c.param) else {
+                self.errors.push(doc.err(
+                    &cpath.at("param"),
+                    format!("the method has no param `{}`", c.param),
+                ));
+                return None;
+            };
+            match (&c.from, c.offset) {
+                (Some(from), false) => match member(from) {
+                    Some(m) if m.ty == p.ty => Some(PageCursor::FromResult {
+                        param: c.param.clone(),
+                        member: from.clone(),
+                    }),
+                    Some(m) => {
+                        self.errors.push(doc.err(
+                            &cpath.at("from"),
+                            format!("`{from}` is `{}` but the param `{}` is `{}`", m.ty, c.param, p.ty),
+                        ));
+                        None
+                    }
+                    None => {
+                        self.errors.push(doc.err(
+                            &cpath.at("from"),
+                            format!("the result has no member `{from}`"),
+                        ));
+                        None
+                    }
+                },
+                (None, true) => {
+                    let starts_at_zero = !p.optional
+                        || p.default.as_ref().is_some_and(|d| d == "0" || d == 0);
+                    let is_u64 = matches!(&p.ty, TypeRef::Wire(w) if w == "u64");
+                    if !is_u64 || !starts_at_zero {
+                        self.errors.push(doc.err(
+                            &cpath.at("param"),
+                            format!("an offset is a `u64` param, required or with default \"0\"; `{}` is not", c.param),
+                        ));
+                        return None;
+                    }
+                    Some(PageCursor::Offset { param: c.param.clone() })
+                }
+                _ => {
+                    self.errors.push(doc.err(
+                        &cpath,
+                        "a cursor has either `from: <result member>` or `offset: true`",
+                    ));
+                    None
+                }
+            }
+        });
+        if raw.cursor.is_some() != raw.page_size.is_some() {
+            self.errors.push(doc.err(
+                path,
+                "`cursor` and `page-size` come together: a short page is how the last one is known",
+            ));
+        }
+        for (k, message) in raw.ends_with.iter().enumerate() {
+            if !errors.iter().any(|e| &e.message == message) {
+                self.errors.push(doc.err(
+                    &path.at("ends-with").at(k),
+                    format!("`{message}` is not among the method's `errors`"),
+                ));
+            }
+        }
+        if self.errors.len() > before {
+            return None;
+        }
+        Some(Pagination {
+            items: raw.items,
+            page_size: raw.page_size.map(|s| PageSize {
+                param: s.param,
+                max: s.max,
+            }),
+            cursor,
+            may_repeat: raw.may_repeat,
+            ends_with: raw.ends_with,
+            origin: doc.origin(path),
         })
     }
 }

@@ -281,12 +281,56 @@ pub struct Method {
     pub removed: Option<Version>,
     /// The method changes the node's state (issues a transaction).
     pub changes_state: bool,
+    /// The method returns a list one page at a time.
+    pub pagination: Option<Pagination>,
     pub params: Vec<Field>,
     /// The result as a schema named `<Method>Result` (an object, or an alias of a type).
     pub result: Schema,
     pub errors: Vec<ErrorCase>,
     pub examples: Vec<Example>,
     pub origin: Origin,
+}
+
+/// How a method's list comes page by page (`pagination:`), checked against its params and
+/// result.
+#[derive(Debug, Clone)]
+pub struct Pagination {
+    /// The result member (wire name) whose list is the page; `list<T>`, maybe nullable.
+    pub items: String,
+    /// The param (wire name, a `u32` or `u64`) that sets a page's size, and the node's
+    /// largest page, the streams' default. `None`: one reply holds every item.
+    pub page_size: Option<PageSize>,
+    /// How the next page is asked for; `None`: one reply holds every item.
+    pub cursor: Option<PageCursor>,
+    /// An item may come again on a later page (streams drop repeats).
+    pub may_repeat: bool,
+    /// Messages of the method's `errors` that, after a full page, mean there is no next one.
+    pub ends_with: Vec<String>,
+    pub origin: Origin,
+}
+
+#[derive(Debug, Clone)]
+pub struct PageSize {
+    pub param: String,
+    pub max: u64,
+}
+
+/// Where the next page starts.
+#[derive(Debug, Clone)]
+pub enum PageCursor {
+    /// `param` takes the value of the result member `member` (`startIndex` ← `endIndex`).
+    FromResult { param: String, member: String },
+    /// `param` (a number) grows by the number of items of the page.
+    Offset { param: String },
+}
+
+impl PageCursor {
+    /// The param that carries the cursor.
+    pub fn param(&self) -> &str {
+        match self {
+            PageCursor::FromResult { param, .. } | PageCursor::Offset { param } => param,
+        }
+    }
 }
 
 #[derive(Debug)]

@@ -607,6 +607,9 @@ impl Cx<'_> {
         if let Some(v) = &m.since {
             o.insert("x-since".into(), json!(v.to_string()));
         }
+        if let Some(p) = &m.pagination {
+            o.insert("x-pagination".into(), pagination(p));
+        }
         o.insert("paramStructure".into(), json!("by-name"));
         // OpenRPC: required params come before optional ones.
         let params: Vec<Value> = m.params_required_first().map(|p| self.param(p)).collect();
@@ -954,4 +957,32 @@ fn codec_value(c: &Codecs, k: &Codec, l: &Layout, form: Option<JsonForm>) -> Val
         }
         Layout::Slot(s) => json!({ "$ref": format!("#/components/schemas/codec.{}.{s}", k.name) }),
     }
+}
+
+/// `x-pagination`: the spec's `pagination:` with camel-case keys.
+fn pagination(p: &Pagination) -> Value {
+    let mut o = Map::new();
+    o.insert("items".into(), json!(p.items));
+    if let Some(size) = &p.page_size {
+        o.insert(
+            "pageSize".into(),
+            json!({ "param": size.param, "max": size.max }),
+        );
+    }
+    match &p.cursor {
+        Some(PageCursor::FromResult { param, member }) => {
+            o.insert("cursor".into(), json!({ "param": param, "from": member }));
+        }
+        Some(PageCursor::Offset { param }) => {
+            o.insert("cursor".into(), json!({ "param": param, "offset": true }));
+        }
+        None => {}
+    }
+    if p.may_repeat {
+        o.insert("mayRepeat".into(), json!(true));
+    }
+    if !p.ends_with.is_empty() {
+        o.insert("endsWith".into(), json!(p.ends_with));
+    }
+    Value::Object(o)
 }

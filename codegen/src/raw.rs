@@ -202,6 +202,8 @@ pub struct Method {
     /// the conformance check, never call it.
     #[serde(default, rename = "changes-state")]
     pub changes_state: bool,
+    /// The method returns a list one page at a time: how to ask for the next page.
+    pub pagination: Option<Pagination>,
     #[serde(default)]
     pub params: Vec<Field>,
     pub result: MethodResult,
@@ -209,6 +211,43 @@ pub struct Method {
     pub errors: Vec<ErrorCase>,
     #[serde(default)]
     pub examples: Vec<Example>,
+}
+
+/// `pagination:` of a method: which result member holds a page's items and how the next
+/// page is asked for.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct Pagination {
+    /// The result member whose list is the page.
+    pub items: String,
+    /// The param that sets a page's size, and the node's largest page.
+    pub page_size: Option<PageSize>,
+    /// The param that says where the next page starts.
+    pub cursor: Option<PageCursor>,
+    /// An item may come again on a later page.
+    #[serde(default)]
+    pub may_repeat: bool,
+    /// Errors (messages of `errors:`) that mean "no more pages" after a full page.
+    #[serde(default)]
+    pub ends_with: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PageSize {
+    pub param: String,
+    pub max: u64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PageCursor {
+    pub param: String,
+    /// The result member the next page's `param` is copied from.
+    pub from: Option<String>,
+    /// The next page's `param` is this page's plus the number of items.
+    #[serde(default)]
+    pub offset: bool,
 }
 
 #[derive(Debug, Deserialize)]

@@ -1677,3 +1677,48 @@ fn a_misspelt_wire_type_suggests_the_closest_one() {
         "unknown type `nodeid`: not a wire type (wire-types.yaml) nor a schema; did you mean `node-id`?",
     );
 }
+
+// ---------------------------------------------------------------- pagination
+
+#[test]
+fn pagination_items_that_are_not_a_list() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "    summary: The node's ID.\n",
+        "    summary: The node's ID.\n    pagination: { items: nodeID }\n",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml:18:26",
+        "method `info.getNodeID`, pagination, items",
+        "`nodeID` is `string`, not a list",
+    );
+}
+
+#[test]
+fn pagination_cursor_of_another_type_than_its_param() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "    summary: The node's ID.\n",
+        "    summary: The node's ID.\n    pagination:\n      items: owner\n      page-size: { param: verbose, max: 10 }\n      cursor: { param: txID, from: status }\n",
+    );
+    let errs = errors(&s);
+    let shown: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+    assert_eq!(errs.len(), 3, "{shown:#?}");
+    assert!(
+        shown[0].contains("pagination, items: `owner` is `Owner`, not a list"),
+        "{shown:#?}"
+    );
+    assert!(
+        shown[1].contains(
+            "pagination, page-size, param: `verbose` is `bool`; a page size is a `u32` or `u64`"
+        ),
+        "{shown:#?}"
+    );
+    assert!(
+        shown[2].contains(
+            "pagination, cursor, from: `status` is `Status` but the param `txID` is `id`"
+        ),
+        "{shown:#?}"
+    );
+}

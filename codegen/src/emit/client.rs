@@ -37,6 +37,8 @@ pub fn interface(r: &Rust, i: &Interface) -> TokenStream {
             }
         }
     });
+    let streams = i.methods.iter().filter_map(|m| stream_method(r, i, m));
+    let paged = i.methods.iter().filter_map(|m| paged_impl(r, i, m));
     let impls = i.methods.iter().map(|m| {
         let mn = n.of_method(m);
         let sig = signature(&mn.ident, &mn.params, &mn.result);
@@ -79,7 +81,10 @@ pub fn interface(r: &Rust, i: &Interface) -> TokenStream {
         #trait_doc
         pub trait #trait_name {
             #(#decls)*
+            #(#streams)*
         }
+
+        #(#paged)*
 
         #endpoint_doc
         #[derive(Clone, Debug)]
@@ -103,6 +108,206 @@ pub fn interface(r: &Rust, i: &Interface) -> TokenStream {
 
         #call_json
     }
+}
+
+/// The stream of a paged method: a provided method of the client trait, so a test double
+/// that implements the method gets its stream too.
+fn stream_method(r: &Rust, i: &Interface, m: &Method) -> Option<TokenStream> {
+    let paging = m.pagination.as_ref()?;
+    let mn = r.of(i).of_method(m);
+    let stream = ident(mn.stream.as_ref()?);
+    let call = ident(&mn.ident);
+    let params = ident(&mn.params);
+    let item = item_type(r, m, paging)?;
+    let mut text = format!(
+        "Every item of `{}` (the result's `{}`), page after page, as a stream (see [`paging`](crate::rpc::paging)).",
+        m.wire_name, paging.items
+    );
+    match (&paging.page_size, &paging.cursor) {
+        (Some(size), Some(cursor)) => {
+            text.push_str(&format!(
+                "\n\nPages hold the params' `{}` items when it is 1 to {max}, otherwise {max} (the node's largest page); a shorter page is the last. ",
+                size.param,
+                max = size.max
+            ));
+            match cursor {
+                PageCursor::FromResult { param, member } => text.push_str(&format!(
+                    "The next page starts at the reply's `{member}` (as `{param}`)."
+                )),
+                PageCursor::Offset { param } => text.push_str(&format!(
+                    "The next page's `{param}` is the page's plus its number of items."
+                )),
+            }
+        }
+        _ => text.push_str("\n\nOne reply holds every item: the stream makes one call."),
+    }
+    if paging.may_repeat {
+        text.push_str(" An item may come again on a later page; the stream yields it once.");
+    }
+    let d = doc(&text);
+    let deprecated = m.deprecated.as_ref().map(|dep| {
+        let since = dep.since.number();
+        let note = format!("{} is deprecated", m.wire_name);
+        quote!(#[deprecated(since = #since, note = #note)])
+    });
+    Some(quote! {
+        #d
+        #deprecated
+        #[allow(deprecated)]
+        fn #stream(&self, params: #params) -> impl crate::__private::Stream<Item = ::std::result::Result<#item, crate::rpc::ClientError>> + ::std::marker::Send + '_
+        where
+            Self: ::std::marker::Sync,
+        {
+            crate::rpc::paging::stream(params, move |p| self.#call(p))
+        }
+    })
+}
+
+/// The element type of a paged method's `items`.
+fn item_type(r: &Rust, m: &Method, paging: &Pagination) -> Option<TokenStream> {
+    match &result_member(m, &paging.items)?.ty {
+        TypeRef::List(t) => Some(super::rust_type(r.spec, t)),
+        _ => None,
+    }
+}
+
+fn result_member<'m>(m: &'m Method, name: &str) -> Option<&'m Field> {
+    match &m.result.body {
+        Body::Object(fields) => fields.iter().find(|f| f.name == name),
+        _ => None,
+    }
+}
+
+/// `impl Paged for <Method>Params`: the page size, the items and cursor of a page, and
+/// seeking, as the method's `pagination:` says.
+fn paged_impl(r: &Rust, i: &Interface, m: &Method) -> Option<TokenStream> {
+    let paging = m.pagination.as_ref()?;
+    let mn = r.of(i).of_method(m);
+    let params = ident(&mn.params);
+    let result = ident(&mn.result);
+    let konst = ident(&mn.konst);
+    let item = item_type(r, m, paging)?;
+    let param = |name: &str| m.params.iter().find(|f| f.name == name);
+    let member_ident = |f: &Field| ident(&super::names::field(f));
+
+    let items_field = result_member(m, &paging.items)?;
+    let items = member_ident(items_field);
+    let items = if items_field.is_option() {
+        quote!(page.#items.unwrap_or_default())
+    } else {
+        quote!(page.#items)
+    };
+    let max = match &paging.page_size {
+        Some(size) => {
+            let max = size.max;
+            quote!(::std::option::Option::Some(#max))
+        }
+        None => quote!(::std::option::Option::None),
+    };
+    let (page_size, set_page_size) = match &paging.page_size {
+        Some(size) => {
+            let f = param(&size.param)?;
+            let field = member_ident(f);
+            let ty = super::rust_type(r.spec, &f.ty);
+            let (read, value) = match &f.ty {
+                TypeRef::Wire(w) if w == "u32" => {
+                    (quote!(u64::from(n.0)), quote!(#ty(size as u32)))
+                }
+                _ => (quote!(n.0), quote!(#ty(size))),
+            };
+            if f.is_option() {
+                (
+                    quote!(self.#field.as_ref().map(|n| #read)),
+                    quote!(self.#field = ::std::option::Option::Some(#value);),
+                )
+            } else {
+                (
+                    quote!({ let n = &self.#field; ::std::option::Option::Some(#read) }),
+                    quote!(self.#field = #value;),
+                )
+            }
+        }
+        None => (quote!(::std::option::Option::None), quote!()),
+    };
+    let (cursor_ty, split, seek) = match &paging.cursor {
+        None => (
+            quote!(()),
+            quote!((#items, ::std::option::Option::None)),
+            quote!(),
+        ),
+        Some(cursor) => {
+            let f = param(cursor.param())?;
+            let field = member_ident(f);
+            let ty = super::rust_type(r.spec, &f.ty);
+            let seek = if f.is_option() {
+                quote!(self.#field = ::std::option::Option::Some(cursor);)
+            } else {
+                quote!(self.#field = cursor;)
+            };
+            let split = match cursor {
+                PageCursor::FromResult { member, .. } => {
+                    let mf = result_member(m, member)?;
+                    let mi = member_ident(mf);
+                    let next = if mf.is_option() {
+                        quote!(page.#mi)
+                    } else {
+                        quote!(::std::option::Option::Some(page.#mi))
+                    };
+                    quote!({
+                        let next = #next;
+                        (#items, next)
+                    })
+                }
+                PageCursor::Offset { .. } => {
+                    let start = if f.is_option() {
+                        quote!(self.#field.as_ref().map_or(0, |n| n.0))
+                    } else {
+                        quote!(self.#field.0)
+                    };
+                    quote!({
+                        let items: ::std::vec::Vec<#item> = #items;
+                        let next = #ty(#start.saturating_add(items.len() as u64));
+                        (items, ::std::option::Option::Some(next))
+                    })
+                }
+            };
+            (ty, split, seek)
+        }
+    };
+    let may_repeat = paging.may_repeat;
+    let ends_with = &paging.ends_with;
+    // A one-page method ignores both.
+    let size_arg = if paging.page_size.is_some() {
+        quote!(size)
+    } else {
+        quote!(_)
+    };
+    let cursor_arg = if paging.cursor.is_some() {
+        quote!(cursor)
+    } else {
+        quote!(_)
+    };
+    Some(quote! {
+        #[allow(deprecated)]
+        impl crate::rpc::paging::Paged for #params {
+            type Page = #result;
+            type Item = #item;
+            type Cursor = #cursor_ty;
+            const PAGING: crate::rpc::paging::Paging = crate::rpc::paging::Paging::new(&methods::#konst, #max, #may_repeat, &[#(#ends_with),*]);
+            fn page_size(&self) -> ::std::option::Option<u64> {
+                #page_size
+            }
+            fn set_page_size(&mut self, #size_arg: u64) {
+                #set_page_size
+            }
+            fn split(&self, page: #result) -> (::std::vec::Vec<#item>, ::std::option::Option<#cursor_ty>) {
+                #split
+            }
+            fn seek(&mut self, #cursor_arg: #cursor_ty) {
+                #seek
+            }
+        }
+    })
 }
 
 fn signature(name: &str, params: &str, result: &str) -> TokenStream {

@@ -50,6 +50,8 @@ pub struct MethodNames {
     pub params: String,
     /// Its result type: `GetUtxosResult`.
     pub result: String,
+    /// Its stream of items, for a paged method: `get_utxos_stream`.
+    pub stream: Option<String>,
 }
 
 /// The items of one codec's module (`crate::codec::platform`).
@@ -186,6 +188,10 @@ impl Names {
                                 konst: naming::screaming(&m.name),
                                 params: naming::params_type(&m.name),
                                 result: m.result.name.clone(),
+                                stream: m
+                                    .pagination
+                                    .as_ref()
+                                    .map(|_| format!("{}_stream", naming::snake(&m.name))),
                             })
                             .collect(),
                     }
@@ -426,6 +432,19 @@ pub fn check(spec: &Spec) -> Vec<SpecError> {
                 out.push(SpecError::new(
                     &m.origin,
                     "the name is taken by the generated list `methods::ALL`",
+                ));
+            }
+        }
+        for (m, mn) in i.methods.iter().zip(&n.methods) {
+            if let Some(stream) = &mn.stream
+                && let Some((_, other)) = idents.iter().find(|(x, _)| x == stream)
+            {
+                out.push(SpecError::new(
+                    &other.origin,
+                    format!(
+                        "the Rust name `{stream}` is taken by the stream of the paged method `{}`",
+                        m.name
+                    ),
                 ));
             }
         }

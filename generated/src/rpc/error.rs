@@ -199,6 +199,15 @@ pub enum ClientError {
         #[source]
         source: Box<dyn std::error::Error + Send + Sync>,
     },
+    /// A stream over a paged method could not go on: the node answered a cursor it had
+    /// answered before (following it would loop).
+    #[error("{method}: paging stopped: {problem}")]
+    Paging {
+        /// The method called.
+        method: String,
+        /// What went wrong.
+        problem: String,
+    },
     /// A dynamic call named a method this interface does not have.
     #[error("unknown method `{method}`")]
     UnknownMethod {
@@ -233,6 +242,7 @@ impl ClientError {
             | ClientError::Decode { method, .. }
             | ClientError::InvalidParams { method, .. }
             | ClientError::Transport { method, .. }
+            | ClientError::Paging { method, .. }
             | ClientError::UnknownMethod { method }
             | ClientError::NotImplemented { method } => method,
         }

@@ -13,6 +13,8 @@ mod error;
 mod excerpt;
 #[cfg(feature = "server")]
 mod mock;
+#[cfg(feature = "client")]
+pub mod paging;
 mod path;
 #[cfg(feature = "server")]
 mod serve;
@@ -46,6 +48,8 @@ pub mod __private {
     pub use super::path::fill_path;
     #[cfg(feature = "server")]
     pub use super::server::{BoxFuture, Dispatch, Params, Reply, reply};
+    #[cfg(feature = "client")]
+    pub use futures_core::Stream;
 
     use super::{ClientError, MethodInfo, decode};
     use serde::Serialize;

@@ -1,16 +1,14 @@
 //! The online layer (feature `client`): the context read from a node, every page of a
 //! keychain's UTXOs, issuing, and waiting for the outcome. Building never needs it.
 
-use std::collections::HashSet;
 use std::time::{Duration, Instant};
 
 use crate::avm::AvmClient;
 use crate::codec::{avm, platform};
 use crate::info::InfoClient;
 use crate::platform::PlatformClient;
-use crate::rpc::{ClientError, Node, Transport};
-use crate::types::UtxoIndex;
-use crate::wire::{Address, HexBytes, Id, ShortId, U32};
+use crate::rpc::{ClientError, Node, Transport, paging};
+use crate::wire::{Address, HexBytes, Id, ShortId};
 
 use super::context::{Context, FeeConfig, FeeState, StakingRules, ValidatorFeeConfig};
 use super::error::{BuildError, SignError};
@@ -189,51 +187,30 @@ impl Context {
     }
 }
 
-/// The most UTXOs a node returns in one page.
-pub const PAGE: u32 = 1024;
-
-/// Every page of `getUTXOs` with the description's rules: 1,024 a page, the next page from
-/// `endIndex`, the end on a short page, each UTXO's checksum checked and stripped (encoding
-/// `hex`), UTXOs seen on an earlier page dropped, and a node
-/// that answers the same cursor twice stopped with an error rather than followed forever.
-async fn pages<F, Fut>(method: &'static str, mut page: F) -> Result<Vec<Vec<u8>>, WalletError>
+/// Every UTXO of a `getUTXOs` stream (the generated `get_utxos_stream`: every page by the
+/// spec's paging rules, each UTXO once), its checksum checked and stripped (the default
+/// encoding, `hex`, ends each UTXO in its 4-byte checksum) and decoded.
+async fn utxos<S, U>(
+    method: &'static str,
+    stream: S,
+    decode: impl Fn(&[u8]) -> Result<U, crate::codec::DecodeError>,
+) -> Result<Vec<U>, WalletError>
 where
-    F: FnMut(Option<UtxoIndex>) -> Fut,
-    Fut: std::future::Future<Output = Result<(Vec<HexBytes>, u64, UtxoIndex), ClientError>>,
+    S: paging::Stream<Item = Result<HexBytes, ClientError>>,
 {
-    let mut seen: HashSet<Vec<u8>> = HashSet::new();
-    let mut out = Vec::new();
-    let mut cursor: Option<UtxoIndex> = None;
-    let mut cursors: HashSet<(String, String)> = HashSet::new();
-    loop {
-        let (utxos, fetched, end) = page(cursor.clone()).await.map_err(call(method))?;
-        for u in utxos {
-            // The node's default encoding, `hex`, ends each UTXO in its 4-byte checksum.
-            let bytes = u
-                .strip_checksum()
-                .map_err(|e| WalletError::Reply {
-                    method,
-                    problem: format!("a UTXO's checksum: {e}"),
-                })?
-                .to_vec();
-            if seen.insert(bytes.clone()) {
-                out.push(bytes);
-            }
-        }
-        if fetched < u64::from(PAGE) {
-            return Ok(out);
-        }
-        if !cursors.insert((end.address.clone(), end.utxo.clone())) {
-            return Err(WalletError::Reply {
+    let raw = paging::collect(stream).await.map_err(call(method))?;
+    raw.iter()
+        .map(|utxo| {
+            let bytes = utxo.strip_checksum().map_err(|e| WalletError::Reply {
                 method,
-                problem: format!(
-                    "the node answered the cursor {}/{} twice; stopped",
-                    end.address, end.utxo
-                ),
-            });
-        }
-        cursor = Some(end);
-    }
+                problem: format!("a UTXO's checksum: {e}"),
+            })?;
+            decode(bytes).map_err(|e| WalletError::Reply {
+                method,
+                problem: format!("a UTXO does not decode: {e}"),
+            })
+        })
+        .collect()
 }
 
 fn addresses(ctx: &Context, chain: &str, of: &[ShortId]) -> Vec<Address> {
@@ -251,27 +228,14 @@ pub async fn x_utxos<T: Transport + Clone>(
     source_chain: Option<&str>,
 ) -> Result<Vec<avm::Utxo>, WalletError> {
     let x = node.avm("X");
-    let addrs = addresses(ctx, "X", of);
-    let raw = pages("avm.getUTXOs", |start| {
-        let mut p = crate::avm::GetUtxosParams::new(addrs.clone());
-        p.limit = Some(U32(PAGE));
-        p.start_index = start;
-        p.source_chain = source_chain.map(str::to_string);
-        let x = x.clone();
-        async move {
-            let r = x.get_utxos(p).await?;
-            Ok((r.utxos, r.num_fetched.0, r.end_index))
-        }
-    })
-    .await?;
-    raw.iter()
-        .map(|b| {
-            avm::Utxo::from_bytes(b).map_err(|e| WalletError::Reply {
-                method: "avm.getUTXOs",
-                problem: format!("a UTXO does not decode: {e}"),
-            })
-        })
-        .collect()
+    let mut params = crate::avm::GetUtxosParams::new(addresses(ctx, "X", of));
+    params.source_chain = source_chain.map(str::to_string);
+    utxos(
+        "avm.getUTXOs",
+        x.get_utxos_stream(params),
+        avm::Utxo::from_bytes,
+    )
+    .await
 }
 
 /// The P-chain UTXOs of `of` (`platform.getUTXOs`, every page), or those exported to the
@@ -283,27 +247,14 @@ pub async fn p_utxos<T: Transport + Clone>(
     source_chain: Option<&str>,
 ) -> Result<Vec<platform::Utxo>, WalletError> {
     let p = node.platform();
-    let addrs = addresses(ctx, "P", of);
-    let raw = pages("platform.getUTXOs", |start| {
-        let mut params = crate::platform::GetUtxosParams::new(addrs.clone());
-        params.limit = Some(U32(PAGE));
-        params.start_index = start;
-        params.source_chain = source_chain.map(str::to_string);
-        let p = p.clone();
-        async move {
-            let r = p.get_utxos(params).await?;
-            Ok((r.utxos, r.num_fetched.0, r.end_index))
-        }
-    })
-    .await?;
-    raw.iter()
-        .map(|b| {
-            platform::Utxo::from_bytes(b).map_err(|e| WalletError::Reply {
-                method: "platform.getUTXOs",
-                problem: format!("a UTXO does not decode: {e}"),
-            })
-        })
-        .collect()
+    let mut params = crate::platform::GetUtxosParams::new(addresses(ctx, "P", of));
+    params.source_chain = source_chain.map(str::to_string);
+    utxos(
+        "platform.getUTXOs",
+        p.get_utxos_stream(params),
+        platform::Utxo::from_bytes,
+    )
+    .await
 }
 
 /// Sends a signed X-chain transaction (`avm.issueTx`); returns its ID.

@@ -18,6 +18,7 @@ mod mempool;
 mod methods;
 mod nft;
 mod node;
+mod paging;
 mod pchain;
 mod staking;
 mod storage;

@@ -176,6 +176,13 @@ async fn a_new_validator_joins_with_its_stake_and_reward() {
         .await
         .unwrap();
     assert_eq!(rewards.num_fetched.get(), 1);
+    // Its stream: one call, the same UTXOs.
+    let streamed = avalanche_rpc::rpc::paging::collect(
+        p.get_reward_utxos_stream(GetRewardUtxosParams::new(id)),
+    )
+    .await
+    .unwrap();
+    assert_eq!(streamed, rewards.utxos);
     let r = avalanche_rpc::codec::platform::Utxo::from_bytes(
         rewards.utxos[0].strip_checksum().unwrap(),
     )
