@@ -5,8 +5,8 @@
 mod common;
 mod misbehaving;
 
-use avalanche_rpc::info::InfoClient;
-use avalanche_rpc::rpc::{ClientError, HttpTransport, Node, ReplyProblem};
+use avalanche_rpc::info::{GetNetworkIdParams, InfoClient};
+use avalanche_rpc::rpc::{ClientError, HttpTransport, Node, ReplyProblem, RetryPolicy, Transport};
 use axum::body::Bytes;
 use axum::http::{Method, StatusCode, header};
 use axum::response::IntoResponse;
@@ -691,4 +691,321 @@ async fn the_overall_timeout_is_honoured_while_reading_the_body() {
         elapsed >= Duration::from_millis(300) && elapsed < Duration::from_secs(5),
         "{elapsed:?}"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Retries, headers and spans
+
+/// What a scripted server saw of each request: when it came and its headers.
+type Seen = Arc<Mutex<Vec<(Instant, axum::http::HeaderMap)>>>;
+
+/// A server at `path` answering its `k`th request (from 0) as `script(k)` says: a status, a
+/// `Retry-After` if any, and a result (the reply then carries the request's id).
+async fn scripted(
+    path: &'static str,
+    script: fn(usize) -> (u16, Option<&'static str>, &'static str),
+) -> (String, Seen) {
+    let seen: Seen = Arc::default();
+    let log = seen.clone();
+    let answer = move |headers: axum::http::HeaderMap, body: Bytes| {
+        let log = log.clone();
+        async move {
+            let k = {
+                let mut log = log.lock().unwrap();
+                log.push((Instant::now(), headers));
+                log.len() - 1
+            };
+            let (status, retry_after, result) = script(k);
+            let id: serde_json::Value = serde_json::from_slice::<serde_json::Value>(&body)
+                .map(|v| v["id"].clone())
+                .unwrap_or_default();
+            let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#);
+            let mut r = (StatusCode::from_u16(status).unwrap(), body).into_response();
+            if let Some(after) = retry_after {
+                r.headers_mut()
+                    .insert(header::RETRY_AFTER, after.parse().unwrap());
+            }
+            r
+        }
+    };
+    let router = axum::Router::new().route(path, post(answer));
+    (common::serve(router).await, seen)
+}
+
+/// A node at `base` retrying with `policy`.
+fn retrying(base: &str, policy: RetryPolicy) -> Node {
+    Node::new(HttpTransport::builder(base).retry(policy).build().unwrap())
+}
+
+const NETWORK: &str = r#"{"networkID":"12345"}"#;
+
+#[tokio::test]
+async fn a_busy_node_is_asked_again_and_the_call_succeeds() {
+    let (base, seen) = scripted("/ext/info", |k| match k {
+        0 => (503, None, "null"),
+        1 => (502, None, "null"),
+        _ => (200, None, NETWORK),
+    })
+    .await;
+    let node = retrying(&base, RetryPolicy::default());
+    let got = bounded(node.info().get_network_id(GetNetworkIdParams::new()))
+        .await
+        .unwrap();
+    assert_eq!(got.network_id.get(), 12345);
+    assert_eq!(seen.lock().unwrap().len(), 3);
+    // Without a policy, the first 503 is the answer.
+    let (base, seen) = scripted("/ext/info", |_| (503, None, "null")).await;
+    let err = bounded(
+        Node::http(&base)
+            .unwrap()
+            .info()
+            .get_network_id(GetNetworkIdParams::new()),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(err, ClientError::Http { status: 503, .. }),
+        "{err}"
+    );
+    assert_eq!(seen.lock().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn retry_after_is_waited_as_the_node_asks() {
+    let (base, seen) = scripted("/ext/info", |k| match k {
+        0 => (429, Some("1"), "null"),
+        _ => (200, None, NETWORK),
+    })
+    .await;
+    let node = retrying(&base, RetryPolicy::default());
+    bounded(node.info().get_network_id(GetNetworkIdParams::new()))
+        .await
+        .unwrap();
+    let seen = seen.lock().unwrap();
+    assert_eq!(seen.len(), 2);
+    let waited = seen[1].0 - seen[0].0;
+    assert!(
+        waited >= Duration::from_millis(950) && waited < Duration::from_secs(5),
+        "waited {waited:?} for Retry-After: 1"
+    );
+}
+
+#[tokio::test]
+async fn retries_stop_at_the_attempts_and_at_the_time() {
+    let (base, seen) = scripted("/ext/info", |_| (503, None, "null")).await;
+    let policy = RetryPolicy::default()
+        .max_attempts(3)
+        .backoff(Duration::from_millis(1), Duration::from_millis(2));
+    let err = bounded(
+        retrying(&base, policy)
+            .info()
+            .get_network_id(GetNetworkIdParams::new()),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(err, ClientError::Http { status: 503, .. }),
+        "{err}"
+    );
+    assert_eq!(seen.lock().unwrap().len(), 3);
+    // A Retry-After past the time left ends the call at once, with the node's answer.
+    let (base, seen) = scripted("/ext/info", |_| (429, Some("3600"), "null")).await;
+    let started = Instant::now();
+    let err = bounded(
+        retrying(&base, RetryPolicy::default())
+            .info()
+            .get_network_id(GetNetworkIdParams::new()),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(err, ClientError::Http { status: 429, .. }),
+        "{err}"
+    );
+    assert_eq!(seen.lock().unwrap().len(), 1);
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[tokio::test]
+async fn a_method_that_changes_state_is_never_sent_twice() {
+    use avalanche_rpc::avm::{AvmClient, IssueTxParams};
+    use avalanche_rpc::wire::HexBytes;
+    let (base, seen) = scripted("/ext/bc/X", |_| (503, Some("0"), "null")).await;
+    let policy = RetryPolicy::default().backoff(Duration::from_millis(1), Duration::from_millis(2));
+    let node = retrying(&base, policy);
+    let err = bounded(
+        node.avm("X")
+            .issue_tx(IssueTxParams::new(HexBytes::with_checksum(&[0; 8]))),
+    )
+    .await
+    .unwrap_err();
+    assert!(
+        matches!(err, ClientError::Http { status: 503, .. }),
+        "{err}"
+    );
+    assert_eq!(seen.lock().unwrap().len(), 1, "issueTx was sent once");
+    // A read on the same node is retried.
+    let _ = bounded(
+        node.avm("X")
+            .get_height(avalanche_rpc::avm::GetHeightParams::new()),
+    )
+    .await;
+    assert_eq!(seen.lock().unwrap().len(), 1 + 4);
+}
+
+#[tokio::test]
+async fn custom_headers_arrive_on_every_request_and_are_never_shown() {
+    let (base, seen) = scripted("/ext/info", |_| (200, None, NETWORK)).await;
+    let transport = HttpTransport::builder(&base)
+        .header("x-api-key", "k-0123456789")
+        .header("x-tenant", "a")
+        .header("x-tenant", "b")
+        .build()
+        .unwrap();
+    assert!(!format!("{transport:?}").contains("k-0123456789"));
+    let node = Node::new(transport);
+    for _ in 0..2 {
+        bounded(node.info().get_network_id(GetNetworkIdParams::new()))
+            .await
+            .unwrap();
+    }
+    for (_, headers) in seen.lock().unwrap().iter() {
+        assert_eq!(headers["x-api-key"], "k-0123456789");
+        let tenants: Vec<_> = headers.get_all("x-tenant").iter().collect();
+        assert_eq!(tenants, ["a", "b"]);
+    }
+    // A value HTTP does not allow is refused, naming the header and not the value.
+    let err = HttpTransport::builder(&base)
+        .header("x-api-key", "line\nbreak-secret")
+        .build()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("\"x-api-key\""), "{err}");
+    assert!(!err.contains("secret"), "{err}");
+    let err = HttpTransport::builder(&base)
+        .header("bad header", "v")
+        .build()
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("invalid header name \"bad header\""), "{err}");
+}
+
+#[tokio::test]
+async fn request_ids_increase_across_the_endpoints_of_a_transport() {
+    let (base, _) = scripted("/ext/info", |_| (200, None, NETWORK)).await;
+    let transport = HttpTransport::new(&base).unwrap();
+    let node = Node::new(transport.clone());
+    let first = transport.next_id();
+    bounded(node.info().get_network_id(GetNetworkIdParams::new()))
+        .await
+        .unwrap();
+    bounded(node.info().get_network_id(GetNetworkIdParams::new()))
+        .await
+        .unwrap();
+    assert_eq!(
+        transport.next_id(),
+        first + 3,
+        "two requests between, from any clone"
+    );
+}
+
+/// Every span opened on this thread, with its fields as text.
+#[derive(Clone, Default)]
+struct Spans(Arc<Mutex<Vec<(&'static str, SpanFields)>>>);
+
+/// A span's fields by name, as text.
+type SpanFields = std::collections::BTreeMap<String, String>;
+
+struct Fields<'a>(&'a mut SpanFields);
+
+impl tracing::field::Visit for Fields<'_> {
+    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
+        self.0.insert(field.name().into(), format!("{value:?}"));
+    }
+    fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
+        self.0.insert(field.name().into(), value.into());
+    }
+}
+
+impl tracing::Subscriber for Spans {
+    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
+        true
+    }
+    fn new_span(&self, span: &tracing::span::Attributes<'_>) -> tracing::span::Id {
+        let mut fields = SpanFields::new();
+        span.record(&mut Fields(&mut fields));
+        let mut spans = self.0.lock().unwrap();
+        spans.push((span.metadata().name(), fields));
+        tracing::span::Id::from_u64(spans.len() as u64)
+    }
+    fn record(&self, id: &tracing::span::Id, values: &tracing::span::Record<'_>) {
+        let mut spans = self.0.lock().unwrap();
+        let k = id.into_u64() as usize - 1;
+        values.record(&mut Fields(&mut spans[k].1));
+    }
+    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
+    fn event(&self, _: &tracing::Event<'_>) {}
+    fn enter(&self, _: &tracing::span::Id) {}
+    fn exit(&self, _: &tracing::span::Id) {}
+}
+
+#[tokio::test]
+async fn each_call_is_a_span_with_method_and_outcome_and_no_params() {
+    use avalanche_rpc::info::GetBlockchainIdParams;
+    let (base, _) = scripted("/ext/info", |k| match k {
+        0 => (503, None, "null"),
+        _ => (
+            200,
+            None,
+            r#"{"blockchainID":"2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"}"#,
+        ),
+    })
+    .await;
+    let spans = Spans::default();
+    let _guard = tracing::subscriber::set_default(spans.clone());
+    let policy = RetryPolicy::default().backoff(Duration::from_millis(1), Duration::from_millis(2));
+    let node = retrying(&base, policy);
+    bounded(
+        node.info()
+            .get_blockchain_id(GetBlockchainIdParams::new("s3cr3t-alias")),
+    )
+    .await
+    .unwrap();
+    let _ = bounded(
+        Node::http(&base)
+            .unwrap()
+            .info()
+            .get_network_id(GetNetworkIdParams::new()),
+    )
+    .await;
+    let spans = spans.0.lock().unwrap();
+    let calls: Vec<_> = spans
+        .iter()
+        .filter(|(name, _)| *name == "rpc.call")
+        .collect();
+    assert_eq!(calls.len(), 2, "{spans:?}");
+    let (_, ok) = calls[0];
+    assert_eq!(ok["method"], "info.getBlockchainID");
+    assert_eq!(ok["path"], "/ext/info");
+    assert_eq!(ok["outcome"], "ok");
+    assert_eq!(ok["attempts"], "2");
+    assert_eq!(ok["status"], "200");
+    assert!(
+        ok.contains_key("id") && ok.contains_key("duration_ms"),
+        "{ok:?}"
+    );
+    let (_, second) = calls[1];
+    assert_eq!(second["method"], "info.getNetworkID");
+    assert!(
+        second["outcome"] == "ok"
+            || second["outcome"] == "invalid_response"
+            || second["outcome"] == "decode_error",
+        "{second:?}"
+    );
+    for (_, fields) in spans.iter() {
+        assert!(
+            fields.values().all(|v| !v.contains("s3cr3t")),
+            "a span holds the params: {fields:?}"
+        );
+    }
 }

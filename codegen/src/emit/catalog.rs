@@ -66,6 +66,7 @@ fn method(r: &Rust, i: &Interface, m: &Method) -> TokenStream {
         }
         None => quote!(::std::option::Option::None),
     };
+    let changes_state = m.changes_state;
     let d = super::doc(&format!("`{wire}`: {}", m.summary));
     quote! {
         #d
@@ -73,6 +74,7 @@ fn method(r: &Rust, i: &Interface, m: &Method) -> TokenStream {
             name: #wire,
             interface: #iface,
             deprecated: #deprecated,
+            changes_state: #changes_state,
             since: #since,
             rules: &[#(#rules),*],
             newer_members: &[#(#newer),*],

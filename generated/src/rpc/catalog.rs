@@ -14,6 +14,9 @@ pub struct MethodInfo {
     pub interface: &'static str,
     /// Deprecated in the spec.
     pub deprecated: bool,
+    /// It changes the node's state (`changes-state` in the spec, e.g. `issueTx`): a client
+    /// never sends it twice on its own.
+    pub changes_state: bool,
     /// The node version that first served it (`v1.14.0`), when that is newer than every
     /// supported version; `None` when every supported node serves it.
     pub since: Option<&'static str>,

@@ -3,13 +3,14 @@
 use super::catalog::{MethodInfo, normalize};
 use super::envelope::{self, Envelope};
 use super::error::{ClientError, ReplyProblem, RpcError, snippet, strip_position};
+use super::retry::{RetryPolicy, parse_retry_after};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
 use std::future::Future;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// What a transport got back: the HTTP status and the body.
 #[derive(Debug, Clone)]
@@ -21,6 +22,8 @@ pub struct HttpReply {
     pub body: bytes::Bytes,
     /// The `Location` of a redirect (3xx) that was not followed, if it had one.
     pub location: Option<String>,
+    /// The wait a `Retry-After` header asked for (on a 429 or 503), if it had one.
+    pub retry_after: Option<Duration>,
 }
 
 impl HttpReply {
@@ -30,12 +33,19 @@ impl HttpReply {
             status,
             body: body.into(),
             location: None,
+            retry_after: None,
         }
     }
 
     /// The same reply with the `Location` of a redirect that was not followed.
     pub fn with_location(mut self, location: impl Into<String>) -> Self {
         self.location = Some(location.into());
+        self
+    }
+
+    /// The same reply with the wait its `Retry-After` header asked for.
+    pub fn with_retry_after(mut self, wait: Duration) -> Self {
+        self.retry_after = Some(wait);
         self
     }
 }
@@ -56,6 +66,19 @@ pub trait Transport: Send + Sync {
         path: &str,
         body: Vec<u8>,
     ) -> impl Future<Output = Result<HttpReply, TransportError>> + Send;
+
+    /// When the endpoint tries a call again (see [`RetryPolicy`]); `None` (the default):
+    /// never.
+    fn retry_policy(&self) -> Option<&RetryPolicy> {
+        None
+    }
+
+    /// The id of the next request: increasing for each request through this transport (and
+    /// its clones, for [`HttpTransport`]). The default counts for the whole process.
+    fn next_id(&self) -> u64 {
+        static NEXT: AtomicU64 = AtomicU64::new(1);
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    }
 }
 
 /// A transport's error for a response body over its limit; read no further than the limit.
@@ -77,6 +100,11 @@ pub struct HttpTransport {
     client: reqwest::Client,
     base: Arc<str>,
     max_response_bytes: u64,
+    retry: Option<RetryPolicy>,
+    /// Sent with every request (values marked sensitive).
+    headers: Arc<reqwest::header::HeaderMap>,
+    /// Shared by clones: every endpoint of one node numbers its requests from one counter.
+    ids: Arc<AtomicU64>,
 }
 
 /// A transport could not be built.
@@ -93,6 +121,8 @@ pub struct HttpTransportBuilder {
     connect_timeout: Duration,
     max_response_bytes: u64,
     same_origin_redirects: bool,
+    retry: Option<RetryPolicy>,
+    headers: Vec<(String, String)>,
 }
 
 impl HttpTransportBuilder {
@@ -127,17 +157,49 @@ impl HttpTransportBuilder {
         self
     }
 
-    /// The transport; fails on a base URL that is not `http` or `https`, or a client that
-    /// cannot be built.
+    /// Tries a call again when the node is busy or unreachable (HTTP 429, 502, 503, 504 or a
+    /// transport error), as `policy` says, for methods the spec does not mark
+    /// `changes-state`: never an `issueTx`. Default: no retries.
+    pub fn retry(mut self, policy: RetryPolicy) -> Self {
+        self.retry = Some(policy);
+        self
+    }
+
+    /// A header sent with every request, e.g. a hosted endpoint's API key
+    /// (`.header("x-api-key", key)`). Its value is marked sensitive: it is left out of the
+    /// transport's `Debug` output. A name or value HTTP does not allow fails
+    /// [`build`](Self::build), naming the header (never the value).
+    pub fn header(mut self, name: impl Into<String>, value: impl Into<String>) -> Self {
+        self.headers.push((name.into(), value.into()));
+        self
+    }
+
+    /// The transport; fails on a base URL that is not `http` or `https`, a header HTTP does
+    /// not allow, or a client that cannot be built.
     pub fn build(self) -> Result<HttpTransport, ConfigError> {
+        let mut headers = reqwest::header::HeaderMap::new();
+        for (name, value) in &self.headers {
+            let key = reqwest::header::HeaderName::from_bytes(name.as_bytes())
+                .map_err(|_| ConfigError(format!("invalid header name {name:?}")))?;
+            let mut value = reqwest::header::HeaderValue::from_str(value).map_err(|_| {
+                ConfigError(format!(
+                    "invalid value of header {name:?}: only visible ASCII and spaces are allowed"
+                ))
+            })?;
+            value.set_sensitive(true);
+            headers.append(key, value);
+        }
         let client = reqwest::Client::builder()
             .timeout(self.timeout)
             .connect_timeout(self.connect_timeout)
             .redirect(HttpTransport::redirect_policy(self.same_origin_redirects))
             .build()
             .map_err(|e| ConfigError(format!("cannot build the HTTP client: {e}")))?;
-        Ok(HttpTransport::with_client(&self.base, client)?
-            .with_max_response_bytes(self.max_response_bytes))
+        let mut transport = HttpTransport::with_client(&self.base, client)?
+            .with_max_response_bytes(self.max_response_bytes);
+        transport.retry = self.retry;
+        transport.headers = Arc::new(headers);
+        Ok(transport)
     }
 }
 
@@ -180,6 +242,8 @@ impl HttpTransport {
             connect_timeout: Self::DEFAULT_CONNECT_TIMEOUT,
             max_response_bytes: Self::DEFAULT_MAX_RESPONSE_BYTES,
             same_origin_redirects: false,
+            retry: None,
+            headers: Vec::new(),
         }
     }
 
@@ -201,7 +265,16 @@ impl HttpTransport {
             client,
             base: base_url.trim_end_matches('/').into(),
             max_response_bytes: Self::DEFAULT_MAX_RESPONSE_BYTES,
+            retry: None,
+            headers: Arc::default(),
+            ids: Arc::new(AtomicU64::new(1)),
         })
+    }
+
+    /// The same transport with a retry policy (see [`HttpTransportBuilder::retry`]).
+    pub fn with_retry(mut self, policy: RetryPolicy) -> Self {
+        self.retry = Some(policy);
+        self
     }
 
     /// The same transport with another limit on response bodies, in bytes.
@@ -248,9 +321,11 @@ impl Transport for HttpTransport {
         path: &str,
         body: Vec<u8>,
     ) -> impl Future<Output = Result<HttpReply, TransportError>> + Send {
-        let request = self
-            .client
-            .post(format!("{}{path}", self.base))
+        let mut request = self.client.post(format!("{}{path}", self.base));
+        if !self.headers.is_empty() {
+            request = request.headers((*self.headers).clone());
+        }
+        let request = request
             .header(reqwest::header::CONTENT_TYPE, "application/json")
             .body(body);
         let limit = self.max_response_bytes;
@@ -265,13 +340,27 @@ impl Transport for HttpTransport {
             } else {
                 None
             };
+            let retry_after = response
+                .headers()
+                .get(reqwest::header::RETRY_AFTER)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| parse_retry_after(v, std::time::SystemTime::now()));
             let body = read_body(response, limit).await?;
             Ok(HttpReply {
                 status: status.as_u16(),
                 body,
                 location,
+                retry_after,
             })
         }
+    }
+
+    fn retry_policy(&self) -> Option<&RetryPolicy> {
+        self.retry.as_ref()
+    }
+
+    fn next_id(&self) -> u64 {
+        self.ids.fetch_add(1, Ordering::Relaxed)
     }
 }
 
@@ -348,18 +437,13 @@ impl<T> Node<T> {
     }
 }
 
-/// One interface of one node: a transport and a path. Numbers its requests 1, 2, 3, …
-#[derive(Debug)]
+/// One interface of one node: a transport and a path. Its requests take their ids from the
+/// transport ([`Transport::next_id`]); each call is a `tracing` span (see
+/// [`Endpoint::call`]).
+#[derive(Clone, Debug)]
 pub struct Endpoint<T> {
     transport: T,
     path: String,
-    next_id: AtomicU64,
-}
-
-impl<T: Clone> Clone for Endpoint<T> {
-    fn clone(&self) -> Self {
-        Self::new(self.transport.clone(), self.path.clone())
-    }
 }
 
 #[derive(Serialize)]
@@ -429,11 +513,7 @@ fn check_envelope(body: &[u8], id: u64) -> Result<Result<&RawValue, RpcError>, R
 impl<T> Endpoint<T> {
     /// An endpoint at `path` (already filled, e.g. `/ext/bc/X`).
     pub fn new(transport: T, path: String) -> Self {
-        Self {
-            transport,
-            path,
-            next_id: AtomicU64::new(1),
-        }
+        Self { transport, path }
     }
 
     /// The path requests go to.
@@ -449,13 +529,22 @@ impl<T> Endpoint<T> {
 
 impl<T: Transport> Endpoint<T> {
     /// Calls `method` with `params` and decodes its result.
-    /// The params are encoded before the future is returned, so it holds only `&self`.
+    ///
+    /// The params are encoded before the future is returned, so it holds only `&self`. When
+    /// the node is busy or unreachable, a method the spec does not mark `changes-state` is
+    /// tried again as the transport's [`RetryPolicy`] says (same request, same id).
+    ///
+    /// Each call is a `tracing` span `rpc.call` at level DEBUG, with the fields `method`,
+    /// `path`, `id`, and when it ends `attempts`, `status` (the last HTTP status),
+    /// `duration_ms` and `outcome` (`ok`, `rpc_error`, `http_error`, `invalid_response`,
+    /// `too_large`, `decode_error`, `transport_error`, `invalid_params`). Params, results and
+    /// headers are never in it.
     pub fn call<P: Serialize, R: DeserializeOwned>(
         &self,
         method: &'static MethodInfo,
         params: P,
     ) -> impl Future<Output = Result<R, ClientError>> + Send + '_ {
-        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        let id = self.transport.next_id();
         let request = Request {
             jsonrpc: "2.0",
             id,
@@ -467,23 +556,113 @@ impl<T: Transport> Endpoint<T> {
             path: ".".into(),
             message: e.to_string(),
         });
-        async move {
-            let reply = self
-                .transport
-                .post(&self.path, body?)
-                .await
-                .map_err(|source| match source.downcast::<ResponseTooLarge>() {
-                    Ok(e) => ClientError::ResponseTooLarge {
-                        method: method.name.into(),
-                        limit: e.limit,
-                    },
-                    Err(source) => ClientError::Transport {
-                        method: method.name.into(),
-                        source,
-                    },
-                })?;
-            decode_reply(method, id, &reply)
+        let span = tracing::debug_span!(
+            "rpc.call",
+            method = method.name,
+            path = self.path.as_str(),
+            id,
+            attempts = tracing::field::Empty,
+            status = tracing::field::Empty,
+            duration_ms = tracing::field::Empty,
+            outcome = tracing::field::Empty,
+        );
+        let fields = span.clone();
+        let call = async move {
+            let started = Instant::now();
+            let (result, attempts, status) = match body {
+                Ok(body) => self.attempts(method, id, body, started).await,
+                Err(e) => (Err(e), 0, None),
+            };
+            let span = fields;
+            span.record("attempts", attempts);
+            if let Some(status) = status {
+                span.record("status", status);
+            }
+            span.record(
+                "duration_ms",
+                u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            );
+            span.record("outcome", outcome(&result));
+            result
+        };
+        tracing::Instrument::instrument(call, span)
+    }
+
+    /// Posts `body` until a reply counts or the retry policy gives up: the result, the
+    /// attempts made and the last HTTP status.
+    async fn attempts<R: DeserializeOwned>(
+        &self,
+        method: &'static MethodInfo,
+        id: u64,
+        body: Vec<u8>,
+        started: Instant,
+    ) -> (Result<R, ClientError>, u32, Option<u16>) {
+        let finish = |reply: Result<HttpReply, TransportError>, made| {
+            let status = reply.as_ref().ok().map(|r| r.status);
+            let result = match reply {
+                Ok(reply) => decode_reply(method, id, &reply),
+                Err(source) => Err(transport_error(method, source)),
+            };
+            (result, made, status)
+        };
+        let policy = match method.changes_state {
+            true => None,
+            false => self.transport.retry_policy(),
+        };
+        let Some(policy) = policy else {
+            return finish(self.transport.post(&self.path, body).await, 1);
+        };
+        let mut made = 0;
+        loop {
+            made += 1;
+            let reply = self.transport.post(&self.path, body.clone()).await;
+            let (busy, retry_after) = match &reply {
+                Ok(r) => (matches!(r.status, 429 | 502 | 503 | 504), r.retry_after),
+                Err(e) => (!e.is::<ResponseTooLarge>(), None),
+            };
+            let wait = match busy {
+                true => policy.wait(made, started.elapsed(), retry_after),
+                false => None,
+            };
+            let Some(wait) = wait else {
+                return finish(reply, made);
+            };
+            tracing::debug!(
+                attempt = made,
+                wait_ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX),
+                "the node is busy or unreachable; trying again"
+            );
+            tokio::time::sleep(wait).await;
         }
+    }
+}
+
+/// A transport's error as the call's: a body over the limit, or the transport's own.
+fn transport_error(method: &MethodInfo, source: TransportError) -> ClientError {
+    match source.downcast::<ResponseTooLarge>() {
+        Ok(e) => ClientError::ResponseTooLarge {
+            method: method.name.into(),
+            limit: e.limit,
+        },
+        Err(source) => ClientError::Transport {
+            method: method.name.into(),
+            source,
+        },
+    }
+}
+
+/// How a call ended, for its span.
+fn outcome<R>(result: &Result<R, ClientError>) -> &'static str {
+    match result {
+        Ok(_) => "ok",
+        Err(ClientError::Rpc { .. }) => "rpc_error",
+        Err(ClientError::Http { .. }) => "http_error",
+        Err(ClientError::InvalidResponse { .. }) => "invalid_response",
+        Err(ClientError::ResponseTooLarge { .. }) => "too_large",
+        Err(ClientError::Decode { .. }) => "decode_error",
+        Err(ClientError::Transport { .. }) => "transport_error",
+        Err(ClientError::InvalidParams { .. }) => "invalid_params",
+        Err(_) => "error",
     }
 }
 

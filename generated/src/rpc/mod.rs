@@ -16,6 +16,8 @@ mod mock;
 #[cfg(feature = "client")]
 pub mod paging;
 mod path;
+#[cfg(feature = "client")]
+mod retry;
 #[cfg(feature = "server")]
 mod serve;
 #[cfg(feature = "server")]
@@ -33,6 +35,8 @@ pub use error::{ClientError, ReplyProblem, RpcError, codes};
 pub use excerpt::{EXCERPT_CHARS, excerpt};
 #[cfg(feature = "server")]
 pub use mock::SpecExamples;
+#[cfg(feature = "client")]
+pub use retry::{RetryPolicy, parse_retry_after};
 #[cfg(feature = "server")]
 pub use serve::{ServeConfig, serve};
 #[cfg(feature = "server")]
