@@ -579,6 +579,66 @@ fn the_html_page_lists_every_method_and_fetches_nothing() {
 }
 
 #[test]
+fn the_html_page_carries_a_try_it_form_per_method() {
+    let spec = spec();
+    let page = avalanche_rpc_codegen::html::page(&spec);
+    let open = "<script type=\"application/json\" id=\"try-data\">";
+    let start = page.find(open).expect("the Try it data") + open.len();
+    let text = &page[start..start + page[start..].find("</script>").unwrap()];
+    assert!(!text.contains('<'), "every < is escaped inside the script");
+    let data: Value = serde_json::from_str(text).unwrap();
+    let methods = data["methods"].as_object().unwrap();
+    assert_eq!(methods.len(), 72);
+    for (i, m) in spec.methods() {
+        let d = &methods[&m.wire_name];
+        assert_eq!(d["path"], json!(i.path), "{}", m.wire_name);
+        let names: Vec<&str> = d["params"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        let expected: Vec<&str> = m.params.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, expected, "{}", m.wire_name);
+        // Each param's example is its value in the first example.
+        for p in d["params"].as_array().unwrap() {
+            let first = m
+                .examples
+                .first()
+                .and_then(|e| e.params.get(p["name"].as_str().unwrap()));
+            assert_eq!(p.get("example"), first, "{}", m.wire_name);
+        }
+        assert_eq!(
+            d.get("changesState").is_some(),
+            m.changes_state,
+            "{}",
+            m.wire_name
+        );
+    }
+    // String params are taken bare; others as JSON.
+    let address = &methods["avm.getBalance"]["params"][0];
+    assert_eq!(
+        (&address["name"], &address["string"]),
+        (&json!("address"), &json!(true))
+    );
+    assert_eq!(
+        methods["platform.getCurrentValidators"]["params"][1],
+        json!({"name": "nodeIDs", "type": "list<node-id>", "optional": true})
+    );
+    assert_eq!(methods["platform.issueTx"]["changesState"], json!(true));
+    // Path variables, prefilled with their default, else their first example.
+    assert_eq!(data["paths"]["/ext/bc/{chain}"][0]["value"], "X");
+    assert_eq!(data["paths"]["/ext/bc/{chain}/proposervm"][0]["value"], "P");
+    let index = &data["paths"]["/ext/index/{chain}/{kind}"];
+    assert_eq!(
+        (&index[0]["value"], &index[1]["value"]),
+        (&json!("X"), &json!("tx"))
+    );
+    // The node URL field, with the documents' default node.
+    assert!(page.contains("<input id=\"node-url\" type=\"url\" value=\"http://127.0.0.1:9650\""));
+}
+
+#[test]
 fn the_html_page_describes_every_codec_type_and_links_members_to_them() {
     let spec = spec();
     let page = avalanche_rpc_codegen::html::page(&spec);

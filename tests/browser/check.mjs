@@ -3,14 +3,25 @@
 //   node check.mjs [SCREENSHOT]          (or SCREENSHOT=… node check.mjs)
 //
 // Environment: API_PAGE (the page to open; default ../../generated/docs/api.html),
-// SCREENSHOT (default /tmp/api-page.png), CHROMIUM (default /usr/bin/chromium),
-// EXPECTED_METHODS (default 72), VIEWPORT (WIDTHxHEIGHT, default 1440x900).
+// SCREENSHOT (default /tmp/api-page.png; the Try it one goes next to it, -try.png),
+// CHROMIUM (default /usr/bin/chromium), EXPECTED_METHODS (default 72), VIEWPORT
+// (WIDTHxHEIGHT, default 1440x900), DEVNET_BIN (the avalanche-devnet binary; default
+// ../../target/debug/avalanche-devnet; run.sh builds it).
 //
 // Asserts that every method is listed, that the search box filters the list as one types,
 // that a method link (#platform.getValidatorsAt) scrolls the method into view, and that the
 // page fetches nothing and logs no error. Then saves a screenshot.
+//
+// Then the Try it forms, against two devnets this script starts (and always stops): one on
+// 127.0.0.1:19660 allowing the page's origin (`null`: the page is a file), one on :19661
+// allowing only http://example.com; nothing listens on :19669. Sent from their forms,
+// info.getNetworkID and platform.getHeight show their results, a JSON-RPC error is shown as
+// one, a field holding invalid JSON is refused (naming it) without a request, the whole-params
+// JSON mode sends, path variables fill the path, the node URL is remembered, and the two
+// refused cases (CORS, nothing listening) show the explanation.
 
 import { chromium } from "playwright-core";
+import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -38,6 +49,47 @@ if (!existsSync(pagePath)) {
   console.error(`no page at ${pagePath}; run: cargo run -p avalanche-rpc-codegen -- docs`);
   process.exit(2);
 }
+
+// The devnets: started now (they take a few seconds), stopped at exit whatever happens.
+const devnetBin = path.resolve(process.env.DEVNET_BIN || path.join(here, "../../target/debug/avalanche-devnet"));
+if (!existsSync(devnetBin)) {
+  console.error(`no devnet at ${devnetBin}; build it (cargo build -p avalanche-devnet) or set DEVNET_BIN`);
+  process.exit(2);
+}
+const ALLOWED = "http://127.0.0.1:19660"; // --http-allowed-origins null: the page's origin
+const EXCLUDED = "http://127.0.0.1:19661"; // --http-allowed-origins http://example.com
+const NOTHING = "http://127.0.0.1:19669"; // nothing listens
+const devnets = [];
+function stopDevnets() {
+  for (const d of devnets) if (d.exitCode === null && d.signalCode === null) d.kill("SIGKILL");
+}
+process.on("exit", stopDevnets);
+for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
+  process.on(sig, () => { stopDevnets(); process.exit(130); });
+}
+function startDevnet(base, origins) {
+  const port = new URL(base).port;
+  const d = spawn(devnetBin, ["--http-port", port, "--http-allowed-origins", origins], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  devnets.push(d);
+  let log = "";
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the devnet on ${base} did not start within 60 s:\n${log}`)), 60000);
+    const read = (chunk) => {
+      log += chunk;
+      if (/^Serving on/m.test(log)) { clearTimeout(timer); resolve(d); }
+    };
+    d.stdout.on("data", read);
+    d.stderr.on("data", read);
+    d.on("exit", (code, sig) => {
+      clearTimeout(timer);
+      reject(new Error(`the devnet on ${base} exited (${code ?? sig}):\n${log.split("\n").slice(-15).join("\n")}`));
+    });
+  });
+}
+const devnetsReady = Promise.all([startDevnet(ALLOWED, "null"), startDevnet(EXCLUDED, "http://example.com")]);
+devnetsReady.catch(() => {}); // awaited below; a failure must not crash the process before that
 
 const userDataDir = mkdtempSync(path.join(tmpdir(), "api-page-chromium-"));
 const context = await chromium.launchPersistentContext(userDataDir, {
@@ -165,9 +217,142 @@ try {
 
   check(fetched.length === 0, "the page fetches nothing", fetched.join(", "));
   check(problems.length === 0, "no page errors or console errors", problems.join("; "));
+
+  await tryIt(context, page);
 } finally {
   await context.close();
   rmSync(userDataDir, { recursive: true, force: true });
+  stopDevnets();
+}
+
+// 4. Try it: send from the forms to the devnets. Requests now reach them (the routing above
+// is removed); the page still fetches nothing until Send is pressed.
+async function tryIt(context, page) {
+  await devnetsReady;
+  console.log(`      devnets: ${ALLOWED} (origins: null), ${EXCLUDED} (origins: http://example.com)`);
+  await context.unrouteAll({ behavior: "ignoreErrors" });
+  const requests = [];
+  page.on("request", (r) => { if (!r.url().startsWith("file:")) requests.push(`${r.method()} ${r.url()}`); });
+  const errors = [];
+  page.on("pageerror", (e) => errors.push(e.message));
+  await page.goto(url, { waitUntil: "load" });
+  check(requests.length === 0, "loading the page fetches nothing", requests.join(", "));
+  const forms = await page.locator("details.try").count();
+  check(forms === expected, `${expected} Try it forms`, forms);
+  if (!(await page.locator("#node-url").count())) return check(false, "the page has a node URL field (#node-url)");
+
+  // What the devnet itself answers, asked directly (no Origin header).
+  const direct = async (base, pathname, method, params = {}) => {
+    const r = await fetch(base + pathname, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+    });
+    return (await r.json()).result;
+  };
+  const networkID = (await direct(ALLOWED, "/ext/info", "info.getNetworkID")).networkID;
+
+  const formOf = (method) => page.locator(`section[id="${method}"] details.try`);
+  // Opens a method's form, presses Send, waits for the outcome and returns what is shown.
+  const send = async (method) => {
+    const form = formOf(method);
+    if (!(await form.evaluate((d) => d.open))) await form.locator("summary").click();
+    await form.locator("button.try-send").click();
+    const out = form.locator(".try-out");
+    await page.waitForFunction((el) => !el.hidden && !el.classList.contains("try-pending"), await out.elementHandle(), {
+      timeout: 15000,
+    });
+    return out.evaluate((el) => {
+      const reply = el.querySelector(".try-reply");
+      const why = el.querySelector(".try-why");
+      return {
+        kind: [...el.classList].find((c) => c !== "try-out").replace("try-", ""),
+        status: el.querySelector(".try-status").textContent,
+        reply: reply ? reply.textContent : null,
+        why: why ? why.innerText : null,
+        visible: el.checkVisibility(),
+      };
+    });
+  };
+  const parsed = (shown) => { try { return JSON.parse(shown.reply); } catch { return null; } };
+
+  await page.fill("#node-url", ALLOWED);
+  let shown = await send("info.getNetworkID");
+  console.log(`      info.getNetworkID: ${shown.status}; ${JSON.stringify(parsed(shown)?.result)}`);
+  check(shown.kind === "result" && shown.visible, "info.getNetworkID's form shows a result", `${shown.kind}: ${shown.status}`);
+  check(parsed(shown)?.result?.networkID === networkID, `the reply shown holds the devnet's networkID, ${networkID}`, shown.reply);
+  check(/HTTP 200/.test(shown.status) && /\d+ ms/.test(shown.status), "with the HTTP status and the time taken", shown.status);
+
+  shown = await send("platform.getHeight");
+  console.log(`      platform.getHeight: ${shown.status}; ${JSON.stringify(parsed(shown)?.result)}`);
+  check(shown.kind === "result", "platform.getHeight's form shows a result", `${shown.kind}: ${shown.status}`);
+  check(/^\d+$/.test(parsed(shown)?.result?.height ?? ""), "the reply shown holds a height", shown.reply);
+  check(parsed(shown)?.id === 2, "requests are numbered (the second has id 2)", parsed(shown)?.id);
+
+  // A JSON-RPC error is shown as one; the field was filled from the example and edited.
+  const height = formOf("platform.getBlockByHeight").locator('[data-param="height"]');
+  check((await height.inputValue()) !== "", "getBlockByHeight's height is prefilled from its example", await height.inputValue());
+  await formOf("platform.getBlockByHeight").locator("summary").click();
+  await height.fill("999999999");
+  shown = await send("platform.getBlockByHeight");
+  console.log(`      platform.getBlockByHeight(999999999): ${shown.status}`);
+  check(shown.kind === "error" && /JSON-RPC error -32000/.test(shown.status), "a JSON-RPC error is shown as an error", `${shown.kind}: ${shown.status}`);
+
+  // The whole params as one JSON object, and back to the fields.
+  const block = formOf("platform.getBlockByHeight");
+  await block.locator(".try-raw-toggle").check();
+  check(JSON.parse(await block.locator(".try-raw").inputValue()).height === "999999999", "the JSON mode starts from the fields");
+  await block.locator(".try-raw").fill('{"height": "1", "encoding": "json"}');
+  shown = await send("platform.getBlockByHeight");
+  check(shown.kind === "result" && parsed(shown)?.result?.block?.height === 1, "the JSON mode sends its object (block 1, as JSON)", `${shown.kind}: ${shown.status}`);
+  await block.locator(".try-raw-toggle").uncheck();
+  check((await height.inputValue()) === "1" && (await block.locator('[data-param="encoding"]').inputValue()) === "json", "and back in the fields, they hold its values");
+
+  // A field holding invalid JSON is refused, naming it, and nothing is sent.
+  const before = requests.length;
+  await formOf("platform.getCurrentValidators").locator("summary").click();
+  await formOf("platform.getCurrentValidators").locator('[data-param="nodeIDs"]').fill('["NodeID-');
+  shown = await send("platform.getCurrentValidators");
+  console.log(`      platform.getCurrentValidators(nodeIDs: ["NodeID-): ${shown.status}`);
+  check(shown.kind === "refused" && /"nodeIDs" is not valid JSON/.test(shown.status), "a field with invalid JSON is refused, naming it", shown.status);
+  check(requests.length === before, "and nothing is sent", requests.slice(before).join(", "));
+
+  // Path variables are prefilled and fill the path.
+  const index = formOf("index.getLastAccepted");
+  check((await index.locator(".try-target").textContent()) === `POST ${ALLOWED}/ext/index/X/tx`, "index.getLastAccepted's path is filled from its variables", await index.locator(".try-target").textContent());
+  await index.locator("summary").click();
+  await index.locator('[data-var="kind"]').fill("block");
+  shown = await send("index.getLastAccepted");
+  check(shown.kind === "result" && requests.at(-1) === `POST ${ALLOWED}/ext/index/X/block`, "and sending uses the path as edited (/ext/index/X/block)", `${shown.kind}: ${requests.at(-1)}`);
+
+  // Methods that change state are marked, and still sendable.
+  const marked = await page.evaluate(() => [...document.querySelectorAll("details.try .badge-state")].map((b) => b.closest("section.method").id));
+  const changing = await page.evaluate(() => Object.entries(JSON.parse(document.getElementById("try-data").textContent).methods).filter(([, m]) => m.changesState).map(([n]) => n));
+  check(marked.length > 0 && JSON.stringify(marked) === JSON.stringify(changing), `the ${changing.length} methods that change state are marked`, marked.join(", "));
+  check((await formOf("platform.issueTx").locator("button.try-send").textContent()) === "Send (changes state)", "platform.issueTx's button says it changes state");
+
+  await formOf("platform.getHeight").scrollIntoViewIfNeeded();
+  const tryShot = screenshot.replace(/(\.png)?$/, "-try.png");
+  await page.screenshot({ path: tryShot });
+  console.log(`      screenshot: ${tryShot}`);
+
+  // The node URL is remembered.
+  await page.reload({ waitUntil: "load" });
+  check((await page.inputValue("#node-url")) === ALLOWED, "the node URL is remembered across loads", await page.inputValue("#node-url"));
+
+  // A node that does not allow the page's origin: the browser refuses, the page says why.
+  check((await direct(EXCLUDED, "/ext/info", "info.getNetworkID")).networkID === networkID, `(the devnet on ${EXCLUDED} answers outside a browser)`);
+  await page.fill("#node-url", EXCLUDED);
+  shown = await send("info.getNetworkID");
+  console.log(`      info.getNetworkID at ${EXCLUDED}: ${shown.status}`);
+  console.log(shown.why.split("\n").map((l) => `        | ${l}`).join("\n"));
+  check(shown.kind === "unreachable" && /TypeError/.test(shown.status), "a node refusing the page's origin: fetch fails (TypeError)", `${shown.kind}: ${shown.status}`);
+  check(/CORS/.test(shown.why) && shown.why.includes("--http-allowed-origins=null") && shown.why.includes("opened from a file has origin null"), "and the CORS explanation is shown, naming the origin and the flag", shown.why);
+  await page.fill("#node-url", NOTHING);
+  shown = await send("info.getNetworkID");
+  check(shown.kind === "unreachable" && /not running/i.test(shown.why ?? ""), `nothing at ${NOTHING}: the same explanation, not running among the causes`, `${shown.kind}: ${shown.status}`);
+
+  check(errors.length === 0, "no page errors while trying", errors.join("; "));
 }
 
 if (failures > 0) {
