@@ -79,7 +79,7 @@ enum Failure {
 pub fn run(c: Call) -> ExitCode {
     match call(c.args) {
         Ok(text) => {
-            println!("{text}");
+            out(&text);
             ExitCode::SUCCESS
         }
         Err(Failure::Usage(e)) => {
@@ -95,6 +95,12 @@ pub fn run(c: Call) -> ExitCode {
             ExitCode::from(3)
         }
     }
+}
+
+/// A line on standard output; a closed pipe (`| head`) is not an error.
+fn out(text: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
 }
 
 fn call(args: Vec<String>) -> Result<String, Failure> {
@@ -195,7 +201,7 @@ fn call(args: Vec<String>) -> Result<String, Failure> {
             message,
         }) => match written {
             Some(result) => {
-                println!("{}", show(&result));
+                out(&show(&result));
                 Err(Failure::Drift(format!(
                     "{method}: the result above does not match the spec at `{path}`: {message}"
                 )))
