@@ -364,6 +364,14 @@ fn path_params() {
         &code,
         "name: \"chains.getUTXOs\", interface: \"chains\", deprecated: true,",
     );
+    // The catalog's path and params: what `avax-rpc call` builds its flags from.
+    assert_has(&code, "removed: ::std::option::Option::Some(\"v1.13.1\"),");
+    assert_has(&code, "path: \"/ext/bc/{chain}\",");
+    assert_has(&code, "crate::rpc::PathParam { name: \"chain\",");
+    assert_has(
+        &code,
+        "crate::rpc::ParamInfo { name: \"addresses\", aliases: &[], ty: \"list<string>\", kind: crate::rpc::JsonKind::Array, items: ::std::option::Option::Some(crate::rpc::JsonKind::String),",
+    );
 }
 
 #[test]

@@ -1,5 +1,6 @@
-//! Method descriptors: wire name, deprecation, the rules that normalize the forms only the
-//! client reads, the spec's examples, and typed round-trip checks.
+//! Method descriptors: wire name, summary, deprecation, versions, path and params (name, type,
+//! JSON kind, optional, default, summary), the rules that normalize the forms only the client
+//! reads, the spec's examples, and typed round-trip checks.
 
 use super::{Rust, ident};
 use crate::model::*;
@@ -66,7 +67,26 @@ fn method(r: &Rust, i: &Interface, m: &Method) -> TokenStream {
         }
         None => quote!(::std::option::Option::None),
     };
+    let removed = match &m.removed {
+        Some(v) => {
+            let v = v.to_string();
+            quote!(::std::option::Option::Some(#v))
+        }
+        None => quote!(::std::option::Option::None),
+    };
+    let summary = &m.summary;
+    let description = opt_str(m.description.as_deref());
+    let devnet_only = m.source.as_deref() == Some("devnet");
     let changes_state = m.changes_state;
+    let path = &i.path;
+    let path_params = i.path_params.iter().map(|p| {
+        let name = &p.name;
+        let summary = &p.summary;
+        let default = opt_str(p.default.as_deref());
+        let examples = &p.examples;
+        quote!(crate::rpc::PathParam { name: #name, summary: #summary, default: #default, examples: &[#(#examples),*] })
+    });
+    let param_infos = m.params.iter().map(|f| param(spec, f));
     let d = super::doc(&format!("`{wire}`: {}", m.summary));
     quote! {
         #d
@@ -74,14 +94,120 @@ fn method(r: &Rust, i: &Interface, m: &Method) -> TokenStream {
             name: #wire,
             interface: #iface,
             deprecated: #deprecated,
-            changes_state: #changes_state,
             since: #since,
+            removed: #removed,
+            summary: #summary,
+            description: #description,
+            devnet_only: #devnet_only,
+            changes_state: #changes_state,
+            path: #path,
+            path_params: &[#(#path_params),*],
+            params: &[#(#param_infos),*],
             rules: &[#(#rules),*],
             newer_members: &[#(#newer),*],
             examples: &[#(#examples),*],
             check_params: crate::__private::roundtrip::<super::#params>,
             check_result: crate::__private::roundtrip_result::<super::#result>,
         };
+    }
+}
+
+fn opt_str(s: Option<&str>) -> TokenStream {
+    match s {
+        Some(s) => quote!(::std::option::Option::Some(#s)),
+        None => quote!(::std::option::Option::None),
+    }
+}
+
+/// One param's descriptor (the runtime's `rpc::ParamInfo`).
+fn param(spec: &Spec, f: &Field) -> TokenStream {
+    let name = &f.name;
+    let ty = f.ty.to_string();
+    let kind = json_kind(kind_of(spec, &f.ty, &mut Vec::new()));
+    let items = match &f.ty {
+        TypeRef::List(inner) => {
+            let k = json_kind(kind_of(spec, inner, &mut Vec::new()));
+            quote!(::std::option::Option::Some(#k))
+        }
+        _ => quote!(::std::option::Option::None),
+    };
+    let summary = &f.summary;
+    let description = opt_str(f.description.as_deref());
+    let optional = f.optional || f.default.is_some();
+    let default = match &f.default {
+        Some(v) => {
+            let v = json_text(v);
+            quote!(::std::option::Option::Some(#v))
+        }
+        None => quote!(::std::option::Option::None),
+    };
+    let deprecated = f.deprecated.is_some();
+    let aliases = &f.aliases;
+    quote! {
+        crate::rpc::ParamInfo {
+            name: #name,
+            aliases: &[#(#aliases),*],
+            ty: #ty,
+            kind: #kind,
+            items: #items,
+            summary: #summary,
+            description: #description,
+            optional: #optional,
+            default: #default,
+            deprecated: #deprecated,
+        }
+    }
+}
+
+/// The JSON a value of a type is written as (the runtime's `rpc::JsonKind`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    String,
+    Number,
+    Boolean,
+    Object,
+    Array,
+    Any,
+}
+
+fn kind_of(spec: &Spec, t: &TypeRef, seen: &mut Vec<String>) -> Kind {
+    match t {
+        TypeRef::Wire(name) => match spec.wire(name).map(|w| w.json) {
+            Some(JsonKind::String) => Kind::String,
+            Some(JsonKind::Number) => Kind::Number,
+            Some(JsonKind::Boolean) => Kind::Boolean,
+            Some(JsonKind::Any) | None => Kind::Any,
+        },
+        TypeRef::List(_) => Kind::Array,
+        TypeRef::Map(..) => Kind::Object,
+        TypeRef::Schema { name, scope } => {
+            // An alias of an alias of itself would recurse forever.
+            if seen.contains(name) {
+                return Kind::Any;
+            }
+            match spec.schema(name, scope).map(|s| &s.body) {
+                Some(Body::Object(_)) => Kind::Object,
+                Some(Body::Enum(_)) => Kind::String,
+                Some(Body::Alias(inner)) => {
+                    seen.push(name.clone());
+                    let k = kind_of(spec, inner, seen);
+                    seen.pop();
+                    k
+                }
+                None => Kind::Any,
+            }
+        }
+    }
+}
+
+fn json_kind(k: Kind) -> TokenStream {
+    match k {
+        Kind::String => quote!(crate::rpc::JsonKind::String),
+        Kind::Number => quote!(crate::rpc::JsonKind::Number),
+        Kind::Boolean => quote!(crate::rpc::JsonKind::Boolean),
+        Kind::Object => quote!(crate::rpc::JsonKind::Object),
+        Kind::Array => quote!(crate::rpc::JsonKind::Array),
+        Kind::Any => quote!(crate::rpc::JsonKind::Any),
     }
 }
 

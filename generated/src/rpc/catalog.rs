@@ -12,6 +12,10 @@ pub struct MethodInfo {
     pub name: &'static str,
     /// The interface (spec file) it belongs to, e.g. `info`.
     pub interface: &'static str,
+    /// The spec's one-line summary.
+    pub summary: &'static str,
+    /// The spec's longer description, if it has one.
+    pub description: Option<&'static str>,
     /// Deprecated in the spec.
     pub deprecated: bool,
     /// It changes the node's state (`changes-state` in the spec, e.g. `issueTx`): a client
@@ -20,6 +24,17 @@ pub struct MethodInfo {
     /// The node version that first served it (`v1.14.0`), when that is newer than every
     /// supported version; `None` when every supported node serves it.
     pub since: Option<&'static str>,
+    /// The first node version that no longer serves it (`v1.13.1`); `None` while current
+    /// nodes serve it.
+    pub removed: Option<&'static str>,
+    /// Served by this project's devnet only (spec `source: devnet`), by no node.
+    pub devnet_only: bool,
+    /// The path of its interface, with `{variables}` (`/ext/bc/{chain}`).
+    pub path: &'static str,
+    /// The variables of [`path`](Self::path), in the spec's order.
+    pub path_params: &'static [PathParam],
+    /// Its params (members of the params object), in the spec's order.
+    pub params: &'static [ParamInfo],
     /// Rewrites applied to a result before decoding, for forms the node no longer sends.
     pub rules: &'static [Rule],
     /// Where the result members are that a node newer than the oldest supported one added
@@ -55,6 +70,65 @@ impl MethodInfo {
     pub fn roundtrip_result(&self, value: &Value) -> Result<Value, JsonDecodeError> {
         (self.check_result)(self.rules, value)
     }
+}
+
+/// One variable of an interface's path (`chain` in `/ext/bc/{chain}`).
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct PathParam {
+    /// Its name in the path template.
+    pub name: &'static str,
+    /// The spec's one-line summary.
+    pub summary: &'static str,
+    /// The usual value (`X`), when the spec gives one.
+    pub default: Option<&'static str>,
+    /// Values the spec lists as examples.
+    pub examples: &'static [&'static str],
+}
+
+/// One param of a method: a member of its params object.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct ParamInfo {
+    /// Wire name (`addresses`).
+    pub name: &'static str,
+    /// Other names the node also reads for it (`networkId`).
+    pub aliases: &'static [&'static str],
+    /// The spec's type expression (`list<address>`, `u64`, `UtxoIndex`).
+    pub ty: &'static str,
+    /// The JSON it is written as.
+    pub kind: JsonKind,
+    /// For a list, the JSON each element is written as.
+    pub items: Option<JsonKind>,
+    /// The spec's one-line summary.
+    pub summary: &'static str,
+    /// The spec's longer description, if it has one.
+    pub description: Option<&'static str>,
+    /// The caller may leave it out.
+    pub optional: bool,
+    /// What the node does when it is left out, as JSON text.
+    pub default: Option<&'static str>,
+    /// Deprecated in the spec.
+    pub deprecated: bool,
+}
+
+/// The JSON a param (or a list's element) is written as, from the spec's wire types and
+/// schemas: numbers written as decimal strings (`u64`) are `String`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum JsonKind {
+    /// A JSON string (IDs, addresses, decimal integers, enums).
+    String,
+    /// A JSON number.
+    Number,
+    /// `true` or `false`.
+    Boolean,
+    /// A JSON object (a schema's fields, or a map).
+    Object,
+    /// A JSON array (a list).
+    Array,
+    /// Any JSON value.
+    Any,
 }
 
 /// One example of the spec: params and result as JSON text.

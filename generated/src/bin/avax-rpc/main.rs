@@ -4,9 +4,11 @@
 //! avax-rpc decode tx --chain P 0x0000…      # the node's JSON form of a transaction
 //! avax-rpc encode tx --chain P '{"unsignedTx": …}'
 //! avax-rpc conformance --url http://127.0.0.1:9650
+//! avax-rpc call platform.getBalance --addresses P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u
 //! avax-rpc wallet send --chain X --to X-local1… --amount 1.5AVAX --key-file keys.txt
 //! ```
 
+mod call;
 mod codec;
 mod conformance;
 mod units;
@@ -24,6 +26,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Call any method of the spec, one flag per param (`call --list`, `call METHOD --help`).
+    Call(call::Call),
     /// Bytes (hex) to the node's JSON form.
     Decode(codec::Decode),
     /// The node's JSON form to bytes (hex).
@@ -56,6 +60,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Wallet(args) => return wallet::run(args),
+        Command::Call(args) => return call::run(args),
         Command::Decode(args) => codec::decode(args),
         Command::Encode(args) => codec::encode(args),
         Command::Conformance(args) => {

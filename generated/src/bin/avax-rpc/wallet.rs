@@ -37,7 +37,7 @@ macro_rules! say {
 }
 
 /// The devnet's address (`cargo run -p avalanche-devnet`), and a local node's.
-const DEFAULT_URL: &str = "http://127.0.0.1:9650";
+pub const DEFAULT_URL: &str = "http://127.0.0.1:9650";
 /// The environment variable keys are read from when no `--key-file` is given.
 const DEFAULT_KEY_ENV: &str = "AVAX_PRIVATE_KEY";
 
