@@ -1533,3 +1533,157 @@ fn call_calls_every_method_the_devnet_serves() {
         served.2
     );
 }
+
+/// `avax-rpc export` over an X-chain block index of at least 20,000 containers: killed
+/// halfway, started again on the same file, every container comes once, in order, as the
+/// node has it; then a file of another index is refused. Needs `DEVNET_URL`, a devnet of its
+/// own (it funds 20,000 times): CI runs
+/// `DEVNET_FLAGS=--in-memory tests/with-devnet 19652 export cargo test -p avalanche-rpc --features cli --test cli export_ -- --ignored`.
+#[test]
+#[ignore = "needs a devnet of its own: DEVNET_URL (see the doc comment)"]
+fn export_resumes_after_a_kill_and_writes_each_container_once() {
+    use avalanche_rpc::devnet::{DevnetClient, FundParams};
+    use avalanche_rpc::index::{GetContainerRangeParams, GetLastAcceptedParams, IndexClient};
+    use avalanche_rpc::rpc::{Node, paging};
+    use avalanche_rpc::wire::U64;
+    const CONTAINERS: u64 = 20_000;
+    let url = std::env::var("DEVNET_URL").expect("DEVNET_URL is not set");
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let node = Node::http(&url).unwrap();
+    let index = node.index("X", "block");
+    let count = || {
+        runtime.block_on(async {
+            index
+                .get_last_accepted(GetLastAcceptedParams::new())
+                .await
+                .map_or(0, |c| c.index.get() + 1)
+        })
+    };
+    // One block each: the devnet accepts a funding at once.
+    let started = std::time::Instant::now();
+    let have = count();
+    runtime.block_on(async {
+        let control = node.devnet();
+        let to: avalanche_rpc::wire::Address = "X-local1g65uqn6t77p656w64023nh8nd9updzmxyymev2"
+            .parse()
+            .unwrap();
+        for _ in have..CONTAINERS {
+            control
+                .fund(FundParams::new(to.clone(), 1_000u64))
+                .await
+                .unwrap();
+        }
+    });
+    let total = count();
+    assert!(total >= CONTAINERS, "{total} containers");
+    eprintln!(
+        "made {} blocks in {:.1} s",
+        total - have,
+        started.elapsed().as_secs_f64()
+    );
+
+    let dir = std::env::temp_dir().join(format!("avax-rpc-export-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("x-blocks.jsonl");
+    let export = |extra: &[&str]| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_avax-rpc"));
+        cmd.args(["export", "--url", &url, "--chain", "X", "--out"])
+            .arg(&out)
+            .args(extra)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped());
+        cmd
+    };
+    // Killed once a few pages are written (one request at a time, decoding: slow enough).
+    let mut child = export(&["--jobs", "1", "--decode", "--to", &(total - 1).to_string()])
+        .spawn()
+        .unwrap();
+    let lines = |path: &std::path::Path| {
+        std::fs::read(path)
+            .map(|b| b.iter().filter(|c| **c == b'\n').count() as u64)
+            .unwrap_or(0)
+    };
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    while lines(&out) < 3_000 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the export ended before it was killed"
+        );
+        assert!(std::time::Instant::now() < deadline, "no progress");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let at_kill = lines(&out);
+    assert!(at_kill < total, "killed halfway: {at_kill} of {total}");
+
+    // Started again: it goes on after the last complete line.
+    let resumed = export(&["--decode", "--to", &(total - 1).to_string(), "--plain"])
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&resumed.stderr);
+    assert!(resumed.status.success(), "{log}");
+    assert!(
+        log.contains(&format!(
+            "exporting {} containers from index {at_kill}",
+            total - at_kill
+        )) || log.contains(&format!("from index {}", at_kill)),
+        "{log}"
+    );
+    eprintln!("{log}");
+
+    // Each container once, in order, as the node has it.
+    let text = std::fs::read_to_string(&out).unwrap();
+    let theirs = runtime
+        .block_on(paging::collect(index.get_container_range_stream(
+            GetContainerRangeParams::new(U64(1024)),
+        )))
+        .unwrap();
+    let mut n = 0u64;
+    for (line, c) in text.lines().zip(&theirs) {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["index"], n.to_string(), "line {n}");
+        assert_eq!(v["id"], c.id.to_string(), "line {n}");
+        assert_eq!(v["bytes"], c.bytes.to_hex(), "line {n}");
+        assert!(v["decoded"]["block"]["txs"].is_array(), "line {n}: {v}");
+        n += 1;
+    }
+    assert_eq!(n, total);
+    assert_eq!(text.lines().count() as u64, total);
+
+    // Nothing left: a third run writes nothing.
+    let again = export(&["--to", &(total - 1).to_string()])
+        .output()
+        .unwrap();
+    assert!(again.status.success());
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("nothing to export"),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), text);
+
+    // A file whose last container is not the node's is refused, and left as it is.
+    let other = dir.join("other.jsonl");
+    let forged = text.lines().next().unwrap().replace(
+        &theirs[0].id.to_string(),
+        "11111111111111111111111111111111LpoYY",
+    );
+    std::fs::write(&other, format!("{forged}\n{{\"partial")).unwrap();
+    let refused = Command::new(env!("CARGO_BIN_EXE_avax-rpc"))
+        .args(["export", "--url", &url, "--out"])
+        .arg(&other)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&refused.stderr);
+    assert!(!refused.status.success());
+    assert!(
+        err.contains("the file holds another index's containers"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -307,7 +307,7 @@ fn a_two_of_three_output_is_signed_by_two_keychains_in_turn() {
 struct Pages(std::sync::Arc<std::sync::Mutex<Vec<Page>>>);
 
 /// The UTXOs' numbers, `numFetched`, the end cursor's UTXO.
-type Page = (Vec<u8>, u64, &'static str);
+type Page = (Vec<u16>, u64, &'static str);
 
 impl crate::rpc::Transport for Pages {
     fn post(
@@ -322,7 +322,8 @@ impl crate::rpc::Transport for Pages {
         let utxos: Vec<String> = numbers
             .iter()
             .map(|n| {
-                let u = x_utxo(*n, AVAX + u64::from(*n), one(a, 0));
+                let mut u = x_utxo((*n % 256) as u8, AVAX + u64::from(*n), one(a, 0));
+                u.utxo_id.output_index = u32::from(*n);
                 crate::wire::HexBytes::with_checksum(&u.to_bytes().unwrap()).to_hex()
             })
             .collect();
@@ -342,29 +343,31 @@ impl crate::rpc::Transport for Pages {
 
 #[tokio::test]
 async fn utxo_pages_end_on_a_short_page_drop_repeats_and_stop_on_a_repeated_cursor() {
-    let full: Vec<u8> = (0..=255).collect();
-    // Two full pages (the node's 1,024 counted; 256 sent here), the second repeating one
-    // UTXO of the first, then a short page.
+    // Two full pages of 1,024, the second repeating one UTXO of the first, then a short page
+    // repeating two more.
     let script = vec![
-        (full[..200].to_vec(), 1024, "a"),
-        (full[199..].to_vec(), 1024, "b"),
+        ((0..1024).collect(), 1024, "a"),
+        ((1023..2047).collect(), 1024, "b"),
         (vec![0, 7], 2, "c"),
     ];
     let node = crate::rpc::Node::new(Pages(std::sync::Arc::new(std::sync::Mutex::new(script))));
     let utxos = super::x_utxos(&node, &ctx(), &[key(1).address()], None)
         .await
         .unwrap();
-    assert_eq!(utxos.len(), 256, "each UTXO once");
+    assert_eq!(utxos.len(), 2047, "each UTXO once");
     // A node that answers the same cursor twice is not followed forever.
     let script = vec![
-        (vec![1], 1024, "same"),
-        (vec![2], 1024, "same"),
-        (vec![3], 1024, "same"),
+        ((0..1024).collect(), 1024, "same"),
+        ((1024..2048).collect(), 1024, "same"),
+        ((2048..3072).collect(), 1024, "same"),
     ];
     let node = crate::rpc::Node::new(Pages(std::sync::Arc::new(std::sync::Mutex::new(script))));
     let e = super::x_utxos(&node, &ctx(), &[key(1).address()], None)
         .await
         .unwrap_err()
         .to_string();
-    assert!(e.contains("avm.getUTXOs") && e.contains("twice"), "{e}");
+    assert!(
+        e.contains("avm.getUTXOs") && e.contains("a second time"),
+        "{e}"
+    );
 }

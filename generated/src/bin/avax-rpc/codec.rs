@@ -138,6 +138,35 @@ fn encode_as<T: Root>(json: &Value) -> Result<Vec<u8>, String> {
         .map_err(|e| format!("the value does not encode: {e}"))
 }
 
+/// The node's JSON form of an index container's bytes: a proposer block, with the chain's
+/// block inside when the chain is given and the block has one (`decode container`, and
+/// `export --decode`).
+pub fn container_json(
+    bytes: &[u8],
+    chain: Option<Chain>,
+    cx: &JsonContext,
+) -> Result<Value, String> {
+    let mut v = decode_as::<proposervm::Block>(bytes, cx)?;
+    if let (Some(chain), Some(inner)) = (chain, v.get("block").and_then(Value::as_str)) {
+        let inner = bytes_of(inner, HexForm::Hexnc)?;
+        let block = match chain {
+            Chain::X => decode_as::<avm::Block>(&inner, cx),
+            Chain::P => decode_as::<platform::Block>(&inner, cx),
+        }
+        .map_err(|e| format!("the block inside: {e}"))?;
+        v["block"] = block;
+    }
+    Ok(v)
+}
+
+/// The node's JSON form of a signed transaction's bytes.
+pub fn tx_json(bytes: &[u8], chain: Chain, cx: &JsonContext) -> Result<Value, String> {
+    match chain {
+        Chain::X => decode_as::<avm::Tx>(bytes, cx),
+        Chain::P => decode_as::<platform::Tx>(bytes, cx),
+    }
+}
+
 fn need(chain: Option<Chain>, kind: &str) -> Result<Chain, String> {
     chain.ok_or_else(|| format!("`{kind}` needs --chain X or --chain P"))
 }
@@ -150,20 +179,7 @@ pub fn decode(a: Decode) -> Result<String, String> {
     };
     let cx = JsonContext::for_network(alias, a.network_id);
     let value = match (a.kind, a.chain) {
-        (Kind::Container, chain) => {
-            let mut v = decode_as::<proposervm::Block>(&bytes, &cx)?;
-            // The chain's block inside, when the chain is given and the block has one.
-            if let (Some(chain), Some(inner)) = (chain, v.get("block").and_then(Value::as_str)) {
-                let inner = bytes_of(inner, HexForm::Hexnc)?;
-                let block = match chain {
-                    Chain::X => decode_as::<avm::Block>(&inner, &cx),
-                    Chain::P => decode_as::<platform::Block>(&inner, &cx),
-                }
-                .map_err(|e| format!("the block inside: {e}"))?;
-                v["block"] = block;
-            }
-            v
-        }
+        (Kind::Container, chain) => container_json(&bytes, chain, &cx)?,
         (Kind::Warp, _) => decode_as::<warp::Message>(&bytes, &cx)?,
         (kind, chain) => match (kind, need(chain, "decode")?) {
             (Kind::Tx, Chain::X) => decode_as::<avm::Tx>(&bytes, &cx)?,

@@ -6,11 +6,13 @@
 //! avax-rpc conformance --url http://127.0.0.1:9650
 //! avax-rpc call platform.getBalance --addresses P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u
 //! avax-rpc wallet send --chain X --to X-local1… --amount 1.5AVAX --key-file keys.txt
+//! avax-rpc export --chain X --out x-blocks.jsonl --decode
 //! ```
 
 mod call;
 mod codec;
 mod conformance;
+mod export;
 mod units;
 mod wallet;
 
@@ -37,6 +39,9 @@ enum Command {
     /// Addresses, balances, sends, exports, imports and staking, with keys read from a file
     /// or an environment variable (never from the command line).
     Wallet(wallet::Wallet),
+    /// Every container of a chain's index as JSON Lines, resumable (`--decode` adds the
+    /// block or transaction in the node's JSON form).
+    Export(export::Export),
 }
 
 /// A key given as an argument is refused before anything else, without repeating it: the
@@ -61,6 +66,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Wallet(args) => return wallet::run(args),
         Command::Call(args) => return call::run(args),
+        Command::Export(args) => return export::run(args),
         Command::Decode(args) => codec::decode(args),
         Command::Encode(args) => codec::encode(args),
         Command::Conformance(args) => {
