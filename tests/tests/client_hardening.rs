@@ -961,6 +961,17 @@ async fn each_call_is_a_span_with_method_and_outcome_and_no_params() {
         ),
     })
     .await;
+    // A call before the subscriber: the span's callsite is registered by then. (tracing
+    // caches each callsite's interest when it is first hit; a test thread hitting it while
+    // the subscriber registers could cache "never" for it.)
+    let (warm, _) = scripted("/ext/info", |_| (200, None, NETWORK)).await;
+    let _ = bounded(
+        Node::http(&warm)
+            .unwrap()
+            .info()
+            .get_network_id(GetNetworkIdParams::new()),
+    )
+    .await;
     let spans = Spans::default();
     let _guard = tracing::subscriber::set_default(spans.clone());
     let policy = RetryPolicy::default().backoff(Duration::from_millis(1), Duration::from_millis(2));
