@@ -6,6 +6,7 @@
 //! form). Reads only the model.
 
 use crate::codec::model::{Codecs, Struct};
+use crate::emit::names;
 use crate::model::*;
 use std::fmt::Write as _;
 
@@ -380,24 +381,10 @@ fn fields(
         Role::Schema => (&[C, S], &[C, S]),
     };
     let both: &[Breaks] = &[C, S];
-    let mut renamed: Vec<&str> = Vec::new();
-    for (k, f) in b.iter().enumerate() {
+    let pairs = pair_members(a, b);
+    for (f, o) in b.iter().zip(&pairs) {
         let place = format!("{prefix}{}", f.name);
-        let Some(o) = a.iter().find(|o| o.name == f.name) else {
-            // Removed at the same position with the same type: a rename.
-            if let Some(o) = a.get(k).filter(|o| {
-                !b.iter().any(|x| x.name == o.name) && o.ty.to_string() == f.ty.to_string()
-            }) {
-                renamed.push(&o.name);
-                out.push(
-                    &place,
-                    format!("`{}` renamed to `{}`", o.name, f.name),
-                    "member-renamed",
-                    Bump::Major,
-                    &[C, S, W],
-                );
-                continue;
-            }
+        let Some(o) = o.map(|j| &a[j]) else {
             if f.is_required() {
                 let mut breaks = builders.to_vec();
                 if role == Role::Params {
@@ -421,10 +408,19 @@ fn fields(
             }
             continue;
         };
+        if o.name != f.name {
+            out.push(
+                &place,
+                format!("`{}` renamed to `{}`", o.name, f.name),
+                "member-renamed",
+                Bump::Major,
+                &[C, S, W],
+            );
+        }
         member(o, f, &place, builders, readers, both, out);
     }
-    for o in a {
-        if !b.iter().any(|f| f.name == o.name) && !renamed.contains(&o.name.as_str()) {
+    for (j, o) in a.iter().enumerate() {
+        if !pairs.contains(&Some(j)) {
             out.push(
                 format!("{prefix}{}", o.name),
                 format!("member `{}` removed", o.name),
@@ -433,6 +429,114 @@ fn fields(
                 &[C, S, W],
             );
         }
+    }
+    member_order(a, b, &pairs, prefix.trim_end_matches('.'), builders, out);
+}
+
+/// For each member of `b`, the member of `a` it continues: the one of the same name, else
+/// (a rename) the one at the same position with the same type that `b` no longer has.
+fn pair_members(a: &[Field], b: &[Field]) -> Vec<Option<usize>> {
+    let mut pairs: Vec<Option<usize>> = b
+        .iter()
+        .map(|f| a.iter().position(|o| o.name == f.name))
+        .collect();
+    for (k, f) in b.iter().enumerate() {
+        if pairs[k].is_none()
+            && let Some(o) = a.get(k)
+            && !pairs.contains(&Some(k))
+            && o.ty.to_string() == f.ty.to_string()
+        {
+            pairs[k] = Some(k);
+        }
+    }
+    pairs
+}
+
+/// The order of the members that both sides have. `new()` takes the required ones in spec
+/// order (`emit::types::constructor`): when their order changes, calls stop compiling or,
+/// where two of them have one Rust type, compile with the values swapped; the wire is the
+/// same (members go by name). Any other new order shows only in the order the members are
+/// written (JSON, `Debug`) and documented.
+fn member_order(
+    a: &[Field],
+    b: &[Field],
+    pairs: &[Option<usize>],
+    place: &str,
+    builders: &[Breaks],
+    out: &mut Out,
+) {
+    // (old index, new index) of the members both sides have, in the new order.
+    let both: Vec<(usize, usize)> = pairs
+        .iter()
+        .enumerate()
+        .filter_map(|(k, j)| j.map(|j| (j, k)))
+        .collect();
+    let required: Vec<(usize, usize)> = both
+        .iter()
+        .copied()
+        .filter(|&(j, k)| a[j].is_required() && b[k].is_required())
+        .collect();
+    let in_order = |v: &[(usize, usize)]| v.windows(2).all(|w| w[0].0 < w[1].0);
+    if !in_order(&required) {
+        let mut before = required.clone();
+        before.sort();
+        let args = |v: &[(usize, usize)]| {
+            v.iter()
+                .map(|&(_, k)| names::field(&b[k]))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        // Two members that changed places and have one type: calls still compile.
+        let mut swapped = Vec::new();
+        for (x, &(j1, k1)) in required.iter().enumerate() {
+            for &(j2, k2) in &required[x + 1..] {
+                if j1 > j2 && b[k1].ty.to_string() == b[k2].ty.to_string() {
+                    swapped.push(format!(
+                        "`{}` and `{}`",
+                        names::field(&b[k2]),
+                        names::field(&b[k1])
+                    ));
+                }
+            }
+        }
+        let mut change = format!(
+            "`new({})` now takes its arguments as `new({})`",
+            args(&before),
+            args(&required)
+        );
+        if !swapped.is_empty() {
+            change.push_str(&format!(
+                "; {} have one type: calls still compile, with the values swapped",
+                swapped.join(", ")
+            ));
+        }
+        out.push(
+            place,
+            change,
+            "required-order-changed",
+            Bump::Major,
+            builders,
+        );
+    } else if !in_order(&both) {
+        let mut before = both.clone();
+        before.sort();
+        let list = |v: &[(usize, usize)]| {
+            v.iter()
+                .map(|&(_, k)| format!("`{}`", b[k].name))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        out.push(
+            place,
+            format!(
+                "members reordered from {} to {}; `new()` is the same",
+                list(&before),
+                list(&both)
+            ),
+            "order-changed",
+            Bump::Patch,
+            &[],
+        );
     }
 }
 

@@ -661,3 +661,150 @@ fn the_repository_spec_at_head_has_no_change_from_itself() {
     // The working spec may differ from HEAD while editing; what HEAD holds, loads.
     assert!(json["bump"].is_string());
 }
+
+/// The changes from the base's interface file edited by `old` to it edited by `new`, without
+/// `examples-changed`.
+#[track_caller]
+fn changes_between_info(old: &[(&str, &str)], new: &[(&str, &str)]) -> Vec<Change> {
+    let with = |edits: &[(&str, &str)]| {
+        let mut s = base();
+        s.interfaces[0].1 = edits
+            .iter()
+            .fold(INFO.to_string(), |text, (from, to)| edit(&text, from, to));
+        s
+    };
+    between(with(old), with(new))
+        .into_iter()
+        .filter(|c| c.kind != "examples-changed")
+        .collect()
+}
+
+/// `getNodeVersion` with two required params of one type before its optional ones, in
+/// either order, and an example giving them.
+fn required_params(first: &str, second: &str) -> [(&'static str, String); 2] {
+    let param = |n: &str| format!("      - {{ name: {n}, type: string, summary: {n}. }}\n");
+    [
+        (
+            "      - { name: verbose,",
+            format!("{}{}      - {{ name: verbose,", param(first), param(second)),
+        ),
+        (
+            "        params: {}",
+            "        params: { network: mainnet, chain: X }".to_string(),
+        ),
+    ]
+}
+
+fn edits<'a>(v: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+    v.iter().map(|(a, b)| (*a, b.as_str())).collect()
+}
+
+#[test]
+fn required_params_in_another_order_change_new() {
+    let old = required_params("network", "chain");
+    let new = required_params("chain", "network");
+    let c = changes_between_info(&edits(&old), &edits(&new));
+    // The params go by name: the wire is the same, `new(network, chain)` is not.
+    one(
+        &c,
+        "required-order-changed",
+        "info.getNodeVersion params",
+        Bump::Major,
+        &[C],
+    );
+    assert!(
+        c[0].change
+            .contains("`new(network, chain)` now takes its arguments as `new(chain, network)`")
+            && c[0].change.contains("`network` and `chain` have one type"),
+        "{}",
+        c[0].change
+    );
+}
+
+#[test]
+fn required_result_members_in_another_order_change_new() {
+    let owner = "        - { name: owner, type: Owner, summary: Who runs it. }\n";
+    let c = changes_in_info(
+        &format!("{RESULT_VERSION}{owner}"),
+        &format!("{owner}{RESULT_VERSION}"),
+    );
+    // Whoever builds the result (the server) calls `new(version, owner)`.
+    one(
+        &c,
+        "required-order-changed",
+        "info.getNodeVersion result",
+        Bump::Major,
+        &[S],
+    );
+    assert!(
+        c[0].change
+            .contains("`new(version, owner)` now takes its arguments as `new(owner, version)`")
+            && !c[0].change.contains("one type"),
+        "{}",
+        c[0].change
+    );
+}
+
+#[test]
+fn required_schema_members_in_another_order_change_new() {
+    let locktime = "    - { name: locktime, type: u64, summary: Unix time before which the owner cannot act. }\n";
+    let addresses = "    - { name: addresses, type: list<string>, summary: Owner addresses. }\n";
+    let mut new = base();
+    new.schemas[0].1 = edit(
+        COMMON,
+        &format!("{locktime}{addresses}"),
+        &format!("{addresses}{locktime}"),
+    );
+    one(
+        &between(base(), new),
+        "required-order-changed",
+        "schema Owner",
+        Bump::Major,
+        &[C, S],
+    );
+}
+
+#[test]
+fn optional_members_in_another_order_leave_new_as_it_is() {
+    let verbose = "      - { name: verbose, type: bool, optional: true, summary: More detail. }\n";
+    let tag =
+        "      - { name: tag, type: string, optional: true, aliases: [label], summary: A tag. }\n";
+    let c = changes_in_info(&format!("{verbose}{tag}"), &format!("{tag}{verbose}"));
+    one(
+        &c,
+        "order-changed",
+        "info.getNodeVersion params",
+        Bump::Patch,
+        &[],
+    );
+    // A required member moving past an optional one: `new(version, owner)` either way.
+    let comment =
+        "        - { name: comment, type: string, optional: true, summary: A comment. }\n";
+    let owner = "        - { name: owner, type: Owner, summary: Who runs it. }\n";
+    let c = changes_in_info(
+        &format!("{RESULT_VERSION}{owner}{comment}"),
+        &format!("{RESULT_VERSION}{comment}{owner}"),
+    );
+    one(
+        &c,
+        "order-changed",
+        "info.getNodeVersion result",
+        Bump::Patch,
+        &[],
+    );
+    // Required members keep their order while one is added between them: that is the
+    // addition, not an order change.
+    let c = changes_in_info(
+        RESULT_VERSION,
+        &format!(
+            "        - {{ name: build, type: string, optional: true, summary: The build. }}\n{RESULT_VERSION}"
+        ),
+    );
+    one(
+        &c,
+        "member-added-optional",
+        "info.getNodeVersion result.build",
+        Bump::Minor,
+        &[],
+    );
+}
