@@ -409,13 +409,34 @@ fn fields(
             continue;
         };
         if o.name != f.name {
-            out.push(
-                &place,
-                format!("`{}` renamed to `{}`", o.name, f.name),
-                "member-renamed",
-                Bump::Major,
-                &[C, S, W],
-            );
+            let still = if f.aliases.contains(&o.name) {
+                format!(" (`{}` is still read)", o.name)
+            } else {
+                String::new()
+            };
+            if names::field(o) == names::field(f) {
+                // The code is the same; peers see another spelling.
+                out.push(
+                    &place,
+                    format!(
+                        "written as `{}` instead of `{}`{still}; the Rust name `{}` stays",
+                        f.name,
+                        o.name,
+                        names::field(f)
+                    ),
+                    "wire-name-changed",
+                    Bump::Major,
+                    &[W],
+                );
+            } else {
+                out.push(
+                    &place,
+                    format!("`{}` renamed to `{}`{still}", o.name, f.name),
+                    "member-renamed",
+                    Bump::Major,
+                    &[C, S, W],
+                );
+            }
         }
         member(o, f, &place, builders, readers, both, out);
     }
@@ -433,20 +454,47 @@ fn fields(
     member_order(a, b, &pairs, prefix.trim_end_matches('.'), builders, out);
 }
 
-/// For each member of `b`, the member of `a` it continues: the one of the same name, else
-/// (a rename) the one at the same position with the same type that `b` no longer has.
+/// For each member of `b`, the member of `a` it continues: the one of the same name; else
+/// (a rename) one that `b` no longer has and that was read in a spelling `b`'s member is read
+/// in (a name and an alias swapped, or the old name kept as an alias), or that has its Rust
+/// name (`txID` → `txId`, both `tx_id`), or that was at the same position with the same type.
 fn pair_members(a: &[Field], b: &[Field]) -> Vec<Option<usize>> {
-    let mut pairs: Vec<Option<usize>> = b
-        .iter()
-        .map(|f| a.iter().position(|o| o.name == f.name))
-        .collect();
-    for (k, f) in b.iter().enumerate() {
-        if pairs[k].is_none()
-            && let Some(o) = a.get(k)
-            && !pairs.contains(&Some(k))
-            && o.ty.to_string() == f.ty.to_string()
-        {
-            pairs[k] = Some(k);
+    let spellings = |f: &Field| -> Vec<String> {
+        std::iter::once(&f.name)
+            .chain(&f.aliases)
+            .cloned()
+            .collect()
+    };
+    pair(
+        a,
+        b,
+        &[
+            &|(_, o), (_, f)| o.name == f.name,
+            &|(_, o), (_, f)| spellings(o).iter().any(|x| spellings(f).contains(x)),
+            &|(_, o), (_, f)| names::field(o) == names::field(f),
+            &|(j, o), (k, f)| j == k && o.ty.to_string() == f.ty.to_string(),
+        ],
+    )
+}
+
+/// Whether old item `(index, item)` and new item `(index, item)` are one item.
+type Same<'a, T> = &'a dyn Fn((usize, &T), (usize, &T)) -> bool;
+
+/// For each item of `b`, the index of the item of `a` it continues: the first test pairs
+/// every item it can, then the next one the items left, and so on; an item of `a` pairs
+/// with one item of `b` at most.
+fn pair<T>(a: &[T], b: &[T], tests: &[Same<T>]) -> Vec<Option<usize>> {
+    let mut pairs: Vec<Option<usize>> = vec![None; b.len()];
+    for same in tests {
+        for (k, f) in b.iter().enumerate() {
+            if pairs[k].is_some() {
+                continue;
+            }
+            let j = a
+                .iter()
+                .enumerate()
+                .position(|(j, o)| !pairs.contains(&Some(j)) && same((j, o), (k, f)));
+            pairs[k] = j;
         }
     }
     pairs
@@ -603,8 +651,11 @@ fn member(
             &[],
         );
     }
+    // The spellings read, name and aliases together: a name that becomes an alias (or the
+    // reverse) is still read. A name no longer read is the rename, reported with it.
+    let read = |f: &Field, x: &String| f.name == *x || f.aliases.contains(x);
     for alias in &f.aliases {
-        if !o.aliases.contains(alias) {
+        if !read(o, alias) {
             out.push(
                 place,
                 format!("alias `{alias}` added"),
@@ -615,7 +666,7 @@ fn member(
         }
     }
     for alias in &o.aliases {
-        if !f.aliases.contains(alias) {
+        if !read(f, alias) {
             out.push(
                 place,
                 format!("alias `{alias}` removed"),

@@ -808,3 +808,81 @@ fn optional_members_in_another_order_leave_new_as_it_is() {
         &[],
     );
 }
+
+#[test]
+fn member_spellings_and_rust_names() {
+    // Another spelling of one Rust name (`tag` is `tag` either way; `txID` and `txId` are
+    // both `tx_id`): code keeps compiling, peers see another name.
+    let c = changes_between_info(
+        &[("{ name: verbose, type: bool,", "{ name: txID, type: bool,")],
+        &[("{ name: verbose, type: bool,", "{ name: txId, type: bool,")],
+    );
+    one(
+        &c,
+        "wire-name-changed",
+        "info.getNodeVersion params.txId",
+        Bump::Major,
+        &[W],
+    );
+    // Found by its Rust name wherever it moved: a rename and a new order, not a removal and
+    // an addition.
+    let verbose = "      - { name: verbose, type: bool, optional: true, summary: More detail. }\n";
+    let tag =
+        "      - { name: tag, type: string, optional: true, aliases: [label], summary: A tag. }\n";
+    let c = changes_between_info(
+        &[(verbose, &verbose.replace("verbose", "txID"))],
+        &[(
+            &format!("{verbose}{tag}"),
+            &format!("{tag}{}", verbose.replace("verbose", "txId")),
+        )],
+    );
+    let kinds: Vec<&str> = c.iter().map(|c| c.kind).collect();
+    assert_eq!(kinds, ["wire-name-changed", "order-changed"], "{c:#?}");
+    // The name and an alias swapped: both spellings are still read, the other one is
+    // written; the Rust name follows the name.
+    let c = changes_in_info(
+        "{ name: tag, type: string, optional: true, aliases: [label],",
+        "{ name: label, type: string, optional: true, aliases: [tag],",
+    );
+    one(
+        &c,
+        "member-renamed",
+        "info.getNodeVersion params.label",
+        Bump::Major,
+        &[C, S, W],
+    );
+    assert!(
+        c[0].change.contains("(`tag` is still read)"),
+        "{}",
+        c[0].change
+    );
+    let c = changes_between_info(
+        &[(
+            "name: tag, type: string, optional: true, aliases: [label]",
+            "name: txID, type: string, optional: true, aliases: [txId]",
+        )],
+        &[(
+            "name: tag, type: string, optional: true, aliases: [label]",
+            "name: txId, type: string, optional: true, aliases: [txID]",
+        )],
+    );
+    one(
+        &c,
+        "wire-name-changed",
+        "info.getNodeVersion params.txId",
+        Bump::Major,
+        &[W],
+    );
+    // The old name kept as an alias: still a new Rust name, and another spelling written.
+    let c = changes_in_info(
+        "{ name: tag, type: string, optional: true, aliases: [label],",
+        "{ name: mark, type: string, optional: true, aliases: [label, tag],",
+    );
+    one(
+        &c,
+        "member-renamed",
+        "info.getNodeVersion params.mark",
+        Bump::Major,
+        &[C, S, W],
+    );
+}
