@@ -179,9 +179,22 @@ fn interface(old: &Spec, o: &Interface, new: &Spec, i: &Interface, out: &mut Out
         &format!("{} schema ", i.namespace),
         out,
     );
-    for m in &i.methods {
+    // A method called another way whose Rust names stay (`getUTXOs` → `getUtxos`, both
+    // `get_utxos`) is the same method to the code.
+    let rust = |m: &Method| {
+        let n = names::MethodNames::of(m);
+        (n.ident, n.konst, n.params, n.result)
+    };
+    let pairs = pair(
+        &o.methods,
+        &i.methods,
+        &[&|(_, x), (_, m)| x.name == m.name, &|(_, x), (_, m)| {
+            rust(x) == rust(m)
+        }],
+    );
+    for (m, om) in i.methods.iter().zip(&pairs) {
         let full = format!("{}.{}", i.namespace, m.name);
-        match o.methods.iter().find(|x| x.name == m.name) {
+        match om.map(|j| &o.methods[j]) {
             None => out.push(
                 &full,
                 format!("method `{full}` added"),
@@ -189,11 +202,26 @@ fn interface(old: &Spec, o: &Interface, new: &Spec, i: &Interface, out: &mut Out
                 Bump::Minor,
                 &[],
             ),
-            Some(om) => method(old, om, new, m, &full, out),
+            Some(om) => {
+                if om.name != m.name {
+                    let n = names::MethodNames::of(m);
+                    out.push(
+                        &full,
+                        format!(
+                            "called `{full}` instead of `{}.{}`; the Rust names (`{}`, `{}`) stay",
+                            o.namespace, om.name, n.ident, n.params
+                        ),
+                        "wire-name-changed",
+                        Bump::Major,
+                        &[W],
+                    );
+                }
+                method(old, om, new, m, &full, out)
+            }
         }
     }
-    for om in &o.methods {
-        if !i.methods.iter().any(|m| m.name == om.name) {
+    for (j, om) in o.methods.iter().enumerate() {
+        if !pairs.contains(&Some(j)) {
             let full = format!("{}.{}", o.namespace, om.name);
             out.push(
                 &full,
@@ -204,6 +232,34 @@ fn interface(old: &Spec, o: &Interface, new: &Spec, i: &Interface, out: &mut Out
             );
         }
     }
+    if let Some((x, y)) = reordered(&pairs) {
+        out.push(
+            &place,
+            format!(
+                "methods in another order (`methods::ALL`): `{}` now comes before `{}`",
+                i.methods[x].name, i.methods[y].name
+            ),
+            "order-changed",
+            Bump::Patch,
+            &[],
+        );
+    }
+}
+
+/// Of the items both sides have (`pairs` as [`pair`] gives them), the first two (their new
+/// indices) that the new side has in another order.
+fn reordered(pairs: &[Option<usize>]) -> Option<(usize, usize)> {
+    let both: Vec<(usize, usize)> = pairs
+        .iter()
+        .enumerate()
+        .filter_map(|(k, j)| j.map(|j| (j, k)))
+        .collect();
+    both.iter().enumerate().find_map(|(x, &(j1, k1))| {
+        both[x + 1..]
+            .iter()
+            .find(|&&(j2, _)| j2 < j1)
+            .map(|&(_, k2)| (k2, k1))
+    })
 }
 
 fn method(old: &Spec, o: &Method, new: &Spec, m: &Method, full: &str, out: &mut Out) {
@@ -330,19 +386,40 @@ fn body(old: &Spec, o: &Schema, new: &Spec, n: &Schema, place: &str, role: Role,
             }
         }
         (Body::Enum(a), Body::Enum(b)) => {
-            for v in b {
-                if !a.iter().any(|x| x.value == v.value) {
-                    out.push(
+            // A value written another way whose variant stays (`Up` → `UP`, both `Up`).
+            let pairs = pair(
+                a,
+                b,
+                &[&|(_, x), (_, v)| x.value == v.value, &|(_, x), (_, v)| {
+                    names::variant(x) == names::variant(v)
+                }],
+            );
+            for (v, x) in b.iter().zip(&pairs) {
+                match x.map(|j| &a[j]) {
+                    None => out.push(
                         place,
                         format!("value `{}` added", v.value),
                         "enum-value-added",
                         Bump::Minor,
                         &[],
-                    );
+                    ),
+                    Some(x) if x.value != v.value => out.push(
+                        place,
+                        format!(
+                            "value `{}` written as `{}`; the variant `{}` stays",
+                            x.value,
+                            v.value,
+                            names::variant(v)
+                        ),
+                        "wire-name-changed",
+                        Bump::Major,
+                        &[W],
+                    ),
+                    Some(_) => {}
                 }
             }
-            for v in a {
-                if !b.iter().any(|x| x.value == v.value) {
+            for (j, v) in a.iter().enumerate() {
+                if !pairs.contains(&Some(j)) {
                     out.push(
                         place,
                         format!("value `{}` removed", v.value),
@@ -351,6 +428,18 @@ fn body(old: &Spec, o: &Schema, new: &Spec, n: &Schema, place: &str, role: Role,
                         &[C, S, W],
                     );
                 }
+            }
+            if let Some((x, y)) = reordered(&pairs) {
+                out.push(
+                    place,
+                    format!(
+                        "values in another order: `{}` now comes before `{}`",
+                        b[x].value, b[y].value
+                    ),
+                    "order-changed",
+                    Bump::Patch,
+                    &[],
+                );
             }
         }
         _ => out.push(
@@ -565,21 +654,12 @@ fn member_order(
             Bump::Major,
             builders,
         );
-    } else if !in_order(&both) {
-        let mut before = both.clone();
-        before.sort();
-        let list = |v: &[(usize, usize)]| {
-            v.iter()
-                .map(|&(_, k)| format!("`{}`", b[k].name))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
+    } else if let Some((x, y)) = reordered(pairs) {
         out.push(
             place,
             format!(
-                "members reordered from {} to {}; `new()` is the same",
-                list(&before),
-                list(&both)
+                "members in another order: `{}` now comes before `{}`; `new()` is the same",
+                b[x].name, b[y].name
             ),
             "order-changed",
             Bump::Patch,

@@ -886,3 +886,65 @@ fn member_spellings_and_rust_names() {
         &[C, S, W],
     );
 }
+
+#[test]
+fn a_method_called_another_way_with_the_same_rust_names() {
+    // `getUTXOs` and `getUtxos` are both `get_utxos`, `GetUtxosParams`, `GET_UTXOS`: only
+    // the name a request carries changes.
+    let c = changes_between_info(
+        &[("  - name: getStatus\n", "  - name: getUTXOs\n")],
+        &[("  - name: getStatus\n", "  - name: getUtxos\n")],
+    );
+    one(&c, "wire-name-changed", "info.getUtxos", Bump::Major, &[W]);
+    // Another Rust name: a method removed and another added.
+    let c = changes_between_info(
+        &[("  - name: getStatus\n", "  - name: getUTXOs\n")],
+        &[("  - name: getStatus\n", "  - name: getUtxoSet\n")],
+    );
+    let kinds: Vec<&str> = c.iter().map(|c| c.kind).collect();
+    assert_eq!(kinds, ["method-added", "method-removed"], "{c:#?}");
+}
+
+#[test]
+fn methods_and_enumeration_values_in_another_order() {
+    let first = INFO.find("  - name: getNodeVersion").unwrap();
+    let second = INFO.find("  - name: getStatus").unwrap();
+    let mut new = base();
+    new.interfaces[0].1 = format!(
+        "{}{}\n{}",
+        &INFO[..first],
+        &INFO[second..],
+        &INFO[first..second]
+    );
+    one(
+        &between(base(), new),
+        "order-changed",
+        "interface info",
+        Bump::Patch,
+        &[],
+    );
+    let up = "    - { value: Up, summary: Running. }\n";
+    let down = "    - { value: Down, summary: Stopped. }\n";
+    let mut new = base();
+    new.schemas[0].1 = edit(COMMON, &format!("{up}{down}"), &format!("{down}{up}"));
+    one(
+        &between(base(), new),
+        "order-changed",
+        "schema Status",
+        Bump::Patch,
+        &[],
+    );
+}
+
+#[test]
+fn an_enumeration_value_written_another_way_with_the_same_variant() {
+    // `Up` and `UP` are both the variant `Up`.
+    let mut new = base();
+    new.schemas[0].1 = edit(COMMON, "{ value: Up,", "{ value: UP,");
+    new.interfaces[0].1 = edit(INFO, "result: Up\n", "result: UP\n");
+    let c: Vec<Change> = between(base(), new)
+        .into_iter()
+        .filter(|c| c.kind != "examples-changed")
+        .collect();
+    one(&c, "wire-name-changed", "schema Status", Bump::Major, &[W]);
+}
