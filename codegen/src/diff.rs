@@ -8,6 +8,7 @@
 use crate::codec::model::{Codecs, Struct};
 use crate::emit::names;
 use crate::model::*;
+use crate::naming;
 use std::fmt::Write as _;
 
 /// How much a change moves the crate's version.
@@ -123,8 +124,18 @@ pub fn diff(old: &Spec, new: &Spec) -> Vec<Change> {
     let mut out = Out(Vec::new());
     wire_types(old, new, &mut out);
     schemas(old, &old.schemas, new, &new.schemas, "schema ", &mut out);
-    for i in &new.interfaces {
-        let Some(o) = old.interfaces.iter().find(|o| o.name == i.name) else {
+    // An interface of another name at the same path and namespace is the same interface on
+    // the wire, under other Rust names (interface names are lower-case words joined by `-`,
+    // so another name is another module).
+    let pairs = pair(
+        &old.interfaces,
+        &new.interfaces,
+        &[&|(_, o), (_, i)| o.name == i.name, &|(_, o), (_, i)| {
+            o.path == i.path && o.namespace == i.namespace
+        }],
+    );
+    for (i, o) in new.interfaces.iter().zip(&pairs) {
+        let Some(o) = o.map(|j| &old.interfaces[j]) else {
             out.push(
                 format!("interface {}", i.name),
                 format!("interface `{}` added ({})", i.name, i.path),
@@ -134,10 +145,23 @@ pub fn diff(old: &Spec, new: &Spec) -> Vec<Change> {
             );
             continue;
         };
+        if o.name != i.name {
+            let (a, b) = (naming::snake(&o.name), naming::snake(&i.name));
+            out.push(
+                format!("interface {}", i.name),
+                format!(
+                    "interface `{}` renamed to `{}`: module `{a}` is now `{b}` (with its traits and `Node::{b}`); the wire is the same",
+                    o.name, i.name
+                ),
+                "interface-renamed",
+                Bump::Major,
+                &[C, S],
+            );
+        }
         interface(old, o, new, i, &mut out);
     }
-    for o in &old.interfaces {
-        if !new.interfaces.iter().any(|i| i.name == o.name) {
+    for (j, o) in old.interfaces.iter().enumerate() {
+        if !pairs.contains(&Some(j)) {
             out.push(
                 format!("interface {}", o.name),
                 format!("interface `{}` removed", o.name),
@@ -162,10 +186,22 @@ fn interface(old: &Spec, o: &Interface, new: &Spec, i: &Interface, out: &mut Out
             &[W],
         );
     }
-    if o.summary != i.summary || o.description != i.description {
+    if o.namespace != i.namespace {
         out.push(
             &place,
-            "summary or description changed",
+            format!(
+                "namespace changed from `{}` to `{}`: every method is called another way (`{}.…`); the Rust names stay",
+                o.namespace, i.namespace, i.namespace
+            ),
+            "namespace-changed",
+            Bump::Major,
+            &[W],
+        );
+    }
+    if o.title != i.title || o.summary != i.summary || o.description != i.description {
+        out.push(
+            &place,
+            "title, summary or description changed",
             "docs-changed",
             Bump::Patch,
             &[],

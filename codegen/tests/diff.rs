@@ -948,3 +948,24 @@ fn an_enumeration_value_written_another_way_with_the_same_variant() {
         .collect();
     one(&c, "wire-name-changed", "schema Status", Bump::Major, &[W]);
 }
+
+#[test]
+fn an_interface_renamed_or_in_another_namespace() {
+    // Same path and namespace: the same requests, other Rust names (`info` → `node_info`).
+    let mut new = base();
+    new.interfaces[0] = (
+        "interfaces/node-info.yaml".into(),
+        edit(INFO, "name: info\n", "name: node-info\n"),
+    );
+    let c = between(base(), new);
+    one(
+        &c,
+        "interface-renamed",
+        "interface node-info",
+        Bump::Major,
+        &[C, S],
+    );
+    // The namespace is in every method's name on the wire, in no Rust name.
+    let c = changes_in_info("namespace: info\n", "namespace: information\n");
+    one(&c, "namespace-changed", "interface info", Bump::Major, &[W]);
+}
