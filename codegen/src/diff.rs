@@ -122,6 +122,25 @@ impl Out {
 /// Every change from `old` to `new`, in the new spec's order (removals where they were).
 pub fn diff(old: &Spec, new: &Spec) -> Vec<Change> {
     let mut out = Out(Vec::new());
+    let (a, b) = (&old.versions, &new.versions);
+    if a.oldest_supported != b.oldest_supported || a.checked_against != b.checked_against {
+        // Members it makes an `Option` or no longer are reported each where it is.
+        out.push(
+            "versions",
+            format!(
+                "oldest supported node version {} (was {}), checked against {} (was {})",
+                b.oldest_supported,
+                a.oldest_supported,
+                b.checked_against
+                    .map_or_else(|| "none".to_string(), |v| v.to_string()),
+                a.checked_against
+                    .map_or_else(|| "none".to_string(), |v| v.to_string()),
+            ),
+            "versions-changed",
+            Bump::Patch,
+            &[],
+        );
+    }
     wire_types(old, new, &mut out);
     schemas(old, &old.schemas, new, &new.schemas, "schema ", &mut out);
     // An interface of another name at the same path and namespace is the same interface on
@@ -499,7 +518,7 @@ fn fields(
     role: Role,
     out: &mut Out,
 ) {
-    let _ = (old, new);
+    let oldest = (old.versions.oldest_supported, new.versions.oldest_supported);
     let (builders, readers): (&[Breaks], &[Breaks]) = match role {
         Role::Params => (&[C], &[S]),
         Role::Result => (&[S], &[C]),
@@ -563,7 +582,7 @@ fn fields(
                 );
             }
         }
-        member(o, f, &place, builders, readers, both, out);
+        member(oldest, o, f, &place, builders, readers, both, out);
     }
     for (j, o) in a.iter().enumerate() {
         if !pairs.contains(&Some(j)) {
@@ -704,7 +723,9 @@ fn member_order(
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 fn member(
+    (old_oldest, new_oldest): (Version, Version),
     o: &Field,
     f: &Field,
     place: &str,
@@ -795,33 +816,46 @@ fn member(
     if o.deprecated.is_none() && f.deprecated.is_some() {
         out.push(place, "deprecated", "member-deprecated", Bump::Minor, &[]);
     }
-    if (o.since, o.removed) != (f.since, f.removed) {
-        // Only where the Rust type changes does it break code.
-        if o.is_option() != f.is_option() && o.is_required() == f.is_required() {
-            out.push(
-                place,
-                format!(
-                    "node versions changed from {} to {}, and so whether it is an `Option`",
-                    versions(o.since, o.removed),
-                    versions(f.since, f.removed)
-                ),
-                "member-versions-changed-type",
-                Bump::Major,
-                readers,
-            );
+    let versions_changed = (o.since, o.removed) != (f.since, f.removed);
+    // Only where the Rust type changes does it break code: a member the node always writes
+    // is an `Option` when a supported node leaves it out, which its `since` and `removed`
+    // decide, and so does the oldest supported node version (`versions.yaml`).
+    if o.is_option() != f.is_option() && o.is_required() == f.is_required() {
+        let now = if f.is_option() {
+            "it is now an `Option`"
         } else {
-            out.push(
-                place,
+            "it is no longer an `Option`"
+        };
+        out.push(
+            place,
+            if versions_changed {
                 format!(
-                    "node versions changed from {} to {}",
+                    "node versions changed from {} to {}: {now}",
                     versions(o.since, o.removed),
                     versions(f.since, f.removed)
-                ),
-                "member-versions-changed",
-                Bump::Patch,
-                &[],
-            );
-        }
+                )
+            } else {
+                format!(
+                    "the oldest supported node version changed from {} to {}: {now}",
+                    old_oldest, new_oldest
+                )
+            },
+            "member-versions-changed-type",
+            Bump::Major,
+            readers,
+        );
+    } else if versions_changed {
+        out.push(
+            place,
+            format!(
+                "node versions changed from {} to {}",
+                versions(o.since, o.removed),
+                versions(f.since, f.removed)
+            ),
+            "member-versions-changed",
+            Bump::Patch,
+            &[],
+        );
     }
     match (&o.codec, &f.codec) {
         (None, Some(c)) => out.push(

@@ -969,3 +969,55 @@ fn an_interface_renamed_or_in_another_namespace() {
     let c = changes_in_info("namespace: info\n", "namespace: information\n");
     one(&c, "namespace-changed", "interface info", Bump::Major, &[W]);
 }
+
+#[test]
+fn the_oldest_supported_node_version_decides_what_is_an_option() {
+    // `build` came with v1.11.0: an `Option` while v1.10.0 is supported, a plain member
+    // once it no longer is; its own `since` is the same.
+    let with = |oldest: &str| {
+        let mut s = base();
+        s.versions = Some((
+            "versions.yaml".into(),
+            format!("oldest-supported: {oldest}\nchecked-against: v1.15.0\n"),
+        ));
+        s.interfaces[0].1 = edit(
+            &edit(
+                INFO,
+                RESULT_VERSION,
+                &format!(
+                    "{RESULT_VERSION}        - {{ name: build, type: string, since: v1.11.0, summary: The build. }}\n"
+                ),
+            ),
+            EXAMPLE,
+            r#"result: { version: "1", build: "b", owner: { locktime: "0", addresses: [] } }"#,
+        );
+        s
+    };
+    let c = between(with("v1.10.0"), with("v1.11.0"));
+    let kinds: Vec<(&str, &str, Bump)> = c
+        .iter()
+        .map(|c| (c.kind, c.place.as_str(), c.bump))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("versions-changed", "versions", Bump::Patch),
+            (
+                "member-versions-changed-type",
+                "info.getNodeVersion result.build",
+                Bump::Major
+            ),
+        ],
+        "{c:#?}"
+    );
+    // Whoever reads the result (the client) sees `Option<String>` become `String`.
+    assert_eq!(c[1].breaks, [C]);
+    assert!(
+        c[1].change.contains("no longer an `Option`"),
+        "{}",
+        c[1].change
+    );
+    // A newer oldest version that leaves every member's type as it was: patch.
+    let c = between(with("v1.11.0"), with("v1.11.1"));
+    one(&c, "versions-changed", "versions", Bump::Patch, &[]);
+}
