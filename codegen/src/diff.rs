@@ -343,6 +343,7 @@ fn method(old: &Spec, o: &Method, new: &Spec, m: &Method, full: &str, out: &mut 
             &[],
         );
     }
+    pagination(o, m, full, out);
     fields(
         old,
         &o.params,
@@ -374,6 +375,83 @@ fn method(old: &Spec, o: &Method, new: &Spec, m: &Method, full: &str, out: &mut 
             Bump::Patch,
             &[],
         );
+    }
+}
+
+/// `pagination:` is the client's stream of the method (`<method>_stream`, a provided method
+/// of the client trait, yielding the `items` list's elements) and `impl Paged` for its
+/// params: no wire at all.
+fn pagination(o: &Method, m: &Method, full: &str, out: &mut Out) {
+    // The stream's item: the element type of the `items` member.
+    let item = |m: &Method, p: &Pagination| match &m.result.body {
+        Body::Object(fields) => fields
+            .iter()
+            .find(|f| f.name == p.items)
+            .map(|f| match &f.ty {
+                TypeRef::List(t) => t.to_string(),
+                t => t.to_string(),
+            }),
+        _ => None,
+    };
+    let stream = names::MethodNames::of(m)
+        .stream
+        .or(names::MethodNames::of(o).stream)
+        .unwrap_or_default();
+    match (&o.pagination, &m.pagination) {
+        (None, None) => {}
+        (None, Some(_)) => out.push(
+            full,
+            format!("comes in pages: the client gains `{stream}`"),
+            "pagination-added",
+            Bump::Minor,
+            &[],
+        ),
+        (Some(_), None) => out.push(
+            full,
+            format!("no longer comes in pages: the client's `{stream}` goes"),
+            "pagination-removed",
+            Bump::Major,
+            &[C],
+        ),
+        (Some(a), Some(b)) => {
+            let (x, y) = (item(o, a), item(m, b));
+            if a.items != b.items && x != y {
+                out.push(
+                    full,
+                    format!(
+                        "`{stream}` yields the items of `{}` (`{}`) instead of `{}` (`{}`)",
+                        b.items,
+                        y.unwrap_or_default(),
+                        a.items,
+                        x.unwrap_or_default()
+                    ),
+                    "pagination-item-changed",
+                    Bump::Major,
+                    &[C],
+                );
+            } else if a.items != b.items
+                || a.page_size.as_ref().map(|p| (&p.param, p.max))
+                    != b.page_size.as_ref().map(|p| (&p.param, p.max))
+                || a.cursor.as_ref().map(cursor) != b.cursor.as_ref().map(cursor)
+                || a.may_repeat != b.may_repeat
+                || a.ends_with != b.ends_with
+            {
+                out.push(
+                    full,
+                    format!("`{stream}` asks for its pages another way"),
+                    "pagination-changed",
+                    Bump::Patch,
+                    &[],
+                );
+            }
+        }
+    }
+}
+
+fn cursor(c: &PageCursor) -> (&str, Option<&str>) {
+    match c {
+        PageCursor::FromResult { param, member } => (param, Some(member)),
+        PageCursor::Offset { param } => (param, None),
     }
 }
 

@@ -1021,3 +1021,82 @@ fn the_oldest_supported_node_version_decides_what_is_an_option() {
     let c = between(with("v1.11.0"), with("v1.11.1"));
     one(&c, "versions-changed", "versions", Bump::Patch, &[]);
 }
+
+const PAGED: &str = r#"
+  - name: getPeers
+    summary: Peers, page by page.
+    params:
+      - { name: limit, type: u64, optional: true, summary: At most. }
+      - { name: start, type: u64, optional: true, summary: Where to start. }
+    result:
+      fields:
+        - { name: peers, type: list<string>, summary: Peers. }
+        - { name: owners, type: list<Owner>, summary: Their owners. }
+        - { name: names, type: list<string>, summary: Their names. }
+        - { name: end, type: u64, summary: Where the next page starts. }
+    examples:
+      - name: None
+        result: { peers: [], owners: [], names: [], end: "0" }
+"#;
+
+/// The base with `getPeers`, paged as `pagination` says (none when empty).
+fn paged(pagination: &str) -> Sources {
+    let mut s = base();
+    let method = if pagination.is_empty() {
+        PAGED.to_string()
+    } else {
+        edit(
+            PAGED,
+            "    summary: Peers, page by page.\n",
+            &format!("    summary: Peers, page by page.\n    pagination:\n{pagination}"),
+        )
+    };
+    s.interfaces[0].1 = format!("{INFO}{method}");
+    s
+}
+
+#[test]
+fn pagination_is_the_clients_stream() {
+    let pages = "      items: peers\n      page-size: { param: limit, max: 100 }\n      cursor: { param: start, from: end }\n";
+    // The stream is a provided method of the client trait: gained, it breaks nobody; gone,
+    // callers of `get_peers_stream`. The wire is the same either way.
+    one(
+        &between(paged(""), paged(pages)),
+        "pagination-added",
+        "info.getPeers",
+        Bump::Minor,
+        &[],
+    );
+    one(
+        &between(paged(pages), paged("")),
+        "pagination-removed",
+        "info.getPeers",
+        Bump::Major,
+        &[C],
+    );
+    // Its items of another type: the stream yields another type.
+    one(
+        &between(
+            paged(pages),
+            paged(&pages.replace("items: peers", "items: owners")),
+        ),
+        "pagination-item-changed",
+        "info.getPeers",
+        Bump::Major,
+        &[C],
+    );
+    // The same type, or another way of asking for pages: the stream's signature stays.
+    for other in [
+        pages.replace("items: peers", "items: names"),
+        pages.replace("max: 100", "max: 50"),
+        format!("{pages}      may-repeat: true\n"),
+    ] {
+        one(
+            &between(paged(pages), paged(&other)),
+            "pagination-changed",
+            "info.getPeers",
+            Bump::Patch,
+            &[],
+        );
+    }
+}
