@@ -119,6 +119,121 @@ impl Out {
     }
 }
 
+/// The two specs, and the types the new one calls by another name with nothing else
+/// changed: the Rust name of a schema changes (`schema-renamed`), that of a wire type does
+/// not (its `rust:` does the naming); the wire is the same, so a member of a renamed type has
+/// not changed type.
+struct Cx<'a> {
+    old: &'a Spec,
+    new: &'a Spec,
+    /// (old name, new name).
+    wire_types_renamed: Vec<(String, String)>,
+    /// (old scope, old name, new name).
+    schemas_renamed: Vec<(Scope, String, String)>,
+}
+
+impl<'a> Cx<'a> {
+    fn new(old: &'a Spec, new: &'a Spec) -> Cx<'a> {
+        let same_form = |o: &WireType, w: &WireType| {
+            (&o.json, &o.accepts, &o.pattern, o.max, &o.rust)
+                == (&w.json, &w.accepts, &w.pattern, w.max, &w.rust)
+        };
+        let pairs = pair(
+            &old.wire_types,
+            &new.wire_types,
+            &[&|(_, o), (_, w)| o.name == w.name, &|(_, o), (_, w)| {
+                same_form(o, w)
+            }],
+        );
+        let wire_types_renamed = renamed(&pairs, &old.wire_types, &new.wire_types, |w| &w.name);
+        let mut cx = Cx {
+            old,
+            new,
+            wire_types_renamed,
+            schemas_renamed: Vec::new(),
+        };
+        cx.find_renamed_schemas(&old.schemas, &new.schemas, Scope::Shared);
+        for (i, o) in new.interfaces.iter().zip(interface_pairs(old, new)) {
+            if let Some(o) = o.map(|j| &old.interfaces[j]) {
+                cx.find_renamed_schemas(&o.schemas, &i.schemas, Scope::Interface(o.name.clone()));
+            }
+        }
+        cx
+    }
+
+    /// A schema the new list has and the old one has not, with the shape (members, their
+    /// types, optionality, values…) of one the old list has and the new one has not.
+    fn find_renamed_schemas(&mut self, os: &[Schema], ns: &[Schema], scope: Scope) {
+        let pairs = pair(
+            os,
+            ns,
+            &[&|(_, o), (_, n)| o.name == n.name, &|(_, o), (_, n)| {
+                let mut scratch = Out(Vec::new());
+                body(self, o, n, "", Role::Schema, &mut scratch);
+                scratch.0.iter().all(|c| c.bump <= Bump::Patch)
+            }],
+        );
+        for (a, b) in renamed(&pairs, os, ns, |s| &s.name) {
+            self.schemas_renamed.push((scope.clone(), a, b));
+        }
+    }
+
+    /// An old type as the new spec writes it when only names changed.
+    fn ty(&self, t: &TypeRef) -> String {
+        match t {
+            TypeRef::Wire(n) => self
+                .wire_types_renamed
+                .iter()
+                .find(|(a, _)| a == n)
+                .map_or_else(|| n.clone(), |(_, b)| b.clone()),
+            TypeRef::Schema { name, scope } => self
+                .schemas_renamed
+                .iter()
+                .find(|(s, a, _)| s == scope && a == name)
+                .map_or_else(|| name.clone(), |(_, _, b)| b.clone()),
+            TypeRef::List(t) => format!("list<{}>", self.ty(t)),
+            TypeRef::Map(k, v) => format!("map<{}, {}>", self.ty(k), self.ty(v)),
+        }
+    }
+
+    /// The new name of an old type of this name, when it has another.
+    fn renamed_schema(&self, scope: &Scope, name: &str) -> Option<&str> {
+        self.schemas_renamed
+            .iter()
+            .find(|(s, a, _)| s == scope && a == name)
+            .map(|(_, _, b)| b.as_str())
+    }
+}
+
+/// The (old, new) names of the pairs whose names differ.
+fn renamed<T>(
+    pairs: &[Option<usize>],
+    a: &[T],
+    b: &[T],
+    name: impl Fn(&T) -> &String,
+) -> Vec<(String, String)> {
+    b.iter()
+        .zip(pairs)
+        .filter_map(|(n, j)| {
+            let o = &a[(*j)?];
+            (name(o) != name(n)).then(|| (name(o).clone(), name(n).clone()))
+        })
+        .collect()
+}
+
+/// An interface of another name at the same path and namespace is the same interface on the
+/// wire, under other Rust names (interface names are lower-case words joined by `-`, so
+/// another name is another module).
+fn interface_pairs(old: &Spec, new: &Spec) -> Vec<Option<usize>> {
+    pair(
+        &old.interfaces,
+        &new.interfaces,
+        &[&|(_, o), (_, i)| o.name == i.name, &|(_, o), (_, i)| {
+            o.path == i.path && o.namespace == i.namespace
+        }],
+    )
+}
+
 /// Every change from `old` to `new`, in the new spec's order (removals where they were).
 pub fn diff(old: &Spec, new: &Spec) -> Vec<Change> {
     let mut out = Out(Vec::new());
@@ -141,18 +256,17 @@ pub fn diff(old: &Spec, new: &Spec) -> Vec<Change> {
             &[],
         );
     }
-    wire_types(old, new, &mut out);
-    schemas(old, &old.schemas, new, &new.schemas, "schema ", &mut out);
-    // An interface of another name at the same path and namespace is the same interface on
-    // the wire, under other Rust names (interface names are lower-case words joined by `-`,
-    // so another name is another module).
-    let pairs = pair(
-        &old.interfaces,
-        &new.interfaces,
-        &[&|(_, o), (_, i)| o.name == i.name, &|(_, o), (_, i)| {
-            o.path == i.path && o.namespace == i.namespace
-        }],
+    let cx = Cx::new(old, new);
+    wire_types(&cx, &mut out);
+    schemas(
+        &cx,
+        &old.schemas,
+        &new.schemas,
+        &Scope::Shared,
+        "schema ",
+        &mut out,
     );
+    let pairs = interface_pairs(old, new);
     for (i, o) in new.interfaces.iter().zip(&pairs) {
         let Some(o) = o.map(|j| &old.interfaces[j]) else {
             out.push(
@@ -177,7 +291,7 @@ pub fn diff(old: &Spec, new: &Spec) -> Vec<Change> {
                 &[C, S],
             );
         }
-        interface(old, o, new, i, &mut out);
+        interface(&cx, o, i, &mut out);
     }
     for (j, o) in old.interfaces.iter().enumerate() {
         if !pairs.contains(&Some(j)) {
@@ -194,7 +308,7 @@ pub fn diff(old: &Spec, new: &Spec) -> Vec<Change> {
     out.0
 }
 
-fn interface(old: &Spec, o: &Interface, new: &Spec, i: &Interface, out: &mut Out) {
+fn interface(cx: &Cx, o: &Interface, i: &Interface, out: &mut Out) {
     let place = format!("interface {}", i.name);
     if o.path != i.path {
         out.push(
@@ -227,10 +341,10 @@ fn interface(old: &Spec, o: &Interface, new: &Spec, i: &Interface, out: &mut Out
         );
     }
     schemas(
-        old,
+        cx,
         &o.schemas,
-        new,
         &i.schemas,
+        &Scope::Interface(o.name.clone()),
         &format!("{} schema ", i.namespace),
         out,
     );
@@ -271,7 +385,7 @@ fn interface(old: &Spec, o: &Interface, new: &Spec, i: &Interface, out: &mut Out
                         &[W],
                     );
                 }
-                method(old, om, new, m, &full, out)
+                method(cx, om, m, &full, out)
             }
         }
     }
@@ -317,7 +431,7 @@ fn reordered(pairs: &[Option<usize>]) -> Option<(usize, usize)> {
     })
 }
 
-fn method(old: &Spec, o: &Method, new: &Spec, m: &Method, full: &str, out: &mut Out) {
+fn method(cx: &Cx, o: &Method, m: &Method, full: &str, out: &mut Out) {
     if o.deprecated.is_none() && m.deprecated.is_some() {
         out.push(full, "deprecated", "method-deprecated", Bump::Minor, &[]);
     }
@@ -343,20 +457,18 @@ fn method(old: &Spec, o: &Method, new: &Spec, m: &Method, full: &str, out: &mut 
             &[],
         );
     }
-    pagination(o, m, full, out);
+    pagination(cx, o, m, full, out);
     fields(
-        old,
+        cx,
         &o.params,
-        new,
         &m.params,
         &format!("{full} params."),
         Role::Params,
         out,
     );
     body(
-        old,
+        cx,
         &o.result,
-        new,
         &m.result,
         &format!("{full} result"),
         Role::Result,
@@ -381,18 +493,20 @@ fn method(old: &Spec, o: &Method, new: &Spec, m: &Method, full: &str, out: &mut 
 /// `pagination:` is the client's stream of the method (`<method>_stream`, a provided method
 /// of the client trait, yielding the `items` list's elements) and `impl Paged` for its
 /// params: no wire at all.
-fn pagination(o: &Method, m: &Method, full: &str, out: &mut Out) {
+fn pagination(cx: &Cx, o: &Method, m: &Method, full: &str, out: &mut Out) {
     // The stream's item: the element type of the `items` member.
-    let item = |m: &Method, p: &Pagination| match &m.result.body {
-        Body::Object(fields) => fields
-            .iter()
-            .find(|f| f.name == p.items)
-            .map(|f| match &f.ty {
-                TypeRef::List(t) => t.to_string(),
-                t => t.to_string(),
-            }),
-        _ => None,
-    };
+    let item =
+        |m: &'_ Method, p: &Pagination| -> Option<TypeRef> {
+            match &m.result.body {
+                Body::Object(fields) => fields.iter().find(|f| f.name == p.items).map(|f| match &f
+                    .ty
+                {
+                    TypeRef::List(t) => t.as_ref().clone(),
+                    t => t.clone(),
+                }),
+                _ => None,
+            }
+        };
     let stream = names::MethodNames::of(m)
         .stream
         .or(names::MethodNames::of(o).stream)
@@ -414,7 +528,8 @@ fn pagination(o: &Method, m: &Method, full: &str, out: &mut Out) {
             &[C],
         ),
         (Some(a), Some(b)) => {
-            let (x, y) = (item(o, a), item(m, b));
+            let x = item(o, a).map(|t| cx.ty(&t));
+            let y = item(m, b).map(|t| t.to_string());
             if a.items != b.items && x != y {
                 out.push(
                     full,
@@ -464,10 +579,17 @@ fn versions(since: Option<Version>, removed: Option<Version>) -> String {
     }
 }
 
-fn schemas(old: &Spec, os: &[Schema], new: &Spec, ns: &[Schema], prefix: &str, out: &mut Out) {
-    for s in ns {
+fn schemas(cx: &Cx, os: &[Schema], ns: &[Schema], scope: &Scope, prefix: &str, out: &mut Out) {
+    let pairs = pair(
+        os,
+        ns,
+        &[&|(_, o), (_, s)| o.name == s.name, &|(_, o), (_, s)| {
+            cx.renamed_schema(scope, &o.name) == Some(&s.name)
+        }],
+    );
+    for (s, o) in ns.iter().zip(&pairs) {
         let place = format!("{prefix}{}", s.name);
-        match os.iter().find(|o| o.name == s.name) {
+        match o.map(|j| &os[j]) {
             None => out.push(
                 &place,
                 format!("schema `{}` added", s.name),
@@ -476,6 +598,18 @@ fn schemas(old: &Spec, os: &[Schema], new: &Spec, ns: &[Schema], prefix: &str, o
                 &[],
             ),
             Some(o) => {
+                if o.name != s.name {
+                    out.push(
+                        &place,
+                        format!(
+                            "schema `{}` renamed to `{}`: code naming the type stops compiling; the wire is the same",
+                            o.name, s.name
+                        ),
+                        "schema-renamed",
+                        Bump::Major,
+                        &[C, S],
+                    );
+                }
                 if o.summary != s.summary || o.description != s.description {
                     out.push(
                         &place,
@@ -485,12 +619,12 @@ fn schemas(old: &Spec, os: &[Schema], new: &Spec, ns: &[Schema], prefix: &str, o
                         &[],
                     );
                 }
-                body(old, o, new, s, &place, Role::Schema, out);
+                body(cx, o, s, &place, Role::Schema, out);
             }
         }
     }
-    for o in os {
-        if !ns.iter().any(|s| s.name == o.name) {
+    for (j, o) in os.iter().enumerate() {
+        if !pairs.contains(&Some(j)) {
             out.push(
                 format!("{prefix}{}", o.name),
                 format!("schema `{}` removed", o.name),
@@ -502,13 +636,11 @@ fn schemas(old: &Spec, os: &[Schema], new: &Spec, ns: &[Schema], prefix: &str, o
     }
 }
 
-fn body(old: &Spec, o: &Schema, new: &Spec, n: &Schema, place: &str, role: Role, out: &mut Out) {
+fn body(cx: &Cx, o: &Schema, n: &Schema, place: &str, role: Role, out: &mut Out) {
     match (&o.body, &n.body) {
-        (Body::Object(a), Body::Object(b)) => {
-            fields(old, a, new, b, &format!("{place}."), role, out)
-        }
+        (Body::Object(a), Body::Object(b)) => fields(cx, a, b, &format!("{place}."), role, out),
         (Body::Alias(a), Body::Alias(b)) => {
-            if a.to_string() != b.to_string() {
+            if cx.ty(a) != b.to_string() {
                 out.push(
                     place,
                     format!("type changed from `{a}` to `{b}`"),
@@ -587,23 +719,14 @@ fn body(old: &Spec, o: &Schema, new: &Spec, n: &Schema, place: &str, role: Role,
 
 /// Who builds a value of this role must give a new required member; who reads it sees its
 /// type change when its optionality does.
-fn fields(
-    old: &Spec,
-    a: &[Field],
-    new: &Spec,
-    b: &[Field],
-    prefix: &str,
-    role: Role,
-    out: &mut Out,
-) {
-    let oldest = (old.versions.oldest_supported, new.versions.oldest_supported);
+fn fields(cx: &Cx, a: &[Field], b: &[Field], prefix: &str, role: Role, out: &mut Out) {
     let (builders, readers): (&[Breaks], &[Breaks]) = match role {
         Role::Params => (&[C], &[S]),
         Role::Result => (&[S], &[C]),
         Role::Schema => (&[C, S], &[C, S]),
     };
     let both: &[Breaks] = &[C, S];
-    let pairs = pair_members(a, b);
+    let pairs = pair_members(cx, a, b);
     for (f, o) in b.iter().zip(&pairs) {
         let place = format!("{prefix}{}", f.name);
         let Some(o) = o.map(|j| &a[j]) else {
@@ -660,7 +783,7 @@ fn fields(
                 );
             }
         }
-        member(oldest, o, f, &place, builders, readers, both, out);
+        member(cx, o, f, &place, builders, readers, both, out);
     }
     for (j, o) in a.iter().enumerate() {
         if !pairs.contains(&Some(j)) {
@@ -680,7 +803,7 @@ fn fields(
 /// (a rename) one that `b` no longer has and that was read in a spelling `b`'s member is read
 /// in (a name and an alias swapped, or the old name kept as an alias), or that has its Rust
 /// name (`txID` → `txId`, both `tx_id`), or that was at the same position with the same type.
-fn pair_members(a: &[Field], b: &[Field]) -> Vec<Option<usize>> {
+fn pair_members(cx: &Cx, a: &[Field], b: &[Field]) -> Vec<Option<usize>> {
     let spellings = |f: &Field| -> Vec<String> {
         std::iter::once(&f.name)
             .chain(&f.aliases)
@@ -694,7 +817,7 @@ fn pair_members(a: &[Field], b: &[Field]) -> Vec<Option<usize>> {
             &|(_, o), (_, f)| o.name == f.name,
             &|(_, o), (_, f)| spellings(o).iter().any(|x| spellings(f).contains(x)),
             &|(_, o), (_, f)| names::field(o) == names::field(f),
-            &|(j, o), (k, f)| j == k && o.ty.to_string() == f.ty.to_string(),
+            &|(j, o), (k, f)| j == k && cx.ty(&o.ty) == f.ty.to_string(),
         ],
     )
 }
@@ -803,7 +926,7 @@ fn member_order(
 
 #[allow(clippy::too_many_arguments)]
 fn member(
-    (old_oldest, new_oldest): (Version, Version),
+    cx: &Cx,
     o: &Field,
     f: &Field,
     place: &str,
@@ -812,7 +935,7 @@ fn member(
     both: &[Breaks],
     out: &mut Out,
 ) {
-    if o.ty.to_string() != f.ty.to_string() {
+    if cx.ty(&o.ty) != f.ty.to_string() {
         out.push(
             place,
             format!("type changed from `{}` to `{}`", o.ty, f.ty),
@@ -915,7 +1038,7 @@ fn member(
             } else {
                 format!(
                     "the oldest supported node version changed from {} to {}: {now}",
-                    old_oldest, new_oldest
+                    cx.old.versions.oldest_supported, cx.new.versions.oldest_supported
                 )
             },
             "member-versions-changed-type",
@@ -982,42 +1105,84 @@ fn dedup(mut v: Vec<Breaks>) -> Vec<Breaks> {
     v
 }
 
-fn wire_types(old: &Spec, new: &Spec, out: &mut Out) {
-    for w in &new.wire_types {
+fn wire_types(cx: &Cx, out: &mut Out) {
+    let (old, new) = (cx.old, cx.new);
+    let renamed = |o: &WireType, w: &WireType| {
+        cx.wire_types_renamed
+            .iter()
+            .any(|(a, b)| *a == o.name && *b == w.name)
+    };
+    let pairs = pair(
+        &old.wire_types,
+        &new.wire_types,
+        &[&|(_, o), (_, w)| o.name == w.name, &|(_, o), (_, w)| {
+            renamed(o, w)
+        }],
+    );
+    for (w, o) in new.wire_types.iter().zip(&pairs) {
         let place = format!("wire type {}", w.name);
-        match old.wire_types.iter().find(|o| o.name == w.name) {
-            None => out.push(
+        let Some(o) = o.map(|j| &old.wire_types[j]) else {
+            out.push(
                 &place,
                 format!("wire type `{}` added", w.name),
                 "wire-type-added",
                 Bump::Minor,
                 &[],
-            ),
-            Some(o) => {
-                if o.json != w.json || o.rust != w.rust {
-                    out.push(
-                        &place,
-                        "its JSON or Rust form changed",
-                        "wire-type-changed",
-                        Bump::Major,
-                        &[C, S, W],
-                    );
-                } else if o.pattern != w.pattern || o.accepts != w.accepts || o.max != w.max {
-                    out.push(
-                        &place,
-                        "the values it accepts changed",
-                        "wire-type-values-changed",
-                        Bump::Major,
-                        &[W],
-                    );
-                } else if o.summary != w.summary {
-                    out.push(&place, "summary changed", "docs-changed", Bump::Patch, &[]);
-                }
+            );
+            continue;
+        };
+        let before = out.0.len();
+        if o.name != w.name {
+            // Its Rust type is `rust:`'s, not its name's: only the spec and the documents
+            // call it another way.
+            out.push(
+                &place,
+                format!(
+                    "`{}` renamed to `{}`; its Rust type (`{}`) and JSON are the same",
+                    o.name, w.name, w.rust
+                ),
+                "wire-type-renamed",
+                Bump::Patch,
+                &[],
+            );
+        }
+        if o.json != w.json {
+            out.push(
+                &place,
+                "its JSON form changed",
+                "wire-type-changed",
+                Bump::Major,
+                &[C, S, W],
+            );
+        } else {
+            if o.rust != w.rust {
+                out.push(
+                    &place,
+                    format!(
+                        "its Rust type changed from `{}` to `{}`; the JSON is the same",
+                        o.rust, w.rust
+                    ),
+                    "wire-type-rust-changed",
+                    Bump::Major,
+                    &[C, S],
+                );
+            }
+            if o.pattern != w.pattern || o.accepts != w.accepts || o.max != w.max {
+                out.push(
+                    &place,
+                    "the values it accepts changed",
+                    "wire-type-values-changed",
+                    Bump::Major,
+                    &[W],
+                );
             }
         }
+        if out.0.len() == before && o.summary != w.summary {
+            out.push(&place, "summary changed", "docs-changed", Bump::Patch, &[]);
+        }
     }
-    for o in &old.wire_types {
-        if !new.wire_types.iter().any(|w| w.name == o.name) {
+    for (j, o) in old.wire_types.iter().enumerate() {
+        if !pairs.contains(&Some(j)) {
             out.push(
                 format!("wire type {}", o.name),
                 format!("wire type `{}` removed", o.name),

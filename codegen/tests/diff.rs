@@ -1100,3 +1100,68 @@ fn pagination_is_the_clients_stream() {
         );
     }
 }
+
+#[test]
+fn types_renamed_with_the_same_wire() {
+    // A schema of another name and the same shape: the Rust type has another name; the
+    // members of that type carry the same JSON.
+    let mut new = base();
+    new.schemas[0].1 = edit(COMMON, "Owner:\n", "Holder:\n");
+    new.interfaces[0].1 = edit(INFO, "type: Owner,", "type: Holder,");
+    one(
+        &between(base(), new),
+        "schema-renamed",
+        "schema Holder",
+        Bump::Major,
+        &[C, S],
+    );
+    // The same in an interface's own schemas, and its result typed by it.
+    let local = |name: &str| {
+        let mut s = base();
+        s.interfaces[0].1 = edit(
+            &edit(
+                INFO,
+                "summary: About the node.\n",
+                &format!(
+                    "summary: About the node.\n\nschemas:\n  {name}:\n    summary: A peer.\n    fields:\n      - {{ name: ip, type: string, summary: Its IP. }}\n"
+                ),
+            ),
+            "      type: Status\n",
+            &format!("      type: list<{name}>\n"),
+        )
+        .replace("        result: Up\n", "        result: []\n");
+        s
+    };
+    let c: Vec<Change> = between(local("Peer"), local("Neighbour"))
+        .into_iter()
+        .filter(|c| c.kind != "examples-changed")
+        .collect();
+    one(
+        &c,
+        "schema-renamed",
+        "info schema Neighbour",
+        Bump::Major,
+        &[C, S],
+    );
+    // A wire type of another name: its Rust type is its `rust:`, the same.
+    let mut new = base();
+    new.wire_types.1 = edit(WIRE_TYPES, "u64:\n", "uint64:\n");
+    new.schemas[0].1 = edit(COMMON, "type: u64,", "type: uint64,");
+    one(
+        &between(base(), new),
+        "wire-type-renamed",
+        "wire type uint64",
+        Bump::Patch,
+        &[],
+    );
+    // A wire type's Rust type changed, its JSON not: code breaks, peers do not.
+    let mut new = base();
+    new.wire_types.1 = edit(WIRE_TYPES, "rust: String\n", "rust: Text\n");
+    one(
+        &between(base(), new),
+        "wire-type-rust-changed",
+        "wire type string",
+        Bump::Major,
+        &[C, S],
+    );
+}
