@@ -3,7 +3,9 @@
 //! structs built with `new(required…)` and `with_…` setters, optional members as `Option`,
 //! open enums, default trait bodies) and who is affected: code calling the generated client,
 //! code implementing the generated server traits, and the wire (a peer speaking the old
-//! form). Reads only the model.
+//! form). Reads the model, and the Rust names `emit::names` gives its items: a change is a
+//! signature change when a generated Rust name, type or argument order changes, a wire change
+//! when what a peer sends or reads does.
 
 use crate::codec::model::{Codecs, Struct};
 use crate::emit::names;
@@ -494,19 +496,6 @@ fn method(cx: &Cx, o: &Method, m: &Method, full: &str, out: &mut Out) {
 /// of the client trait, yielding the `items` list's elements) and `impl Paged` for its
 /// params: no wire at all.
 fn pagination(cx: &Cx, o: &Method, m: &Method, full: &str, out: &mut Out) {
-    // The stream's item: the element type of the `items` member.
-    let item =
-        |m: &'_ Method, p: &Pagination| -> Option<TypeRef> {
-            match &m.result.body {
-                Body::Object(fields) => fields.iter().find(|f| f.name == p.items).map(|f| match &f
-                    .ty
-                {
-                    TypeRef::List(t) => t.as_ref().clone(),
-                    t => t.clone(),
-                }),
-                _ => None,
-            }
-        };
     let stream = names::MethodNames::of(m)
         .stream
         .or(names::MethodNames::of(o).stream)
@@ -528,8 +517,8 @@ fn pagination(cx: &Cx, o: &Method, m: &Method, full: &str, out: &mut Out) {
             &[C],
         ),
         (Some(a), Some(b)) => {
-            let x = item(o, a).map(|t| cx.ty(&t));
-            let y = item(m, b).map(|t| t.to_string());
+            let x = stream_item(o, a).map(|t| cx.ty(t));
+            let y = stream_item(m, b).map(|t| t.to_string());
             if a.items != b.items && x != y {
                 out.push(
                     full,
@@ -561,6 +550,20 @@ fn pagination(cx: &Cx, o: &Method, m: &Method, full: &str, out: &mut Out) {
             }
         }
     }
+}
+
+/// What a paged method's stream yields: the elements of its `items` member.
+fn stream_item<'m>(m: &'m Method, p: &Pagination) -> Option<&'m TypeRef> {
+    let Body::Object(fields) = &m.result.body else {
+        return None;
+    };
+    fields
+        .iter()
+        .find(|f| f.name == p.items)
+        .map(|f| match &f.ty {
+            TypeRef::List(t) => t.as_ref(),
+            t => t,
+        })
 }
 
 fn cursor(c: &PageCursor) -> (&str, Option<&str>) {
