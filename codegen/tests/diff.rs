@@ -661,3 +661,507 @@ fn the_repository_spec_at_head_has_no_change_from_itself() {
     // The working spec may differ from HEAD while editing; what HEAD holds, loads.
     assert!(json["bump"].is_string());
 }
+
+/// The changes from the base's interface file edited by `old` to it edited by `new`, without
+/// `examples-changed`.
+#[track_caller]
+fn changes_between_info(old: &[(&str, &str)], new: &[(&str, &str)]) -> Vec<Change> {
+    let with = |edits: &[(&str, &str)]| {
+        let mut s = base();
+        s.interfaces[0].1 = edits
+            .iter()
+            .fold(INFO.to_string(), |text, (from, to)| edit(&text, from, to));
+        s
+    };
+    between(with(old), with(new))
+        .into_iter()
+        .filter(|c| c.kind != "examples-changed")
+        .collect()
+}
+
+/// `getNodeVersion` with two required params of one type before its optional ones, in
+/// either order, and an example giving them.
+fn required_params(first: &str, second: &str) -> [(&'static str, String); 2] {
+    let param = |n: &str| format!("      - {{ name: {n}, type: string, summary: {n}. }}\n");
+    [
+        (
+            "      - { name: verbose,",
+            format!("{}{}      - {{ name: verbose,", param(first), param(second)),
+        ),
+        (
+            "        params: {}",
+            "        params: { network: mainnet, chain: X }".to_string(),
+        ),
+    ]
+}
+
+fn edits<'a>(v: &'a [(&'static str, String)]) -> Vec<(&'static str, &'a str)> {
+    v.iter().map(|(a, b)| (*a, b.as_str())).collect()
+}
+
+#[test]
+fn required_params_in_another_order_change_new() {
+    let old = required_params("network", "chain");
+    let new = required_params("chain", "network");
+    let c = changes_between_info(&edits(&old), &edits(&new));
+    // The params go by name: the wire is the same, `new(network, chain)` is not.
+    one(
+        &c,
+        "required-order-changed",
+        "info.getNodeVersion params",
+        Bump::Major,
+        &[C],
+    );
+    assert!(
+        c[0].change
+            .contains("`new(network, chain)` now takes its arguments as `new(chain, network)`")
+            && c[0].change.contains("`network` and `chain` have one type"),
+        "{}",
+        c[0].change
+    );
+}
+
+#[test]
+fn required_result_members_in_another_order_change_new() {
+    let owner = "        - { name: owner, type: Owner, summary: Who runs it. }\n";
+    let c = changes_in_info(
+        &format!("{RESULT_VERSION}{owner}"),
+        &format!("{owner}{RESULT_VERSION}"),
+    );
+    // Whoever builds the result (the server) calls `new(version, owner)`.
+    one(
+        &c,
+        "required-order-changed",
+        "info.getNodeVersion result",
+        Bump::Major,
+        &[S],
+    );
+    assert!(
+        c[0].change
+            .contains("`new(version, owner)` now takes its arguments as `new(owner, version)`")
+            && !c[0].change.contains("one type"),
+        "{}",
+        c[0].change
+    );
+}
+
+#[test]
+fn required_schema_members_in_another_order_change_new() {
+    let locktime = "    - { name: locktime, type: u64, summary: Unix time before which the owner cannot act. }\n";
+    let addresses = "    - { name: addresses, type: list<string>, summary: Owner addresses. }\n";
+    let mut new = base();
+    new.schemas[0].1 = edit(
+        COMMON,
+        &format!("{locktime}{addresses}"),
+        &format!("{addresses}{locktime}"),
+    );
+    one(
+        &between(base(), new),
+        "required-order-changed",
+        "schema Owner",
+        Bump::Major,
+        &[C, S],
+    );
+}
+
+#[test]
+fn optional_members_in_another_order_leave_new_as_it_is() {
+    let verbose = "      - { name: verbose, type: bool, optional: true, summary: More detail. }\n";
+    let tag =
+        "      - { name: tag, type: string, optional: true, aliases: [label], summary: A tag. }\n";
+    let c = changes_in_info(&format!("{verbose}{tag}"), &format!("{tag}{verbose}"));
+    one(
+        &c,
+        "order-changed",
+        "info.getNodeVersion params",
+        Bump::Patch,
+        &[],
+    );
+    // A required member moving past an optional one: `new(version, owner)` either way.
+    let comment =
+        "        - { name: comment, type: string, optional: true, summary: A comment. }\n";
+    let owner = "        - { name: owner, type: Owner, summary: Who runs it. }\n";
+    let c = changes_in_info(
+        &format!("{RESULT_VERSION}{owner}{comment}"),
+        &format!("{RESULT_VERSION}{comment}{owner}"),
+    );
+    one(
+        &c,
+        "order-changed",
+        "info.getNodeVersion result",
+        Bump::Patch,
+        &[],
+    );
+    // Required members keep their order while one is added between them: that is the
+    // addition, not an order change.
+    let c = changes_in_info(
+        RESULT_VERSION,
+        &format!(
+            "        - {{ name: build, type: string, optional: true, summary: The build. }}\n{RESULT_VERSION}"
+        ),
+    );
+    one(
+        &c,
+        "member-added-optional",
+        "info.getNodeVersion result.build",
+        Bump::Minor,
+        &[],
+    );
+}
+
+#[test]
+fn member_spellings_and_rust_names() {
+    // Another spelling of one Rust name (`tag` is `tag` either way; `txID` and `txId` are
+    // both `tx_id`): code keeps compiling, peers see another name.
+    let c = changes_between_info(
+        &[("{ name: verbose, type: bool,", "{ name: txID, type: bool,")],
+        &[("{ name: verbose, type: bool,", "{ name: txId, type: bool,")],
+    );
+    one(
+        &c,
+        "wire-name-changed",
+        "info.getNodeVersion params.txId",
+        Bump::Major,
+        &[W],
+    );
+    // Found by its Rust name wherever it moved: a rename and a new order, not a removal and
+    // an addition.
+    let verbose = "      - { name: verbose, type: bool, optional: true, summary: More detail. }\n";
+    let tag =
+        "      - { name: tag, type: string, optional: true, aliases: [label], summary: A tag. }\n";
+    let c = changes_between_info(
+        &[(verbose, &verbose.replace("verbose", "txID"))],
+        &[(
+            &format!("{verbose}{tag}"),
+            &format!("{tag}{}", verbose.replace("verbose", "txId")),
+        )],
+    );
+    let kinds: Vec<&str> = c.iter().map(|c| c.kind).collect();
+    assert_eq!(kinds, ["wire-name-changed", "order-changed"], "{c:#?}");
+    // The name and an alias swapped: both spellings are still read, the other one is
+    // written; the Rust name follows the name.
+    let c = changes_in_info(
+        "{ name: tag, type: string, optional: true, aliases: [label],",
+        "{ name: label, type: string, optional: true, aliases: [tag],",
+    );
+    one(
+        &c,
+        "member-renamed",
+        "info.getNodeVersion params.label",
+        Bump::Major,
+        &[C, S, W],
+    );
+    assert!(
+        c[0].change.contains("(`tag` is still read)"),
+        "{}",
+        c[0].change
+    );
+    let c = changes_between_info(
+        &[(
+            "name: tag, type: string, optional: true, aliases: [label]",
+            "name: txID, type: string, optional: true, aliases: [txId]",
+        )],
+        &[(
+            "name: tag, type: string, optional: true, aliases: [label]",
+            "name: txId, type: string, optional: true, aliases: [txID]",
+        )],
+    );
+    one(
+        &c,
+        "wire-name-changed",
+        "info.getNodeVersion params.txId",
+        Bump::Major,
+        &[W],
+    );
+    // The old name kept as an alias: still a new Rust name, and another spelling written.
+    let c = changes_in_info(
+        "{ name: tag, type: string, optional: true, aliases: [label],",
+        "{ name: mark, type: string, optional: true, aliases: [label, tag],",
+    );
+    one(
+        &c,
+        "member-renamed",
+        "info.getNodeVersion params.mark",
+        Bump::Major,
+        &[C, S, W],
+    );
+}
+
+#[test]
+fn a_method_called_another_way_with_the_same_rust_names() {
+    // `getUTXOs` and `getUtxos` are both `get_utxos`, `GetUtxosParams`, `GET_UTXOS`: only
+    // the name a request carries changes.
+    let c = changes_between_info(
+        &[("  - name: getStatus\n", "  - name: getUTXOs\n")],
+        &[("  - name: getStatus\n", "  - name: getUtxos\n")],
+    );
+    one(&c, "wire-name-changed", "info.getUtxos", Bump::Major, &[W]);
+    // Another Rust name: a method removed and another added.
+    let c = changes_between_info(
+        &[("  - name: getStatus\n", "  - name: getUTXOs\n")],
+        &[("  - name: getStatus\n", "  - name: getUtxoSet\n")],
+    );
+    let kinds: Vec<&str> = c.iter().map(|c| c.kind).collect();
+    assert_eq!(kinds, ["method-added", "method-removed"], "{c:#?}");
+}
+
+#[test]
+fn methods_and_enumeration_values_in_another_order() {
+    let first = INFO.find("  - name: getNodeVersion").unwrap();
+    let second = INFO.find("  - name: getStatus").unwrap();
+    let mut new = base();
+    new.interfaces[0].1 = format!(
+        "{}{}\n{}",
+        &INFO[..first],
+        &INFO[second..],
+        &INFO[first..second]
+    );
+    one(
+        &between(base(), new),
+        "order-changed",
+        "interface info",
+        Bump::Patch,
+        &[],
+    );
+    let up = "    - { value: Up, summary: Running. }\n";
+    let down = "    - { value: Down, summary: Stopped. }\n";
+    let mut new = base();
+    new.schemas[0].1 = edit(COMMON, &format!("{up}{down}"), &format!("{down}{up}"));
+    one(
+        &between(base(), new),
+        "order-changed",
+        "schema Status",
+        Bump::Patch,
+        &[],
+    );
+}
+
+#[test]
+fn an_enumeration_value_written_another_way_with_the_same_variant() {
+    // `Up` and `UP` are both the variant `Up`.
+    let mut new = base();
+    new.schemas[0].1 = edit(COMMON, "{ value: Up,", "{ value: UP,");
+    new.interfaces[0].1 = edit(INFO, "result: Up\n", "result: UP\n");
+    let c: Vec<Change> = between(base(), new)
+        .into_iter()
+        .filter(|c| c.kind != "examples-changed")
+        .collect();
+    one(&c, "wire-name-changed", "schema Status", Bump::Major, &[W]);
+}
+
+#[test]
+fn an_interface_renamed_or_in_another_namespace() {
+    // Same path and namespace: the same requests, other Rust names (`info` → `node_info`).
+    let mut new = base();
+    new.interfaces[0] = (
+        "interfaces/node-info.yaml".into(),
+        edit(INFO, "name: info\n", "name: node-info\n"),
+    );
+    let c = between(base(), new);
+    one(
+        &c,
+        "interface-renamed",
+        "interface node-info",
+        Bump::Major,
+        &[C, S],
+    );
+    // The namespace is in every method's name on the wire, in no Rust name.
+    let c = changes_in_info("namespace: info\n", "namespace: information\n");
+    one(&c, "namespace-changed", "interface info", Bump::Major, &[W]);
+}
+
+#[test]
+fn the_oldest_supported_node_version_decides_what_is_an_option() {
+    // `build` came with v1.11.0: an `Option` while v1.10.0 is supported, a plain member
+    // once it no longer is; its own `since` is the same.
+    let with = |oldest: &str| {
+        let mut s = base();
+        s.versions = Some((
+            "versions.yaml".into(),
+            format!("oldest-supported: {oldest}\nchecked-against: v1.15.0\n"),
+        ));
+        s.interfaces[0].1 = edit(
+            &edit(
+                INFO,
+                RESULT_VERSION,
+                &format!(
+                    "{RESULT_VERSION}        - {{ name: build, type: string, since: v1.11.0, summary: The build. }}\n"
+                ),
+            ),
+            EXAMPLE,
+            r#"result: { version: "1", build: "b", owner: { locktime: "0", addresses: [] } }"#,
+        );
+        s
+    };
+    let c = between(with("v1.10.0"), with("v1.11.0"));
+    let kinds: Vec<(&str, &str, Bump)> = c
+        .iter()
+        .map(|c| (c.kind, c.place.as_str(), c.bump))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            ("versions-changed", "versions", Bump::Patch),
+            (
+                "member-versions-changed-type",
+                "info.getNodeVersion result.build",
+                Bump::Major
+            ),
+        ],
+        "{c:#?}"
+    );
+    // Whoever reads the result (the client) sees `Option<String>` become `String`.
+    assert_eq!(c[1].breaks, [C]);
+    assert!(
+        c[1].change.contains("no longer an `Option`"),
+        "{}",
+        c[1].change
+    );
+    // A newer oldest version that leaves every member's type as it was: patch.
+    let c = between(with("v1.11.0"), with("v1.11.1"));
+    one(&c, "versions-changed", "versions", Bump::Patch, &[]);
+}
+
+const PAGED: &str = r#"
+  - name: getPeers
+    summary: Peers, page by page.
+    params:
+      - { name: limit, type: u64, optional: true, summary: At most. }
+      - { name: start, type: u64, optional: true, summary: Where to start. }
+    result:
+      fields:
+        - { name: peers, type: list<string>, summary: Peers. }
+        - { name: owners, type: list<Owner>, summary: Their owners. }
+        - { name: names, type: list<string>, summary: Their names. }
+        - { name: end, type: u64, summary: Where the next page starts. }
+    examples:
+      - name: None
+        result: { peers: [], owners: [], names: [], end: "0" }
+"#;
+
+/// The base with `getPeers`, paged as `pagination` says (none when empty).
+fn paged(pagination: &str) -> Sources {
+    let mut s = base();
+    let method = if pagination.is_empty() {
+        PAGED.to_string()
+    } else {
+        edit(
+            PAGED,
+            "    summary: Peers, page by page.\n",
+            &format!("    summary: Peers, page by page.\n    pagination:\n{pagination}"),
+        )
+    };
+    s.interfaces[0].1 = format!("{INFO}{method}");
+    s
+}
+
+#[test]
+fn pagination_is_the_clients_stream() {
+    let pages = "      items: peers\n      page-size: { param: limit, max: 100 }\n      cursor: { param: start, from: end }\n";
+    // The stream is a provided method of the client trait: gained, it breaks nobody; gone,
+    // callers of `get_peers_stream`. The wire is the same either way.
+    one(
+        &between(paged(""), paged(pages)),
+        "pagination-added",
+        "info.getPeers",
+        Bump::Minor,
+        &[],
+    );
+    one(
+        &between(paged(pages), paged("")),
+        "pagination-removed",
+        "info.getPeers",
+        Bump::Major,
+        &[C],
+    );
+    // Its items of another type: the stream yields another type.
+    one(
+        &between(
+            paged(pages),
+            paged(&pages.replace("items: peers", "items: owners")),
+        ),
+        "pagination-item-changed",
+        "info.getPeers",
+        Bump::Major,
+        &[C],
+    );
+    // The same type, or another way of asking for pages: the stream's signature stays.
+    for other in [
+        pages.replace("items: peers", "items: names"),
+        pages.replace("max: 100", "max: 50"),
+        format!("{pages}      may-repeat: true\n"),
+    ] {
+        one(
+            &between(paged(pages), paged(&other)),
+            "pagination-changed",
+            "info.getPeers",
+            Bump::Patch,
+            &[],
+        );
+    }
+}
+
+#[test]
+fn types_renamed_with_the_same_wire() {
+    // A schema of another name and the same shape: the Rust type has another name; the
+    // members of that type carry the same JSON.
+    let mut new = base();
+    new.schemas[0].1 = edit(COMMON, "Owner:\n", "Holder:\n");
+    new.interfaces[0].1 = edit(INFO, "type: Owner,", "type: Holder,");
+    one(
+        &between(base(), new),
+        "schema-renamed",
+        "schema Holder",
+        Bump::Major,
+        &[C, S],
+    );
+    // The same in an interface's own schemas, and its result typed by it.
+    let local = |name: &str| {
+        let mut s = base();
+        s.interfaces[0].1 = edit(
+            &edit(
+                INFO,
+                "summary: About the node.\n",
+                &format!(
+                    "summary: About the node.\n\nschemas:\n  {name}:\n    summary: A peer.\n    fields:\n      - {{ name: ip, type: string, summary: Its IP. }}\n"
+                ),
+            ),
+            "      type: Status\n",
+            &format!("      type: list<{name}>\n"),
+        )
+        .replace("        result: Up\n", "        result: []\n");
+        s
+    };
+    let c: Vec<Change> = between(local("Peer"), local("Neighbour"))
+        .into_iter()
+        .filter(|c| c.kind != "examples-changed")
+        .collect();
+    one(
+        &c,
+        "schema-renamed",
+        "info schema Neighbour",
+        Bump::Major,
+        &[C, S],
+    );
+    // A wire type of another name: its Rust type is its `rust:`, the same.
+    let mut new = base();
+    new.wire_types.1 = edit(WIRE_TYPES, "u64:\n", "uint64:\n");
+    new.schemas[0].1 = edit(COMMON, "type: u64,", "type: uint64,");
+    one(
+        &between(base(), new),
+        "wire-type-renamed",
+        "wire type uint64",
+        Bump::Patch,
+        &[],
+    );
+    // A wire type's Rust type changed, its JSON not: code breaks, peers do not.
+    let mut new = base();
+    new.wire_types.1 = edit(WIRE_TYPES, "rust: String\n", "rust: Text\n");
+    one(
+        &between(base(), new),
+        "wire-type-rust-changed",
+        "wire type string",
+        Bump::Major,
+        &[C, S],
+    );
+}

@@ -179,21 +179,7 @@ impl Names {
                             .iter()
                             .map(|p| naming::snake(&p.name))
                             .collect(),
-                        methods: i
-                            .methods
-                            .iter()
-                            .map(|m| MethodNames {
-                                spec_name: m.name.clone(),
-                                ident: naming::snake(&m.name),
-                                konst: naming::screaming(&m.name),
-                                params: naming::params_type(&m.name),
-                                result: m.result.name.clone(),
-                                stream: m
-                                    .pagination
-                                    .as_ref()
-                                    .map(|_| format!("{}_stream", naming::snake(&m.name))),
-                            })
-                            .collect(),
+                        methods: i.methods.iter().map(MethodNames::of).collect(),
                     }
                 })
                 .collect(),
@@ -220,6 +206,23 @@ impl Names {
             .iter()
             .find(|n| n.spec_name == i.name)
             .expect("every interface of the spec has names")
+    }
+}
+
+impl MethodNames {
+    /// The names of method `m`.
+    pub fn of(m: &Method) -> MethodNames {
+        MethodNames {
+            spec_name: m.name.clone(),
+            ident: naming::snake(&m.name),
+            konst: naming::screaming(&m.name),
+            params: naming::params_type(&m.name),
+            result: m.result.name.clone(),
+            stream: m
+                .pagination
+                .as_ref()
+                .map(|_| format!("{}_stream", naming::snake(&m.name))),
+        }
     }
 }
 
