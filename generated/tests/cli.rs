@@ -1673,7 +1673,8 @@ fn export_resumes_after_a_kill_and_writes_each_container_once() {
         &theirs[0].id.to_string(),
         "11111111111111111111111111111111LpoYY",
     );
-    std::fs::write(&other, format!("{forged}\n{{\"partial")).unwrap();
+    let forged = format!("{forged}\n{{\"partial");
+    std::fs::write(&other, &forged).unwrap();
     let refused = Command::new(env!("CARGO_BIN_EXE_avax-rpc"))
         .args(["export", "--url", &url, "--out"])
         .arg(&other)
@@ -1684,6 +1685,11 @@ fn export_resumes_after_a_kill_and_writes_each_container_once() {
     assert!(
         err.contains("the file holds another index's containers"),
         "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&other).unwrap(),
+        forged,
+        "a refused file is left as it is"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -140,8 +140,8 @@ async fn export(a: Export) -> Result<String, String> {
     let cx = JsonContext::for_network(a.chain.as_str(), network_id);
 
     // Where the file leaves off, and whether the node agrees with what it holds.
-    let (mut file, done) = open_resumable(&a.out)?;
-    let start = match &done {
+    let resumable = Resumable::open(&a.out)?;
+    let start = match &resumable.last {
         Some((at, id)) => {
             let mut params = GetContainerByIndexParams::new();
             params.index = Some(U64(*at));
@@ -159,6 +159,7 @@ async fn export(a: Export) -> Result<String, String> {
         }
         None => 0,
     };
+    let mut file = resumable.append(&a.out)?;
     let last = match index.get_last_accepted(GetLastAcceptedParams::new()).await {
         Ok(c) => Some(c.index.get()),
         Err(ClientError::Rpc { error, .. })
@@ -265,81 +266,84 @@ fn line(
 /// The index and ID of the last container a file holds.
 type Last = Option<(u64, String)>;
 
-/// The file opened for appending after its last complete line (a partial line cut off), and
-/// that line's index and ID, if it has one.
-fn open_resumable(path: &Path) -> Result<(BufWriter<File>, Last), String> {
-    let name = path.display();
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map_err(|e| format!("{name}: {e}"))?;
-    let len = file.metadata().map_err(|e| format!("{name}: {e}"))?.len();
-    // The end of the last complete line: read back from the end, a block at a time.
-    let mut keep = 0;
-    let mut at = len;
-    let mut block = vec![0u8; 64 << 10];
-    while at > 0 {
-        let n = block.len().min(at as usize);
-        at -= n as u64;
-        file.seek(SeekFrom::Start(at))
-            .map_err(|e| format!("{name}: {e}"))?;
-        file.read_exact(&mut block[..n])
-            .map_err(|e| format!("{name}: {e}"))?;
-        if let Some(i) = block[..n].iter().rposition(|b| *b == b'\n') {
-            keep = at + i as u64 + 1;
-            break;
+/// A file of an earlier run: where its last complete line ends, and that line's container.
+struct Resumable {
+    file: File,
+    /// The length the file keeps: a partial last line after it is cut off.
+    keep: u64,
+    last: Last,
+}
+
+impl Resumable {
+    /// The file (created if missing), and what it holds. Nothing is changed in it yet: a file
+    /// that is not this tool's, or not the node's, is refused as it is.
+    fn open(path: &Path) -> Result<Self, String> {
+        let name = path.display();
+        let io = |e: std::io::Error| format!("{name}: {e}");
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)
+            .map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
+        let keep = line_start(&mut file, len).map_err(io)?;
+        if keep == 0 {
+            return Ok(Self {
+                file,
+                keep,
+                last: None,
+            });
         }
-    }
-    if keep < len {
-        file.set_len(keep)
-            .map_err(|e| format!("{name}: cutting off its partial last line: {e}"))?;
-    }
-    let last = if keep == 0 {
-        None
-    } else {
-        // The last line starts after the newline before it.
-        let mut start = keep - 1;
-        while start > 0 {
-            let n = block.len().min(start as usize);
-            let from = start - n as u64;
-            file.seek(SeekFrom::Start(from))
-                .map_err(|e| format!("{name}: {e}"))?;
-            file.read_exact(&mut block[..n])
-                .map_err(|e| format!("{name}: {e}"))?;
-            match block[..n].iter().rposition(|b| *b == b'\n') {
-                Some(i) => {
-                    start = from + i as u64 + 1;
-                    break;
-                }
-                None => start = from,
-            }
-        }
-        file.seek(SeekFrom::Start(start))
-            .map_err(|e| format!("{name}: {e}"))?;
+        let start = line_start(&mut file, keep - 1).map_err(io)?;
+        file.seek(SeekFrom::Start(start)).map_err(io)?;
         let mut text = String::new();
-        BufReader::new(&mut file)
-            .read_line(&mut text)
-            .map_err(|e| format!("{name}: {e}"))?;
+        BufReader::new(&mut file).read_line(&mut text).map_err(io)?;
         let v: Value = serde_json::from_str(&text).map_err(|e| {
             format!("{name}: its last line is not JSON ({e}); not a file of this tool, so it is left as it is")
         })?;
         let index = v["index"].as_str().and_then(|s| s.parse::<u64>().ok());
-        let id = v["id"].as_str();
-        match (index, id) {
-            (Some(index), Some(id)) => Some((index, id.to_string())),
-            _ => {
-                return Err(format!(
-                    "{name}: its last line has no container `index` and `id`; not a file of this tool, so it is left as it is"
-                ));
-            }
+        match (index, v["id"].as_str()) {
+            (Some(index), Some(id)) => Ok(Self {
+                file,
+                keep,
+                last: Some((index, id.to_string())),
+            }),
+            _ => Err(format!(
+                "{name}: its last line has no container `index` and `id`; not a file of this tool, so it is left as it is"
+            )),
         }
-    };
-    file.seek(SeekFrom::End(0))
-        .map_err(|e| format!("{name}: {e}"))?;
-    Ok((BufWriter::with_capacity(1 << 20, file), last))
+    }
+
+    /// The file cut after its last complete line, for appending.
+    fn append(mut self, path: &Path) -> Result<BufWriter<File>, String> {
+        let name = path.display();
+        self.file
+            .set_len(self.keep)
+            .map_err(|e| format!("{name}: cutting off its partial last line: {e}"))?;
+        self.file
+            .seek(SeekFrom::End(0))
+            .map_err(|e| format!("{name}: {e}"))?;
+        Ok(BufWriter::with_capacity(1 << 20, self.file))
+    }
+}
+
+/// Where the line holding the byte before `end` starts: just after the last newline before
+/// `end`, or 0. Read backwards a block at a time.
+fn line_start(file: &mut File, end: u64) -> std::io::Result<u64> {
+    let mut block = vec![0u8; 64 << 10];
+    let mut at = end;
+    while at > 0 {
+        let n = block.len().min(usize::try_from(at).unwrap_or(usize::MAX));
+        at -= n as u64;
+        file.seek(SeekFrom::Start(at))?;
+        file.read_exact(&mut block[..n])?;
+        if let Some(i) = block[..n].iter().rposition(|b| *b == b'\n') {
+            return Ok(at + i as u64 + 1);
+        }
+    }
+    Ok(0)
 }
 
 /// A bar on a terminal (containers/s, ETA), plain lines every two seconds otherwise.
