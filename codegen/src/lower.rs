@@ -802,11 +802,7 @@ impl Cx {
     ) -> Option<Pagination> {
         let before = self.errors.len();
         let param = |name: &str| params.iter().find(|f| f.name == name);
-        let members: &[Field] = match &result.body {
-            Body::Object(fields) => fields,
-            _ => &[],
-        };
-        let member = |name: &str| members.iter().find(|f| f.name == name);
+        let member = |name: &str| result.member(name);
         let is_count = |f: &Field| matches!(&f.ty, TypeRef::Wire(w) if w == "u32" || w == "u64");
         match member(&raw.items) {
             Some(f) if matches!(f.ty, TypeRef::List(_)) => {}

@@ -167,6 +167,16 @@ pub struct Schema {
     pub origin: Origin,
 }
 
+impl Schema {
+    /// The member named `name` (its wire name), when the schema is an object.
+    pub fn member(&self, name: &str) -> Option<&Field> {
+        match &self.body {
+            Body::Object(fields) => fields.iter().find(|f| f.name == name),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug)]
 pub enum Body {
     Object(Vec<Field>),

@@ -165,15 +165,8 @@ fn stream_method(r: &Rust, i: &Interface, m: &Method) -> Option<TokenStream> {
 
 /// The element type of a paged method's `items`.
 fn item_type(r: &Rust, m: &Method, paging: &Pagination) -> Option<TokenStream> {
-    match &result_member(m, &paging.items)?.ty {
+    match &m.result.member(&paging.items)?.ty {
         TypeRef::List(t) => Some(super::rust_type(r.spec, t)),
-        _ => None,
-    }
-}
-
-fn result_member<'m>(m: &'m Method, name: &str) -> Option<&'m Field> {
-    match &m.result.body {
-        Body::Object(fields) => fields.iter().find(|f| f.name == name),
         _ => None,
     }
 }
@@ -190,7 +183,7 @@ fn paged_impl(r: &Rust, i: &Interface, m: &Method) -> Option<TokenStream> {
     let param = |name: &str| m.params.iter().find(|f| f.name == name);
     let member_ident = |f: &Field| ident(&super::names::field(f));
 
-    let items_field = result_member(m, &paging.items)?;
+    let items_field = m.result.member(&paging.items)?;
     let items = member_ident(items_field);
     let items = if items_field.is_option() {
         quote!(page.#items.unwrap_or_default())
@@ -246,7 +239,7 @@ fn paged_impl(r: &Rust, i: &Interface, m: &Method) -> Option<TokenStream> {
             };
             let split = match cursor {
                 PageCursor::FromResult { member, .. } => {
-                    let mf = result_member(m, member)?;
+                    let mf = m.result.member(member)?;
                     let mi = member_ident(mf);
                     let next = if mf.is_option() {
                         quote!(page.#mi)
