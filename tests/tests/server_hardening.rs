@@ -1,6 +1,7 @@
 //! The hardened server (`avalanche_rpc::rpc::serve`) against raw-socket peers on 127.0.0.1:
 //! each timeout closes what it should, when it should (short timeouts here), error replies stay
-//! small whatever was sent, and the connection cap makes late callers wait, not fail.
+//! small whatever was sent, the connection cap makes room from idle connections, and the
+//! budget for bodies in flight refuses what does not fit with 503, never more memory.
 
 mod common;
 
@@ -495,9 +496,13 @@ async fn a_body_over_the_limit_is_refused_before_it_ends() {
 }
 
 #[tokio::test]
-async fn with_the_cap_reached_a_caller_waits_until_idle_connections_time_out() {
+async fn without_eviction_a_caller_waits_until_idle_connections_time_out() {
     const CAP: usize = 3;
-    let addr = start(common::router(), config().max_connections(CAP)).await;
+    let addr = start(
+        common::router(),
+        config().max_connections(CAP).evict_idle(false),
+    )
+    .await;
     let since = Instant::now();
     let mut idle = Vec::new();
     for _ in 0..CAP {
@@ -519,4 +524,210 @@ async fn with_the_cap_reached_a_caller_waits_until_idle_connections_time_out() {
         assert!(got.is_empty());
         assert_closed_at("idle under the cap", elapsed, HEADER);
     }
+}
+
+const NETWORK_NAME: &str = r#"{"jsonrpc":"2.0","id":7,"method":"info.getNetworkName"}"#;
+
+/// Whether the server has closed `stream` (read returns end or an error within `wait`).
+async fn closed_within(stream: &mut TcpStream, wait: Duration) -> bool {
+    let mut buf = [0u8; 256];
+    matches!(
+        timeout(wait, stream.read(&mut buf)).await,
+        Ok(Ok(0) | Err(_))
+    )
+}
+
+#[tokio::test]
+async fn with_the_cap_reached_the_connection_idle_the_longest_makes_room() {
+    const CAP: usize = 3;
+    // Long timeouts: nothing here may be closed by one.
+    let long = Duration::from_secs(60);
+    let config = ServeConfig::default()
+        .read_header_timeout(long)
+        .read_timeout(long)
+        .idle_timeout(long)
+        .max_connections(CAP);
+    let addr = start(common::router(), config).await;
+    // The oldest: silent since it connected.
+    let mut silent = connect(addr).await;
+    sleep(Duration::from_millis(50)).await;
+    // Mid-request: half a head, never to be closed for room.
+    let mut half = connect(addr).await;
+    half.write_all(b"POST /ext/info HTTP/1.1\r\nHost: te")
+        .await
+        .expect("send half a head");
+    sleep(Duration::from_millis(50)).await;
+    // Idle between keep-alive requests, after one answered.
+    let mut kept = connect(addr).await;
+    kept.write_all(&post("/ext/info", NETWORK_NAME))
+        .await
+        .expect("send");
+    assert_eq!(read_reply(&mut kept).await.json()["id"], 7);
+
+    // Full: a new caller is answered at once, and the silent connection made room.
+    let since = Instant::now();
+    // Kept open (idle after its reply), so the server stays full.
+    let mut first = connect(addr).await;
+    first
+        .write_all(&post("/ext/info", NETWORK_NAME))
+        .await
+        .expect("send");
+    assert_eq!(read_reply(&mut first).await.json()["id"], 7);
+    assert!(
+        since.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        since.elapsed()
+    );
+    assert!(closed_within(&mut silent, Duration::from_secs(2)).await);
+    // The next makes room from the keep-alive one (idle since its reply, before the first
+    // caller's); the half-sent request is left alone and can still finish.
+    let second = call(addr, "/ext/info", NETWORK_NAME).await;
+    assert_eq!(second.json()["id"], 7);
+    assert!(closed_within(&mut kept, Duration::from_secs(2)).await);
+    assert!(!closed_within(&mut first, Duration::from_millis(200)).await);
+    half.write_all(
+        format!(
+            "st\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{NETWORK_NAME}",
+            NETWORK_NAME.len()
+        )
+        .as_bytes(),
+    )
+    .await
+    .expect("finish the request");
+    assert_eq!(read_reply(&mut half).await.json()["id"], 7);
+}
+
+#[tokio::test]
+async fn with_every_connection_mid_request_a_new_one_waits_for_one_to_end() {
+    const CAP: usize = 2;
+    let addr = start(common::router(), config().max_connections(CAP)).await;
+    let since = Instant::now();
+    let mut busy = Vec::new();
+    for _ in 0..CAP {
+        let mut s = connect(addr).await;
+        s.write_all(b"POST /ext/info HTTP/1.1\r\n")
+            .await
+            .expect("send half a head");
+        busy.push(s);
+    }
+    sleep(Duration::from_millis(100)).await;
+    let reply = call(addr, "/ext/info", NETWORK_NAME).await;
+    assert_eq!(reply.json()["id"], 7);
+    // Served once a half-sent head timed out, not before.
+    assert_closed_at("answered once a slot freed", since.elapsed(), HEADER);
+}
+
+#[tokio::test]
+async fn hundreds_of_silent_sockets_do_not_delay_a_caller() {
+    const CAP: usize = 16;
+    const SILENT: usize = 200;
+    let long = Duration::from_secs(60);
+    let config = ServeConfig::default()
+        .read_header_timeout(long)
+        .read_timeout(long)
+        .idle_timeout(long)
+        .max_connections(CAP);
+    let addr = start(common::router(), config).await;
+    let mut silent = Vec::new();
+    for _ in 0..SILENT {
+        silent.push(connect(addr).await);
+    }
+    let mut worst = Duration::ZERO;
+    for _ in 0..20 {
+        let since = Instant::now();
+        let reply = call(addr, "/ext/info", NETWORK_NAME).await;
+        assert_eq!(reply.json()["id"], 7);
+        worst = worst.max(since.elapsed());
+    }
+    // Timeouts are 60 s here: without eviction each call would wait for them.
+    assert!(
+        worst < Duration::from_secs(2),
+        "the slowest call took {worst:?}"
+    );
+}
+
+fn head_with_length(length: usize) -> String {
+    format!(
+        "POST /ext/info HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n\
+         Content-Length: {length}\r\n\r\n"
+    )
+}
+
+#[tokio::test]
+async fn a_body_that_does_not_fit_the_budget_gets_503_and_small_calls_are_still_served() {
+    const MIB: usize = 1024 * 1024;
+    let long = Duration::from_secs(60);
+    let config = ServeConfig::default()
+        .read_header_timeout(long)
+        .read_timeout(long)
+        .body_budget(MIB);
+    let addr = start(common::router(), config).await;
+    // A peer announces 900 KiB (over the free 64 KiB) and stalls after a part: the budget
+    // holds it.
+    let mut staller = connect(addr).await;
+    staller
+        .write_all(head_with_length(900 * 1024).as_bytes())
+        .await
+        .expect("send the head");
+    staller
+        .write_all(&vec![b' '; 100 * 1024])
+        .await
+        .expect("send part of the body");
+    sleep(Duration::from_millis(100)).await;
+    // Another announcing 400 KiB does not fit: 503 at once, Retry-After, closed.
+    let mut refused = connect(addr).await;
+    refused
+        .write_all(head_with_length(400 * 1024).as_bytes())
+        .await
+        .expect("send the head");
+    let reply = read_reply(&mut refused).await;
+    assert_eq!(reply.status, 503, "{}", reply.head);
+    let head = reply.head.to_ascii_lowercase();
+    assert!(head.contains("retry-after: 1\r\n"), "{}", reply.head);
+    assert!(head.contains("connection: close\r\n"), "{}", reply.head);
+    let error = &reply.json()["error"];
+    assert_eq!(error["code"], -32000);
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("budget of 1048576 bytes"),
+        "{error}"
+    );
+    assert!(closed_within(&mut refused, Duration::from_secs(2)).await);
+    // Without a length (chunked), the same once its bytes stop fitting.
+    let mut chunked = connect(addr).await;
+    chunked
+        .write_all(
+            b"POST /ext/info HTTP/1.1\r\nHost: test\r\nContent-Type: application/json\r\n\
+              Transfer-Encoding: chunked\r\n\r\n",
+        )
+        .await
+        .expect("send the head");
+    let chunk = vec![b' '; 64 * 1024];
+    let mut sent = 0;
+    let reply = loop {
+        let mut frame = format!("{:x}\r\n", chunk.len()).into_bytes();
+        frame.extend_from_slice(&chunk);
+        frame.extend_from_slice(b"\r\n");
+        if chunked.write_all(&frame).await.is_err() || sent > 2 * MIB {
+            break read_reply(&mut chunked).await;
+        }
+        sent += chunk.len();
+        // The reply comes as soon as the budget is passed.
+        let mut probe = [0u8; 1];
+        if let Ok(Ok(1..)) = timeout(Duration::from_millis(5), chunked.peek(&mut probe)).await {
+            break read_reply(&mut chunked).await;
+        }
+    };
+    assert_eq!(reply.status, 503, "{}", reply.head);
+    assert!(sent < 2 * MIB, "read {sent} bytes before refusing");
+    // A small call is served all along.
+    assert_eq!(call(addr, "/ext/info", NETWORK_NAME).await.json()["id"], 7);
+    // Once the staller is gone, what it held is back: a large body fits again.
+    drop(staller);
+    sleep(Duration::from_millis(200)).await;
+    let mut body = " ".repeat(700 * 1024);
+    body.push_str(NETWORK_NAME);
+    assert_eq!(call(addr, "/ext/info", &body).await.json()["id"], 7);
 }

@@ -15,6 +15,7 @@ pub mod clock;
 pub mod context;
 pub mod control;
 pub mod devnet;
+pub mod duration;
 pub mod engine;
 pub mod flow;
 pub mod genesis;

@@ -57,6 +57,30 @@ struct Flags {
     /// Origins allowed by CORS, comma-separated; `*` for any.
     #[arg(long, default_value = "*", value_delimiter = ',')]
     http_allowed_origins: Vec<String>,
+    /// The longest a request head may take to arrive (a Go duration: 30s, 2m, 0 for no
+    /// limit), from the request's first byte (from accept for a connection's first request).
+    #[arg(long, default_value = "30s", value_parser = timeout)]
+    http_read_header_timeout: Timeout,
+    /// The longest a whole request, head and body, may take to arrive.
+    #[arg(long, default_value = "30s", value_parser = timeout)]
+    http_read_timeout: Timeout,
+    /// The longest a reply may take to be written, from when it is ready.
+    #[arg(long, default_value = "30s", value_parser = timeout)]
+    http_write_timeout: Timeout,
+    /// The longest a keep-alive connection may wait for its next request.
+    #[arg(long, default_value = "120s", value_parser = timeout)]
+    http_idle_timeout: Timeout,
+    /// The most HTTP connections open at once (the node has no cap).
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(1..))]
+    http_max_connections: u32,
+    /// With the cap reached, make room for a new connection by closing the one idle the
+    /// longest (never one with a request under way); `false`: new ones wait.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
+    http_evict_idle: bool,
+    /// The most bytes of request bodies held at once, across connections (the first 64 KiB of
+    /// each do not count); a body that does not fit gets HTTP 503 with Retry-After.
+    #[arg(long, default_value_t = 32 * 1024 * 1024)]
+    http_body_budget: usize,
     /// Behave as a public API server: `info.getNodeID`, `info.getNodeIP` and `info.getVMs`
     /// are not served.
     #[arg(long)]
@@ -151,8 +175,24 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
         let every = std::time::Duration::from_secs_f64(flags.block_interval);
         tokio::spawn(avalanche_devnet::activity::run(devnet.clone(), every));
     }
-    avalanche_rpc::rpc::serve(listener, app, avalanche_rpc::rpc::ServeConfig::default()).await?;
+    let serve = avalanche_rpc::rpc::ServeConfig::default()
+        .read_header_timeout(flags.http_read_header_timeout.0)
+        .read_timeout(flags.http_read_timeout.0)
+        .write_timeout(flags.http_write_timeout.0)
+        .idle_timeout(flags.http_idle_timeout.0)
+        .max_connections(flags.http_max_connections as usize)
+        .evict_idle(flags.http_evict_idle)
+        .body_budget(flags.http_body_budget);
+    avalanche_rpc::rpc::serve(listener, app, serve).await?;
     Ok(())
+}
+
+/// A timeout flag's value: `None` is no limit (the node's `0`).
+#[derive(Clone, Copy, Debug)]
+struct Timeout(Option<std::time::Duration>);
+
+fn timeout(text: &str) -> Result<Timeout, String> {
+    avalanche_devnet::duration::parse_timeout(text).map(Timeout)
 }
 
 fn print_banner(devnet: &Devnet, addr: &str, flags: &Flags) {

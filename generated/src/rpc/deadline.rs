@@ -15,6 +15,10 @@
 //! node's Go `net/http` server counts). [`supervise`] drops the connection when the current
 //! phase's deadline passes. The phases change only while the connection is being polled, and
 //! the supervisor reads the deadline after every poll, so no wake-up is needed when it moves.
+//!
+//! A connection in `Idle` may also be [evicted](Clock::evict) to make room for a new one when
+//! the server is at its connection cap: the supervisor is woken and drops it. A connection in
+//! any other phase (a request under way) is never evicted.
 
 use bytes::Bytes;
 use hyper::body::{Body, Frame, Incoming, SizeHint};
@@ -22,10 +26,11 @@ use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::task::{Context, Poll};
+use std::task::{Context, Poll, Waker};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
+use tokio::sync::Notify;
 use tokio::time::{Instant, Sleep};
 
 /// The four timeouts; `None` is no limit.
@@ -62,6 +67,13 @@ enum Phase {
 struct State {
     timeouts: Timeouts,
     phase: Phase,
+    /// Set by [`Clock::evict`]; the supervisor then drops the connection.
+    evicted: bool,
+    /// The supervisor's, to wake it on eviction.
+    waker: Option<Waker>,
+    /// Told whenever the connection becomes idle after a reply (so evictable), for a server
+    /// waiting for room.
+    became_idle: Option<Arc<Notify>>,
 }
 
 /// One connection's phase, shared by its IO, its service and its bodies.
@@ -90,7 +102,59 @@ impl Clock {
                 since: now,
                 first: true,
             },
+            evicted: false,
+            waker: None,
+            became_idle: None,
         })))
+    }
+
+    /// As [`new`](Self::new), telling `became_idle` each time a reply has been written and the
+    /// connection waits for its next request.
+    pub(crate) fn with_idle_notice(
+        timeouts: Timeouts,
+        now: Instant,
+        became_idle: Arc<Notify>,
+    ) -> Self {
+        let clock = Self::new(timeouts, now);
+        clock.lock().became_idle = Some(became_idle);
+        clock
+    }
+
+    /// Since when the connection has been idle (sent nothing of a next request), or `None` if a
+    /// request is under way (or it was evicted already).
+    pub(crate) fn idle_since(&self) -> Option<Instant> {
+        let state = self.lock();
+        match state.phase {
+            Phase::Idle { since, .. } if !state.evicted => Some(since),
+            _ => None,
+        }
+    }
+
+    /// Drops the connection if it is idle: `true` if it was (its supervisor is woken to close
+    /// it), `false` if a request has started meanwhile, which is never cut short for this.
+    pub(crate) fn evict(&self) -> bool {
+        let mut state = self.lock();
+        if state.evicted || !matches!(state.phase, Phase::Idle { .. }) {
+            return false;
+        }
+        state.evicted = true;
+        if let Some(waker) = state.waker.take() {
+            waker.wake();
+        }
+        true
+    }
+
+    /// Whether the connection was evicted; if not, `waker` is woken when it is.
+    fn evicted(&self, waker: &Waker) -> bool {
+        let mut state = self.lock();
+        if state.evicted {
+            return true;
+        }
+        match &mut state.waker {
+            Some(w) if w.will_wake(waker) => {}
+            slot => *slot = Some(waker.clone()),
+        }
+        false
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
@@ -195,17 +259,20 @@ impl Clock {
                 since: now,
                 first: false,
             };
+            if let Some(notify) = &state.became_idle {
+                notify.notify_waiters();
+            }
         }
     }
 }
 
-/// Drives `connection` until it ends or its clock's deadline passes, whichever comes first;
-/// dropping it closes the socket.
+/// Drives `connection` until it ends, its clock's deadline passes or it is evicted, whichever
+/// comes first; dropping it closes the socket.
 pub(crate) async fn supervise<F: Future>(connection: F, clock: Clock) {
     let mut connection = std::pin::pin!(connection);
     let mut timer: Option<Pin<Box<Sleep>>> = None;
     std::future::poll_fn(|cx| {
-        if connection.as_mut().poll(cx).is_ready() {
+        if connection.as_mut().poll(cx).is_ready() || clock.evicted(cx.waker()) {
             return Poll::Ready(());
         }
         let Some(deadline) = clock.deadline() else {

@@ -2,6 +2,8 @@
 //! client over a [`Transport`], the server on axum and [`serve`], its hardened HTTP server,
 //! method descriptors and the spec-example test double.
 
+#[cfg(feature = "server")]
+mod budget;
 mod catalog;
 #[cfg(feature = "client")]
 mod client;

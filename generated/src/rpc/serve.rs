@@ -1,19 +1,21 @@
-//! [`serve`]: accepting connections and serving a router on them, with the node's timeouts and
-//! a cap on open connections. Use it instead of `axum::serve`, which has no timeouts.
+//! [`serve`]: accepting connections and serving a router on them, with the node's timeouts, a
+//! cap on open connections (making room from idle ones) and a budget for request bodies in
+//! flight. Use it instead of `axum::serve`, which has no timeouts.
 
+use super::budget::{Budget, CountedBody, Tally};
 use super::deadline::{Clock, ReplyBody, RequestBody, TimedIo, Timeouts, supervise};
 use super::server::BoxFuture;
 use axum::Router;
-use axum::http::{Request, Response};
+use axum::http::{HeaderValue, Request, Response, StatusCode, header};
 use hyper::body::{Body, Incoming};
 use hyper::server::conn::http1;
 use hyper_util::rt::TokioIo;
 use std::convert::Infallible;
 use std::io;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 use tokio::net::TcpListener;
-use tokio::sync::Semaphore;
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
 /// How long to wait before accepting again after an error that is not about one connection
@@ -29,9 +31,11 @@ const ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
 /// let config = ServeConfig::default()
 ///     .read_timeout(Duration::from_secs(10))
 ///     .idle_timeout(None)
-///     .max_connections(2_000);
+///     .max_connections(2_000)
+///     .body_budget(64 * 1024 * 1024);
 /// assert_eq!(config.read_header_timeout, Some(Duration::from_secs(30)));
 /// assert_eq!(config.idle_timeout, None);
+/// assert!(config.evict_idle);
 /// ```
 ///
 /// A timeout of `None` is no limit (where the node spells it `0`). Every timeout ends with the
@@ -54,12 +58,27 @@ pub struct ServeConfig {
     /// The longest a keep-alive connection may wait for its next request, counted from when
     /// the last reply was written. Node: `--http-idle-timeout`, 120 s.
     pub idle_timeout: Option<Duration>,
-    /// The most connections open at once. Further ones wait in the listener's backlog (the
-    /// kernel queues them, unaccepted, holding no file descriptor here) until one closes; the
-    /// timeouts above start when a connection is accepted. The node has no cap. 512 by
-    /// default: half the usual soft limit of 1,024 open files, so a flood of idle connections
-    /// cannot exhaust the process's descriptors, leaving the rest for everything else it opens.
+    /// The most connections open at once. The node has no cap. 512 by default: half the usual
+    /// soft limit of 1,024 open files, so a flood of idle connections cannot exhaust the
+    /// process's descriptors, leaving the rest for everything else it opens. What happens to
+    /// one more: see [`evict_idle`](Self::evict_idle).
     pub max_connections: usize,
+    /// With the cap reached, a new connection makes room by closing the connection idle the
+    /// longest: one that has sent nothing yet, or nothing of a next request since its last
+    /// reply. A connection with a request under way is never closed for this; when every
+    /// connection has one, the new connection waits until one ends or becomes idle. So a
+    /// flood of silent sockets cannot make a caller wait for their timeouts. On by default.
+    /// Off, a new connection waits (accepted, holding one descriptor; the ones after it wait
+    /// unaccepted in the listener's backlog) until a connection closes.
+    pub evict_idle: bool,
+    /// The most bytes of request bodies held at once, across all connections: 32 MiB by
+    /// default. The first 64 KiB of each body do not count, so small calls are served while
+    /// large bodies hold the whole budget. A request announcing a length that does not fit
+    /// in what is left gets HTTP 503 with `Retry-After: 1` at once, its body unread; one
+    /// without a length gets the same when its bytes stop fitting. What a request took is
+    /// given back when its reply is ready. The node has no such budget (each body is limited
+    /// on its own). So bodies hold at most this plus 64 KiB per connection.
+    pub body_budget: usize,
 }
 
 impl Default for ServeConfig {
@@ -70,6 +89,8 @@ impl Default for ServeConfig {
             write_timeout: Some(Duration::from_secs(30)),
             idle_timeout: Some(Duration::from_secs(120)),
             max_connections: 512,
+            evict_idle: true,
+            body_budget: 32 * 1024 * 1024,
         }
     }
 }
@@ -102,6 +123,18 @@ impl ServeConfig {
     /// Sets [`max_connections`](Self::max_connections) (at least 1).
     pub fn max_connections(mut self, max: usize) -> Self {
         self.max_connections = max;
+        self
+    }
+
+    /// Sets [`evict_idle`](Self::evict_idle).
+    pub fn evict_idle(mut self, evict: bool) -> Self {
+        self.evict_idle = evict;
+        self
+    }
+
+    /// Sets [`body_budget`](Self::body_budget), in bytes.
+    pub fn body_budget(mut self, bytes: usize) -> Self {
+        self.body_budget = bytes;
         self
     }
 
@@ -146,6 +179,8 @@ pub async fn serve(listener: TcpListener, router: Router, config: ServeConfig) -
         ));
     }
     let slots = Arc::new(Semaphore::new(config.max_connections));
+    let open = Arc::new(Open::default());
+    let budget = Budget::new(config.body_budget);
     let timeouts = config.timeouts();
     let mut http = http1::Builder::new();
     // hyper's own header timer restarts as soon as a keep-alive connection goes idle, so it
@@ -153,32 +188,134 @@ pub async fn serve(listener: TcpListener, router: Router, config: ServeConfig) -
     // enforces both.
     http.header_read_timeout(None::<Duration>).keep_alive(true);
     loop {
-        // Wait for a free slot before accepting, so excess connections queue in the backlog.
-        let Ok(slot) = slots.clone().acquire_owned().await else {
-            // Only a closed semaphore fails, and this one is never closed.
-            return Ok(());
-        };
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
-            Err(e) if is_about_one_connection(&e) => continue,
-            Err(_) => {
-                tokio::time::sleep(ACCEPT_BACKOFF).await;
-                continue;
+        let slot = if config.evict_idle {
+            // Accept first: room is made only for a connection that is there.
+            let stream = match accept(&listener).await {
+                Some(stream) => stream,
+                None => continue,
+            };
+            (room(&slots, &open).await, stream)
+        } else {
+            // Wait for a free slot before accepting, so excess connections queue in the
+            // backlog.
+            let Ok(slot) = slots.clone().acquire_owned().await else {
+                return Ok(());
+            };
+            match accept(&listener).await {
+                Some(stream) => (slot, stream),
+                None => continue,
             }
         };
+        let (slot, stream) = slot;
         // As Go sets on every TCP connection; a failure only costs latency.
         let _ = stream.set_nodelay(true);
-        let clock = Clock::new(timeouts, Instant::now());
+        let clock = Clock::with_idle_notice(timeouts, Instant::now(), open.became_idle.clone());
+        let entry = open.insert(clock.clone());
         let service = ConnService {
             router: router.clone(),
             clock: clock.clone(),
+            budget: budget.clone(),
         };
         let io = TokioIo::new(TimedIo::new(stream, clock.clone()));
         let connection = http.serve_connection(io, service);
+        let open = open.clone();
         tokio::spawn(async move {
             supervise(connection, clock).await;
+            open.remove(entry);
             drop(slot);
         });
+    }
+}
+
+/// Accepts one connection; `None` after an error (the next accept may work; when the process
+/// is out of file descriptors, after a pause).
+async fn accept(listener: &TcpListener) -> Option<tokio::net::TcpStream> {
+    match listener.accept().await {
+        Ok((stream, _)) => Some(stream),
+        Err(e) if is_about_one_connection(&e) => None,
+        Err(_) => {
+            tokio::time::sleep(ACCEPT_BACKOFF).await;
+            None
+        }
+    }
+}
+
+/// A slot for a new connection: a free one, or one made by evicting the connection idle the
+/// longest, or the first to free up or become idle.
+async fn room(slots: &Arc<Semaphore>, open: &Open) -> OwnedSemaphorePermit {
+    loop {
+        if let Ok(slot) = slots.clone().try_acquire_owned() {
+            return slot;
+        }
+        // Registered before looking, so a connection becoming idle meanwhile is not missed.
+        let became_idle = open.became_idle.notified();
+        let mut became_idle = std::pin::pin!(became_idle);
+        became_idle.as_mut().enable();
+        if open.evict_oldest_idle() {
+            // Its task gives the slot back as it ends.
+            if let Ok(slot) = slots.clone().acquire_owned().await {
+                return slot;
+            }
+        }
+        tokio::select! {
+            slot = slots.clone().acquire_owned() => {
+                if let Ok(slot) = slot {
+                    return slot;
+                }
+            }
+            () = became_idle => {}
+        }
+    }
+}
+
+/// The open connections' clocks, to find the one idle the longest.
+#[derive(Default)]
+struct Open {
+    clocks: Mutex<Slots>,
+    /// Told when a connection becomes idle after a reply.
+    became_idle: Arc<Notify>,
+}
+
+/// A slab: clocks by entry, and the free entries.
+#[derive(Default)]
+struct Slots {
+    clocks: Vec<Option<Clock>>,
+    free: Vec<usize>,
+}
+
+impl Open {
+    fn insert(&self, clock: Clock) -> usize {
+        let mut s = self.clocks.lock().unwrap_or_else(PoisonError::into_inner);
+        match s.free.pop() {
+            Some(i) => {
+                s.clocks[i] = Some(clock);
+                i
+            }
+            None => {
+                s.clocks.push(Some(clock));
+                s.clocks.len() - 1
+            }
+        }
+    }
+
+    fn remove(&self, entry: usize) {
+        let mut s = self.clocks.lock().unwrap_or_else(PoisonError::into_inner);
+        s.clocks[entry] = None;
+        s.free.push(entry);
+    }
+
+    /// Evicts the connection idle the longest; `false` if none is idle.
+    fn evict_oldest_idle(&self) -> bool {
+        let s = self.clocks.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut idle: Vec<(Instant, &Clock)> = s
+            .clocks
+            .iter()
+            .flatten()
+            .filter_map(|c| Some((c.idle_since()?, c)))
+            .collect();
+        idle.sort_unstable_by_key(|(since, _)| *since);
+        // One that started a request since it was looked at is skipped for the next.
+        idle.iter().any(|(_, c)| c.evict())
     }
 }
 
@@ -195,11 +332,38 @@ fn is_about_one_connection(e: &io::Error) -> bool {
 }
 
 /// The router, as hyper calls it on one connection: tells the connection's clock when a
-/// request starts and when its reply is ready.
+/// request starts and when its reply is ready, and counts its body against the budget.
 #[derive(Clone)]
 struct ConnService {
     router: Router,
     clock: Clock,
+    budget: Arc<Budget>,
+}
+
+impl ConnService {
+    fn budget_bytes(&self) -> usize {
+        self.budget.capacity()
+    }
+}
+
+/// HTTP 503 for a body over the budget: a JSON-RPC error (id null, as for a body over the size
+/// limit), `Retry-After: 1`, and the connection closed (its body is not read).
+fn busy(budget: usize) -> Response<axum::body::Body> {
+    let text = format!(
+        "{{\"jsonrpc\":\"2.0\",\"error\":{{\"code\":-32000,\"message\":\"the server is busy: \
+         request bodies in flight would pass its budget of {budget} bytes; retry after 1 s\",\
+         \"data\":null}},\"id\":null}}\n"
+    );
+    let mut response = Response::new(axum::body::Body::from(text));
+    *response.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
+    let h = response.headers_mut();
+    h.insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json; charset=utf-8"),
+    );
+    h.insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    h.insert(header::CONNECTION, HeaderValue::from_static("close"));
+    response
 }
 
 impl hyper::service::Service<Request<Incoming>> for ConnService {
@@ -211,14 +375,32 @@ impl hyper::service::Service<Request<Incoming>> for ConnService {
         self.clock
             .request_started(Instant::now(), request.body().is_end_stream());
         let clock = self.clock.clone();
-        let request = request.map(|body| RequestBody::new(body, clock.clone()));
+        let tally = match Tally::new(&self.budget, request.body().size_hint().exact()) {
+            Ok(tally) => tally,
+            Err(()) => {
+                clock.reply_ready(Instant::now());
+                let busy = busy(self.budget_bytes());
+                return Box::pin(async move { Ok(busy.map(|body| ReplyBody::new(body, clock))) });
+            }
+        };
+        let request = request
+            .map(|body| CountedBody::new(RequestBody::new(body, clock.clone()), tally.clone()));
         let mut router = self.router.clone();
+        let budget = self.budget_bytes();
         Box::pin(async move {
             std::future::poll_fn(|cx| {
-                tower_service::Service::<Request<RequestBody>>::poll_ready(&mut router, cx)
+                tower_service::Service::<Request<CountedBody<RequestBody>>>::poll_ready(
+                    &mut router,
+                    cx,
+                )
             })
             .await?;
-            let response = tower_service::Service::call(&mut router, request).await?;
+            let mut response = tower_service::Service::call(&mut router, request).await?;
+            if tally.over() {
+                response = busy(budget);
+            }
+            // The body's bytes are no longer held.
+            drop(tally);
             clock.reply_ready(Instant::now());
             Ok(response.map(|body| ReplyBody::new(body, clock)))
         })
@@ -243,6 +425,8 @@ mod tests {
             (s(30), s(30), s(30), s(120))
         );
         assert_eq!(c.max_connections, 512);
+        assert!(c.evict_idle);
+        assert_eq!(c.body_budget, 32 * 1024 * 1024);
     }
 
     #[tokio::test]

@@ -36,7 +36,8 @@
 //! | sends a request, head and body, slower than [`read_timeout`](crate::rpc::ServeConfig::read_timeout), counted from the same start (a half-sent body) | closed at 30 s, if the handler is waiting for the body | `--http-read-timeout`, 30 s: the same |
 //! | does not read its reply within [`write_timeout`](crate::rpc::ServeConfig::write_timeout) of the handler returning it (a slow or stalled reader) | closed at 30 s; the reply is dropped | `--http-write-timeout`, 30 s, counted from the end of the request head, so a handler's own time counts too |
 //! | keeps a keep-alive connection open without a next request for [`idle_timeout`](crate::rpc::ServeConfig::idle_timeout) after a reply | closed at 120 s | `--http-idle-timeout`, 120 s: the same |
-//! | one more than [`max_connections`](crate::rpc::ServeConfig::max_connections) open | waits, unaccepted, in the listen backlog until a connection closes; its timeouts start at accept | no cap: connections are accepted until the process runs out of file descriptors (`--fd-limit`, 32,768, `config/flags.go:84`) |
+//! | one more than [`max_connections`](crate::rpc::ServeConfig::max_connections) open | accepted: the connection idle the longest (sent nothing yet, or nothing since its last reply) is closed to make room; if every one has a request under way, it waits for one to end ([`evict_idle`](crate::rpc::ServeConfig::evict_idle) off: waits in the listen backlog until one closes) | no cap: connections are accepted until the process runs out of file descriptors (`--fd-limit`, 32,768, `config/flags.go:84`) |
+//! | a body that does not fit in what is left of [`body_budget`](crate::rpc::ServeConfig::body_budget) (32 MiB across connections; the first 64 KiB of each body are free) | HTTP 503, `Retry-After: 1`, a -32000 error body, the connection closed: at once if the length was announced, else when its bytes stop fitting | no budget |
 //! | a request head over hyper's read buffer (about 400 KiB) or with over 100 header lines | HTTP 431 | 431 over Go's 1 MiB `MaxHeaderBytes` |
 //!
 //! `None` disables a timeout (the node's `0`). hyper's own `header_read_timeout` is not used:
@@ -49,8 +50,9 @@
 //! most that, until the read timeout); decoding holds a few more copies of it while the
 //! handler runs; an error reply is a few hundred bytes (a batch: one per request, at most
 //! [`ServerConfig::max_batch_len`]); a reply is held until it is written or the write timeout
-//! passes. So a connection holds at most a small multiple of the body limit plus its reply, and
-//! at most `max_connections` connections are open.
+//! passes. So a connection holds at most a small multiple of the body limit plus its reply, at
+//! most `max_connections` connections are open, and request bodies in flight hold at most
+//! [`body_budget`](crate::rpc::ServeConfig::body_budget) plus 64 KiB per connection.
 
 use super::envelope::{self, Envelope};
 use super::error::{RpcError, strip_position};
