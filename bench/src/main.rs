@@ -7,6 +7,7 @@ mod data;
 mod decode;
 mod gen_bench;
 mod hand;
+mod hostile;
 mod load;
 mod quiet;
 mod report;
@@ -24,6 +25,7 @@ use report::Row;
 const USAGE: &str = "\
 usage: avalanche-rpc-bench all [--quick] [--only GROUPS] [--no-pin] [--boost] [--out FILE]
        avalanche-rpc-bench serve generated|bare|hand|jsonrpsee
+       avalanche-rpc-bench hostile --devnet PATH [--small] [--only silent|bodies]
 
   all        run the benchmarks and print one table (also written to bench/results/latest.md)
   --quick    fewer and shorter repetitions (a smoke test, about 2 minutes)
@@ -33,7 +35,9 @@ usage: avalanche-rpc-bench all [--quick] [--only GROUPS] [--no-pin] [--boost] [-
   --boost    run the servers and clients at nice -10 (needs root), so that other processes
              (builds) disturb them less; it slows those processes down while it runs
   --out      where to write the Markdown table
-  serve      run one server (used by `all`; prints `listening PORT`, stops when stdin closes)";
+  serve      run one server (used by `all`; prints `listening PORT`, stops when stdin closes)
+  hostile    the devnet (a release build at PATH) under hostile load: silent sockets, stalled
+             bodies; a legit caller's latency and the devnet's RSS (see src/hostile.rs)";
 
 const GROUPS: [&str; 7] = [
     "server",
@@ -97,6 +101,7 @@ fn main() -> ExitCode {
             _ => Err(format!("serve needs one variant\n{USAGE}")),
         },
         Some("all") => parse(&args[1..]).and_then(|o| run_all(&o)),
+        Some("hostile") => hostile::run(&args[1..]),
         Some("profile") => profile(args.get(1).map(String::as_str)),
         Some("-h" | "--help") => {
             println!("{USAGE}");
