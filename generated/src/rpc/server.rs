@@ -9,6 +9,7 @@
 //! | no `Content-Type`, or not `application/json` (parameters such as `charset` are ignored) | HTTP 415 | 415 |
 //! | body over the limit ([`ServerConfig::max_body_bytes`], 8 MiB by default) | HTTP 413 with a -32600 error body, as soon as the limit is passed, without reading the rest | no limit stated |
 //! | body not JSON, or JSON followed by more text | -32700 | -32700; trailing text ignored |
+//! | body not valid UTF-8 anywhere, even inside a member that is never read | -32700 saying at which byte; a batch gets one for the whole body | Go's decoder substitutes U+FFFD for each bad byte in a string and answers |
 //! | `jsonrpc` not `"2.0"`, `method` missing or not a string, `id` an object, array or boolean | -32600 naming the member | -32600 for `jsonrpc`; -32000 or anything goes for the rest |
 //! | `id` longer than [`MAX_ID_BYTES`] (128) bytes of JSON text | -32600 with `"id": null`, so it is not echoed | echoed whatever its size |
 //! | unknown method | -32601 naming it | -32000 `rpc: can't find method` |
@@ -62,6 +63,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::de::StrRead;
 use serde_json::value::RawValue;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
@@ -232,11 +234,25 @@ pub const MAX_ID_BYTES: usize = 128;
 /// Handles one body (a request or a batch) and returns the reply text, or `None` when
 /// nothing is to be sent (notifications).
 pub async fn handle(dispatch: &dyn Dispatch, body: &[u8], config: &ServerConfig) -> Option<String> {
-    let first = body.iter().find(|b| !b.is_ascii_whitespace());
-    if first != Some(&b'[') {
+    // The whole body, once: serde_json does not check the strings it skips (unknown members).
+    let body = match std::str::from_utf8(body) {
+        Ok(text) => text,
+        Err(e) => {
+            let err = RpcError::parse_error(format!(
+                "the body is not valid UTF-8 at byte {}",
+                e.valid_up_to()
+            ));
+            return Some(error_reply("null", &err));
+        }
+    };
+    if !body
+        .trim_start_matches([' ', '\t', '\n', '\r'])
+        .starts_with('[')
+    {
         return handle_one(dispatch, body).await;
     }
-    let items: Vec<Box<RawValue>> = match serde_json::from_slice(body) {
+    // Each request borrowed from the body, not copied.
+    let items: Vec<&RawValue> = match serde_json::from_str(body) {
         Ok(items) => items,
         Err(e) => {
             return Some(error_reply(
@@ -261,17 +277,17 @@ pub async fn handle(dispatch: &dyn Dispatch, body: &[u8], config: &ServerConfig)
     }
     let mut replies = Vec::new();
     for item in &items {
-        if let Some(r) = handle_one(dispatch, item.get().as_bytes()).await {
+        if let Some(r) = handle_one(dispatch, item.get()).await {
             replies.push(r);
         }
     }
     (!replies.is_empty()).then(|| format!("[{}]", replies.join(",")))
 }
 
-async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
+async fn handle_one(dispatch: &dyn Dispatch, body: &str) -> Option<String> {
     // A member given twice counts with its last value.
     let [jsonrpc, method, params, id] =
-        match envelope::read(body, ["jsonrpc", "method", "params", "id"]) {
+        match envelope::read(StrRead::new(body), ["jsonrpc", "method", "params", "id"]) {
             Ok(Envelope::Object(members)) => members.values,
             Ok(Envelope::Other(_)) => {
                 return Some(error_reply(
