@@ -14,7 +14,7 @@ pub const REGENERATE: &str = "cargo run -p avalanche-rpc-codegen -- docs";
 /// The JSON-RPC errors this project's server sends for any method, by component name: the
 /// constants of `avalanche_rpc::rpc::codes`, name for name (`ParseError` is `PARSE_ERROR`;
 /// `tests/tests/conventions.rs` fails when the two differ).
-pub const JSON_RPC_ERRORS: [(&str, i64, &str); 6] = [
+pub const JSON_RPC_ERRORS: [(&str, i64, &str); 7] = [
     (
         "ParseError",
         -32700,
@@ -44,5 +44,10 @@ pub const JSON_RPC_ERRORS: [(&str, i64, &str); 6] = [
         "ServerError",
         -32000,
         "server error: the node could not serve the call",
+    ),
+    (
+        "ResponseTooLarge",
+        -32003,
+        "response too large: a batch's replies reached the server's limit; the later calls of the batch were not run",
     ),
 ];

@@ -27,10 +27,10 @@ impl Reply {
     }
 }
 
-async fn post(base: &str, path: &str, content_type: Option<&str>, body: &str) -> Reply {
+async fn post(base: &str, path: &str, content_type: Option<&str>, body: impl AsRef<[u8]>) -> Reply {
     let mut req = reqwest::Client::new()
         .post(format!("{base}{path}"))
-        .body(body.to_string());
+        .body(body.as_ref().to_vec());
     if let Some(ct) = content_type {
         req = req.header("content-type", ct);
     }
@@ -48,7 +48,7 @@ async fn post(base: &str, path: &str, content_type: Option<&str>, body: &str) ->
     }
 }
 
-async fn rpc(base: &str, path: &str, body: &str) -> Reply {
+async fn rpc(base: &str, path: &str, body: impl AsRef<[u8]>) -> Reply {
     post(base, path, Some("application/json"), body).await
 }
 
@@ -158,6 +158,57 @@ async fn invalid_json_is_a_parse_error() {
         assert!(message.starts_with("parse error: "), "{message}");
         assert_eq!(r.json()["id"], Value::Null);
     }
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_utf8_anywhere_is_a_parse_error_naming_the_byte() {
+    let base = common::serve(common::router()).await;
+    let request = |x: &[u8]| {
+        let mut body = br#"{"jsonrpc":"2.0","id":1,"method":"info.getNodeID","x":""#.to_vec();
+        body.extend_from_slice(x);
+        body.extend_from_slice(br#""}"#);
+        body
+    };
+    // Bad bytes in a member the server never reads (the node reads them as U+FFFD).
+    let bad = request(b"\xff\xfe");
+    let at = bad.iter().position(|&b| b == 0xff).unwrap();
+    let r = rpc(&base, "/ext/info", &bad).await;
+    assert_eq!(r.status, 200);
+    let (code, message, _) = r.error();
+    assert_eq!(code, -32700, "{message}");
+    assert_eq!(
+        message,
+        format!("parse error: the body is not valid UTF-8 at byte {at}")
+    );
+    assert_eq!(r.json()["id"], Value::Null);
+    // The same request with valid UTF-8 there is answered.
+    let r = rpc(&base, "/ext/info", request("\u{fffd}é".as_bytes())).await;
+    assert!(r.json()["result"]["nodeID"].is_string(), "{}", r.body);
+    // In a member the server reads: the same.
+    let known = [
+        &br#"{"jsonrpc":"2.0","id":1,"method":"info.getNodeID"#[..],
+        b"\x80",
+        br#""}"#,
+    ]
+    .concat();
+    let r = rpc(&base, "/ext/info", &known).await;
+    assert_eq!(r.error().0, -32700, "{}", r.body);
+    // One bad item spoils the whole batch: one -32700 for the body, nothing run.
+    let good = request(b"ok");
+    let mut batch = b"[".to_vec();
+    batch.extend_from_slice(&good);
+    batch.push(b',');
+    let at = batch.len() + bad.iter().position(|&b| b == 0xff).unwrap();
+    batch.extend_from_slice(&bad);
+    batch.push(b']');
+    let r = rpc(&base, "/ext/info", &batch).await;
+    let (code, message, _) = r.error();
+    assert_eq!(code, -32700, "{}", r.body);
+    assert_eq!(
+        message,
+        format!("parse error: the body is not valid UTF-8 at byte {at}")
+    );
+    assert_eq!(r.json()["id"], Value::Null);
 }
 
 #[tokio::test]

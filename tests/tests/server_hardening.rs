@@ -8,6 +8,8 @@ mod common;
 use avalanche_rpc::rpc::{ServeConfig, ServerConfig, SpecExamples, server};
 use serde_json::Value;
 use std::net::SocketAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
@@ -462,6 +464,175 @@ async fn a_batch_of_bad_requests_gets_small_replies_each() {
         reply.body.len(),
         batch.len()
     );
+}
+
+// --- Batches within bounds --------------------------------------------------------------
+
+/// `test.pad` answers a string of `bytes` bytes; every call that runs is counted.
+#[derive(Clone, Default)]
+struct Padded(Arc<AtomicUsize>);
+
+impl server::Dispatch for Padded {
+    fn dispatch<'a>(
+        &'a self,
+        method: &str,
+        params: server::Params,
+    ) -> Option<server::BoxFuture<'a, server::Reply>> {
+        #[derive(serde::Deserialize)]
+        struct Pad {
+            bytes: usize,
+        }
+        (method == "test.pad").then(|| -> server::BoxFuture<'a, server::Reply> {
+            Box::pin(async move {
+                self.0.fetch_add(1, Ordering::SeqCst);
+                let pad: Pad = params.parse()?;
+                server::reply(Ok("x".repeat(pad.bytes)))
+            })
+        })
+    }
+}
+
+/// Serves [`Padded`] at `/test` with `config`; its counter.
+async fn start_padded(config: ServerConfig) -> (SocketAddr, Arc<AtomicUsize>) {
+    let padded = Padded::default();
+    let calls = padded.0.clone();
+    let router = server::router_with(vec!["/test".into()], padded, config);
+    (start(router, self::config()).await, calls)
+}
+
+/// A batch of `test.pad` calls of `bytes` each; the ids are the positions, but the positions in
+/// `notifications` have none.
+fn pad_batch(n: usize, bytes: usize, notifications: &[usize]) -> String {
+    let calls: Vec<String> = (0..n)
+        .map(|i| {
+            let id = if notifications.contains(&i) {
+                String::new()
+            } else {
+                format!(r#","id":{i}"#)
+            };
+            format!(r#"{{"jsonrpc":"2.0","method":"test.pad","params":{{"bytes":{bytes}}}{id}}}"#)
+        })
+        .collect();
+    format!("[{}]", calls.join(","))
+}
+
+const REPLY_CAP: usize = 64 * 1024;
+
+#[tokio::test]
+async fn a_batch_whose_replies_pass_the_cap_stops_running_and_says_which_limit() {
+    let (addr, calls) = start_padded(ServerConfig {
+        max_batch_reply_bytes: REPLY_CAP,
+        ..ServerConfig::default()
+    })
+    .await;
+    // 40 replies of 10 kB, 400 kB in all: six fit in 64 KiB. A notification before the limit
+    // (runs, answers nothing) and one past it (neither).
+    let (n, bytes) = (40, 10_000);
+    let notifications = [2, 20];
+    let reply = call(addr, "/test", &pad_batch(n, bytes, &notifications)).await;
+    assert_eq!(reply.status, 200);
+    assert!(
+        reply.body.len() <= REPLY_CAP + n * 300,
+        "a {}-byte reply",
+        reply.body.len()
+    );
+    let replies = reply.json();
+    let replies = replies.as_array().expect("a batch reply");
+    let ids: Vec<usize> = (0..n).filter(|i| !notifications.contains(i)).collect();
+    let got: Vec<usize> = replies
+        .iter()
+        .map(|r| r["id"].as_u64().expect("every reply has its request's id") as usize)
+        .collect();
+    assert_eq!(got, ids, "one reply for each request with an id, in order");
+    // 0, 1, 3, 4, 5, 6 fit; 7 ran but its reply did not fit; the rest did not run.
+    let fit = 6;
+    for r in &replies[..fit] {
+        assert_eq!(
+            r["result"].as_str().map(str::len),
+            Some(bytes),
+            "{}",
+            r["id"]
+        );
+    }
+    for (k, r) in replies[fit..].iter().enumerate() {
+        let e = &r["error"];
+        assert_eq!(e["code"], -32003, "{r}");
+        let message = e["message"].as_str().expect("a message");
+        assert!(
+            message.starts_with(&format!(
+                "the batch's replies reached the limit of {REPLY_CAP} bytes; "
+            )),
+            "{message}"
+        );
+        assert!(message.ends_with("send it again on its own or in a smaller batch"));
+        assert_eq!(e["data"]["limit"], REPLY_CAP, "{r}");
+        assert_eq!(e["data"]["ran"], k == 0, "{r}");
+    }
+    assert!(
+        replies[fit]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("this call ran, but its reply did not fit")
+    );
+    assert!(
+        replies[fit + 1]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("this call was not run")
+    );
+    // Positions 0 to 7 ran (the notification at 2 among them), nothing after.
+    assert_eq!(calls.load(Ordering::SeqCst), 8);
+}
+
+#[tokio::test]
+async fn a_batch_under_the_caps_is_answered_whole() {
+    let (addr, calls) = start_padded(ServerConfig {
+        max_batch_reply_bytes: REPLY_CAP,
+        ..ServerConfig::default()
+    })
+    .await;
+    // Five replies of 12 kB: about 60 kB, under 64 KiB.
+    let reply = call(addr, "/test", &pad_batch(5, 12_000, &[3])).await;
+    let replies = reply.json();
+    let replies = replies.as_array().expect("a batch reply");
+    let got: Vec<(u64, usize)> = replies
+        .iter()
+        .map(|r| {
+            (
+                r["id"].as_u64().unwrap(),
+                r["result"].as_str().unwrap().len(),
+            )
+        })
+        .collect();
+    assert_eq!(got, [(0, 12_000), (1, 12_000), (2, 12_000), (4, 12_000)]);
+    assert_eq!(calls.load(Ordering::SeqCst), 5);
+    // A batch of notifications only answers nothing, however large their results.
+    let reply = call(
+        addr,
+        "/test",
+        &pad_batch(8, 20_000, &[0, 1, 2, 3, 4, 5, 6, 7]),
+    )
+    .await;
+    assert_eq!((reply.status, reply.body.len()), (200, 0));
+    assert_eq!(calls.load(Ordering::SeqCst), 13);
+}
+
+#[tokio::test]
+async fn a_batch_over_the_count_cap_runs_nothing_and_names_the_limit() {
+    let (addr, calls) = start_padded(ServerConfig {
+        max_batch_len: 2,
+        ..ServerConfig::default()
+    })
+    .await;
+    let reply = call(addr, "/test", &pad_batch(3, 10, &[])).await;
+    let v = reply.json();
+    assert_eq!(v["error"]["code"], -32600, "{v}");
+    assert_eq!(
+        v["error"]["message"],
+        "invalid request: a batch of 3 requests is over the limit of 2"
+    );
+    assert_eq!(v["id"], Value::Null);
+    assert_eq!(calls.load(Ordering::SeqCst), 0);
 }
 
 // --- Memory and the connection cap ------------------------------------------------------

@@ -18,20 +18,21 @@ pub struct Gate {
 
 impl Gate {
     /// Whether a request with this `Host` header may be served. As the node: an empty host
-    /// or an IP address is always accepted; a name must be listed (without its port).
+    /// or an IP address is always accepted; a name must be listed (without its port, in any
+    /// letter case). The header must be a host: an IPv6 address in brackets, or a name or an
+    /// IPv4 address, followed by nothing or by `:` and 1 to 5 digits; anything else
+    /// (`[::1]evil.example`, `localhost:`, `[::1`) is refused unless `*` is listed. (The node
+    /// splits with Go's `net.SplitHostPort`, which also takes an empty port.)
     pub fn host_allowed(&self, host: &str) -> bool {
         if self.hosts.iter().any(|h| h == "*") || host.is_empty() {
             return true;
         }
-        let name = match host.strip_prefix('[') {
-            // [::1]:9650
-            Some(rest) => {
-                return rest
-                    .split(']')
-                    .next()
-                    .is_some_and(|ip| ip.parse::<std::net::Ipv6Addr>().is_ok());
-            }
-            None => host.rsplit_once(':').map_or(host, |(h, _)| h),
+        // An IPv6 address without brackets is still an address, as the node reads it.
+        if host.parse::<std::net::IpAddr>().is_ok() {
+            return true;
+        }
+        let Some(name) = host_name(host) else {
+            return false;
         };
         name.parse::<std::net::IpAddr>().is_ok()
             || self.hosts.iter().any(|h| h.eq_ignore_ascii_case(name))
@@ -42,6 +43,31 @@ impl Gate {
             .iter()
             .any(|o| o == "*" || o.eq_ignore_ascii_case(origin))
     }
+}
+
+/// The host of a `Host` header, without its port (and an IPv6 address without its brackets):
+/// `None` unless the header is an IPv6 address in brackets, or anything without `:`, `[` or
+/// `]`, followed by nothing or by `:` and 1 to 5 digits.
+fn host_name(host: &str) -> Option<&str> {
+    let (name, port) = match host.strip_prefix('[') {
+        Some(rest) => {
+            let (ip, after) = rest.split_once(']')?;
+            ip.parse::<std::net::Ipv6Addr>().ok()?;
+            let port = match after {
+                "" => None,
+                _ => Some(after.strip_prefix(':')?),
+            };
+            (ip, port)
+        }
+        None => match host.split_once(':') {
+            Some((name, port)) => (name, Some(port)),
+            None => (host, None),
+        },
+    };
+    let port_ok =
+        port.is_none_or(|p| (1..=5).contains(&p.len()) && p.bytes().all(|b| b.is_ascii_digit()));
+    let name_ok = !name.is_empty() && (host.starts_with('[') || !name.contains(['[', ']']));
+    (port_ok && name_ok).then_some(name)
 }
 
 /// Refuses hosts not allowed (403) and answers CORS preflights; adds the CORS headers to
@@ -117,12 +143,52 @@ mod tests {
             hosts: vec!["localhost".into()],
             origins: vec!["*".into()],
         };
-        assert!(g.host_allowed("localhost:9650"));
-        assert!(g.host_allowed("LOCALHOST"));
-        assert!(g.host_allowed("127.0.0.1:9650"));
-        assert!(g.host_allowed("[::1]:9650"));
-        assert!(g.host_allowed(""));
-        assert!(!g.host_allowed("evil.example:9650"));
-        assert!(!g.host_allowed("localhost.evil.example"));
+        for (host, allowed) in [
+            ("localhost", true),
+            ("localhost:9650", true),
+            ("LOCALHOST", true),
+            ("LOCALHOST:9650", true),
+            ("127.0.0.1", true),
+            ("127.0.0.1:9650", true),
+            ("10.0.0.7:1", true),
+            ("[::1]", true),
+            ("[::1]:9650", true),
+            ("[2001:db8::7]:65535", true),
+            // A bare IPv6 address is an address, as the node reads it.
+            ("::1", true),
+            ("", true),
+            ("evil.example", false),
+            ("evil.example:9650", false),
+            ("localhost.evil.example", false),
+            // Not a host: trailing text, an empty or non-digit or over-long port, a bracket
+            // without its pair, or something other than an IPv6 address in brackets.
+            ("[::1]evil.example", false),
+            ("[::1].evil.example:9650", false),
+            ("[::1]:", false),
+            ("[::1]:abc", false),
+            ("[::1]:123456", false),
+            ("[::1]:9650:1", false),
+            ("[::1", false),
+            ("::1]", false),
+            ("[localhost]", false),
+            ("[127.0.0.1]", false),
+            ("[]", false),
+            ("localhost:", false),
+            ("localhost:+1", false),
+            ("localhost:9650x", false),
+            ("localhost:96:50", false),
+            ("localhost]", false),
+            (":9650", false),
+        ] {
+            assert_eq!(g.host_allowed(host), allowed, "{host:?}");
+        }
+        // `*` lets anything through, hosts that are not hosts too.
+        let any = Gate {
+            hosts: vec!["*".into()],
+            origins: vec![],
+        };
+        for host in ["evil.example", "[::1]evil.example", "localhost:"] {
+            assert!(any.host_allowed(host), "{host:?}");
+        }
     }
 }

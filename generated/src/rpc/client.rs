@@ -464,7 +464,10 @@ fn short(json: &str) -> String {
 
 /// Checks the envelope's rules in order; the outcome (`result` or `error`) of a valid one.
 fn check_envelope(body: &[u8], id: u64) -> Result<Result<&RawValue, RpcError>, ReplyProblem> {
-    let members = match envelope::read(body, ["jsonrpc", "result", "error", "id"]) {
+    let members = match envelope::read(
+        serde_json::de::SliceRead::new(body),
+        ["jsonrpc", "result", "error", "id"],
+    ) {
         Ok(Envelope::Object(members)) => members,
         Ok(Envelope::Other(found)) => return Err(ReplyProblem::NotAnObject { found }),
         Err(e) => {

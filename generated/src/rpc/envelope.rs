@@ -22,12 +22,15 @@ pub(crate) struct Members<'a, const N: usize> {
     pub(crate) repeated: Option<&'static str>,
 }
 
-/// Reads `body` (one JSON value and nothing after it) for the members `names`.
+/// Reads `body` (one JSON value and nothing after it) for the members `names`. The server
+/// passes a [`StrRead`](serde_json::de::StrRead) over a body it has checked is UTF-8 (a
+/// [`SliceRead`](serde_json::de::SliceRead) does not check the strings it skips); the client
+/// a `SliceRead`.
 pub(crate) fn read<'a, const N: usize>(
-    body: &'a [u8],
+    body: impl serde_json::de::Read<'a>,
     names: [&'static str; N],
 ) -> Result<Envelope<'a, N>, serde_json::Error> {
-    let mut de = serde_json::Deserializer::from_slice(body);
+    let mut de = serde_json::Deserializer::new(body);
     let envelope = Whole(names).deserialize(&mut de)?;
     de.end()?;
     Ok(envelope)
@@ -182,9 +185,10 @@ impl<'de, R: serde::Deserialize<'de>> Visitor<'de> for Success<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::de::{SliceRead, StrRead};
 
     fn object<'a, const N: usize>(body: &'a str, names: [&'static str; N]) -> Members<'a, N> {
-        match read(body.as_bytes(), names) {
+        match read(serde_json::de::StrRead::new(body), names) {
             Ok(Envelope::Object(m)) => m,
             Ok(Envelope::Other(kind)) => panic!("{body}: {kind}"),
             Err(e) => panic!("{body}: {e}"),
@@ -248,12 +252,12 @@ mod tests {
             ("null", "null"),
         ] {
             assert!(
-                matches!(read(body.as_bytes(), ["a"]), Ok(Envelope::Other(k)) if k == kind),
+                matches!(read(StrRead::new(body), ["a"]), Ok(Envelope::Other(k)) if k == kind),
                 "{body}"
             );
         }
         // Broken JSON, and JSON with text after it, are errors of the parser.
-        assert!(read(b"[1,", ["a"]).is_err());
-        assert!(read(b"{} x", ["a"]).is_err());
+        assert!(read(StrRead::new("[1,"), ["a"]).is_err());
+        assert!(read(SliceRead::new(b"{} x"), ["a"]).is_err());
     }
 }

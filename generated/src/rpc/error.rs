@@ -20,6 +20,11 @@ pub mod codes {
     pub const INTERNAL_ERROR: i64 = -32603;
     /// A handler's own error, as the node sends every error.
     pub const SERVER_ERROR: i64 = -32000;
+    /// The replies to a batch reached the server's limit (`ServerConfig::max_batch_reply_bytes`):
+    /// the request whose reply did not fit and every later one of the batch get this, and the
+    /// later ones are not run. -32003 is go-ethereum's code for the same case
+    /// (`errcodeResponseTooLarge`), apart from -32000, which handlers send.
+    pub const RESPONSE_TOO_LARGE: i64 = -32003;
 }
 
 /// A JSON-RPC error object: `{"code", "message", "data"}`. `data` is always written (`null`

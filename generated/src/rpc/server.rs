@@ -9,6 +9,7 @@
 //! | no `Content-Type`, or not `application/json` (parameters such as `charset` are ignored) | HTTP 415 | 415 |
 //! | body over the limit ([`ServerConfig::max_body_bytes`], 8 MiB by default) | HTTP 413 with a -32600 error body, as soon as the limit is passed, without reading the rest | no limit stated |
 //! | body not JSON, or JSON followed by more text | -32700 | -32700; trailing text ignored |
+//! | body not valid UTF-8 anywhere, even inside a member that is never read | -32700 saying at which byte; a batch gets one for the whole body | Go's decoder substitutes U+FFFD for each bad byte in a string and answers |
 //! | `jsonrpc` not `"2.0"`, `method` missing or not a string, `id` an object, array or boolean | -32600 naming the member | -32600 for `jsonrpc`; -32000 or anything goes for the rest |
 //! | `id` longer than [`MAX_ID_BYTES`] (128) bytes of JSON text | -32600 with `"id": null`, so it is not echoed | echoed whatever its size |
 //! | unknown method | -32601 naming it | -32000 `rpc: can't find method` |
@@ -18,7 +19,9 @@
 //! | a handler panics | -32603 | connection dropped |
 //! | no `id` member (a notification) | the method runs; HTTP 200 with an empty body | same |
 //! | `"id": null` | answered with `"id": null`, as JSON-RPC 2.0 says | treated as a notification |
-//! | a batch (JSON array) | a JSON array of replies (none for notifications); `[]` is -32600 | -32700 |
+//! | a batch (JSON array) | a JSON array of replies, in order (none for notifications); `[]` is -32600 | none: -32700 for any batch |
+//! | a batch of more than [`ServerConfig::max_batch_len`] (256) requests | one -32600 naming the limit; none is run | none: -32700 for any batch |
+//! | a batch whose replies add up to more than [`ServerConfig::max_batch_reply_bytes`] (4 MiB) | the replies that fit; then the request whose reply did not fit and every later one get -32003 ([`RESPONSE_TOO_LARGE`](codes::RESPONSE_TOO_LARGE)) naming the limit, with their own ids (a notification gets none), and the later ones are not run | none: -32700 for any batch |
 //!
 //! JSON-RPC errors come with HTTP 200, as from the node. Unknown members of `params` are
 //! ignored, as the node does; only the spellings the spec declares (`aliases`) are read
@@ -48,14 +51,21 @@
 //! the body is read from the socket only as fast as the handler asks for it and at most
 //! [`ServerConfig::max_body_bytes`] of it is kept (a half-sent body holds what has arrived, at
 //! most that, until the read timeout); decoding holds a few more copies of it while the
-//! handler runs; an error reply is a few hundred bytes (a batch: one per request, at most
-//! [`ServerConfig::max_batch_len`]); a reply is held until it is written or the write timeout
-//! passes. So a connection holds at most a small multiple of the body limit plus its reply, at
-//! most `max_connections` connections are open, and request bodies in flight hold at most
-//! [`body_budget`](crate::rpc::ServeConfig::body_budget) plus 64 KiB per connection.
+//! handler runs; an error reply is a few hundred bytes. A reply is held until it is written or
+//! the write timeout passes, one at a time (HTTP/1 answers a connection's requests in turn): a
+//! single call's reply is as large as its result; a batch's is at most
+//! [`ServerConfig::max_batch_reply_bytes`] of replies, plus an error reply for each request
+//! past that limit (at most [`ServerConfig::max_batch_len`]), and while it is built, one more
+//! call's reply (the one that does not fit). So a connection holds at most a small multiple of
+//! the body limit plus the larger of one call's reply and the batch limit, at most
+//! `max_connections` connections are open, and request bodies in flight hold at most
+//! [`body_budget`](crate::rpc::ServeConfig::body_budget) plus 64 KiB per connection. With the
+//! defaults, 8 peers that each send a batch of large replies (`avm.getUTXOs` of full pages,
+//! say) and do not read hold 8 × 4 MiB = 32 MiB of replies until the write timeout, not the
+//! 65 MB each an unbounded batch reply could take.
 
 use super::envelope::{self, Envelope};
-use super::error::{RpcError, strip_position};
+use super::error::{RpcError, codes, strip_position};
 use super::excerpt::excerpt;
 use axum::Router;
 use axum::extract::{Request, State};
@@ -64,6 +74,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::any;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::de::StrRead;
 use serde_json::value::RawValue;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
@@ -121,6 +132,10 @@ pub struct ServerConfig {
     pub max_body_bytes: usize,
     /// Most requests in one batch.
     pub max_batch_len: usize,
+    /// Most bytes the replies to one batch may add up to. Once a reply would pass it, that
+    /// request and every later one get a [`RESPONSE_TOO_LARGE`](codes::RESPONSE_TOO_LARGE)
+    /// error, and the later ones are not run.
+    pub max_batch_reply_bytes: usize,
 }
 
 impl Default for ServerConfig {
@@ -128,6 +143,7 @@ impl Default for ServerConfig {
         Self {
             max_body_bytes: 8 * 1024 * 1024,
             max_batch_len: 256,
+            max_batch_reply_bytes: 4 * 1024 * 1024,
         }
     }
 }
@@ -234,11 +250,25 @@ pub const MAX_ID_BYTES: usize = 128;
 /// Handles one body (a request or a batch) and returns the reply text, or `None` when
 /// nothing is to be sent (notifications).
 pub async fn handle(dispatch: &dyn Dispatch, body: &[u8], config: &ServerConfig) -> Option<String> {
-    let first = body.iter().find(|b| !b.is_ascii_whitespace());
-    if first != Some(&b'[') {
+    // The whole body, once: serde_json does not check the strings it skips (unknown members).
+    let body = match std::str::from_utf8(body) {
+        Ok(text) => text,
+        Err(e) => {
+            let err = RpcError::parse_error(format!(
+                "the body is not valid UTF-8 at byte {}",
+                e.valid_up_to()
+            ));
+            return Some(error_reply("null", &err));
+        }
+    };
+    if !body
+        .trim_start_matches([' ', '\t', '\n', '\r'])
+        .starts_with('[')
+    {
         return handle_one(dispatch, body).await;
     }
-    let items: Vec<Box<RawValue>> = match serde_json::from_slice(body) {
+    // Each request borrowed from the body, not copied.
+    let items: Vec<&RawValue> = match serde_json::from_str(body) {
         Ok(items) => items,
         Err(e) => {
             return Some(error_reply(
@@ -261,28 +291,122 @@ pub async fn handle(dispatch: &dyn Dispatch, body: &[u8], config: &ServerConfig)
         ));
         return Some(error_reply("null", &err));
     }
-    let mut replies = Vec::new();
-    for item in &items {
-        if let Some(r) = handle_one(dispatch, item.get().as_bytes()).await {
-            replies.push(r);
+    let limit = config.max_batch_reply_bytes;
+    // Room for every reply: the limit, and an error reply for each request past it.
+    let ceiling = limit.saturating_add(items.len().saturating_mul(ERROR_REPLY_ROOM));
+    let mut text = String::with_capacity(items.len().saturating_mul(128).min(ceiling));
+    text.push('[');
+    let mut full = false;
+    for item in items {
+        let item = item.get();
+        let reply = if full {
+            // Past the limit: read for its id, not run.
+            refuse(item, &batch_full(limit, false))
+        } else {
+            match handle_one(dispatch, item).await {
+                // With a `,` before it and the closing `]`.
+                Some(r) if text.len() + r.len() + 2 <= limit => Some(r),
+                Some(_) => {
+                    full = true;
+                    refuse(item, &batch_full(limit, true))
+                }
+                None => None,
+            }
+        };
+        if let Some(r) = reply {
+            if text.len() > 1 {
+                append(&mut text, ",", ceiling);
+            }
+            append(&mut text, &r, ceiling);
         }
     }
-    (!replies.is_empty()).then(|| format!("[{}]", replies.join(",")))
+    if text.len() == 1 {
+        return None;
+    }
+    text.push(']');
+    Some(text)
 }
 
-async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
+/// Bytes allowed for the capacity of a batch's reply for each error reply past the limit (one
+/// is about 300 bytes, with an `id` of [`MAX_ID_BYTES`]).
+const ERROR_REPLY_ROOM: usize = 512;
+
+/// Appends `piece` to `text`, growing it by doubling but not past `ceiling` while the text
+/// fits under it, so that a reply of nearly the limit does not hold twice its size.
+fn append(text: &mut String, piece: &str, ceiling: usize) {
+    let needed = text.len() + piece.len();
+    if needed > text.capacity() {
+        if needed <= ceiling {
+            let target = text.capacity().saturating_mul(2).clamp(needed, ceiling);
+            text.reserve_exact(target - text.len());
+        } else {
+            text.reserve(piece.len());
+        }
+    }
+    text.push_str(piece);
+}
+
+/// The error for a request of a batch whose replies reached `limit`: whether this one `ran`
+/// (its reply is the one that did not fit) or was not run.
+fn batch_full(limit: usize, ran: bool) -> RpcError {
+    let what = if ran {
+        "this call ran, but its reply did not fit"
+    } else {
+        "this call was not run"
+    };
+    RpcError::new(
+        codes::RESPONSE_TOO_LARGE,
+        format!(
+            "the batch's replies reached the limit of {limit} bytes; {what}: send it again on its \
+             own or in a smaller batch"
+        ),
+    )
+    .with_data(serde_json::json!({ "limit": limit, "ran": ran }))
+}
+
+async fn handle_one(dispatch: &dyn Dispatch, body: &str) -> Option<String> {
+    let call = match read_call(body) {
+        Ok(call) => call,
+        Err(reply) => return Some(reply),
+    };
+    let outcome = run(dispatch, &call).await;
+    answer(&call, outcome)
+}
+
+/// The reply to a request that is not run, with `error` if it is a valid request: the same
+/// reply a malformed one always gets, none for a notification.
+fn refuse(body: &str, error: &RpcError) -> Option<String> {
+    match read_call(body) {
+        Ok(call) => answer(&call, check(&call).and_then(|_| Err(error.clone()))),
+        Err(reply) => Some(reply),
+    }
+}
+
+/// A request's envelope, read but not yet checked.
+struct Call<'a> {
+    /// The `id` as sent; `None` for a notification.
+    id: Option<&'a str>,
+    /// The `id` to answer with.
+    reply_id: &'a str,
+    jsonrpc: Option<&'a RawValue>,
+    method: Option<&'a RawValue>,
+    params: Option<&'a RawValue>,
+}
+
+/// Reads a request's members and checks its `id`; the error reply if it has none to answer.
+fn read_call(body: &str) -> Result<Call<'_>, String> {
     // A member given twice counts with its last value.
     let [jsonrpc, method, params, id] =
-        match envelope::read(body, ["jsonrpc", "method", "params", "id"]) {
+        match envelope::read(StrRead::new(body), ["jsonrpc", "method", "params", "id"]) {
             Ok(Envelope::Object(members)) => members.values,
             Ok(Envelope::Other(_)) => {
-                return Some(error_reply(
+                return Err(error_reply(
                     "null",
                     &RpcError::invalid_request("a request is a JSON object"),
                 ));
             }
             Err(e) => {
-                return Some(error_reply(
+                return Err(error_reply(
                     "null",
                     &RpcError::parse_error(strip_position(e.to_string())),
                 ));
@@ -296,7 +420,7 @@ async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
                 "`id` is {} bytes long; the limit is {MAX_ID_BYTES}",
                 raw.len()
             ));
-            return Some(error_reply("null", &err));
+            return Err(error_reply("null", &err));
         }
         Some(raw)
             if raw.starts_with(['"', '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9'])
@@ -306,14 +430,25 @@ async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
         }
         Some(_) => {
             let err = RpcError::invalid_request("`id` must be a string, a number or null");
-            return Some(error_reply("null", &err));
+            return Err(error_reply("null", &err));
         }
     };
-    let outcome = run(dispatch, jsonrpc, method, params).await;
-    match (id, outcome) {
+    Ok(Call {
+        id,
+        reply_id,
+        jsonrpc,
+        method,
+        params,
+    })
+}
+
+/// The reply to `call` with its `outcome`; `None` when nothing is to be sent.
+fn answer(call: &Call<'_>, outcome: Reply) -> Option<String> {
+    let reply_id = call.reply_id;
+    match (call.id, outcome) {
         (None, Ok(_)) => None,
         // A notification gets no reply, unless the request itself was malformed.
-        (None, Err(e)) if e.code != super::error::codes::INVALID_REQUEST => None,
+        (None, Err(e)) if e.code != codes::INVALID_REQUEST => None,
         (_, Ok(result)) => {
             // One copy of the result, with room for the envelope and the closing newline.
             let result = result.get();
@@ -329,31 +464,31 @@ async fn handle_one(dispatch: &dyn Dispatch, body: &[u8]) -> Option<String> {
     }
 }
 
-async fn run(
-    dispatch: &dyn Dispatch,
-    jsonrpc: Option<&RawValue>,
-    method: Option<&RawValue>,
-    params: Option<&RawValue>,
-) -> Reply {
+/// Checks `jsonrpc` and `method`; the method's name.
+fn check<'a>(call: &Call<'a>) -> Result<std::borrow::Cow<'a, str>, RpcError> {
     let is_two = |raw: &RawValue| {
         raw.get() == r#""2.0""#
             || serde_json::from_str::<String>(raw.get()).is_ok_and(|v| v == "2.0")
     };
-    if !jsonrpc.is_some_and(is_two) {
+    if !call.jsonrpc.is_some_and(is_two) {
         return Err(RpcError::invalid_request(r#"`jsonrpc` must be "2.0""#));
     }
-    let method: std::borrow::Cow<'_, str> = match method.map(RawValue::get) {
-        None => return Err(RpcError::invalid_request("`method` is missing")),
+    match call.method.map(RawValue::get) {
+        None => Err(RpcError::invalid_request("`method` is missing")),
         Some(text) => match serde_json::from_str::<&str>(text) {
-            Ok(m) => m.into(),
+            Ok(m) => Ok(m.into()),
             // Escapes in the name need an owned copy.
             Err(_) => match serde_json::from_str::<String>(text) {
-                Ok(m) => m.into(),
-                Err(_) => return Err(RpcError::invalid_request("`method` must be a string")),
+                Ok(m) => Ok(m.into()),
+                Err(_) => Err(RpcError::invalid_request("`method` must be a string")),
             },
         },
-    };
-    let params = match params {
+    }
+}
+
+async fn run(dispatch: &dyn Dispatch, call: &Call<'_>) -> Reply {
+    let method = check(call)?;
+    let params = match call.params {
         None => Params(None),
         Some(raw) if raw.get() == "null" => Params(None),
         Some(raw) if raw.get().starts_with('{') => Params(Some(raw.to_owned())),

@@ -192,6 +192,13 @@ async fn allowed_hosts_and_cors() {
     assert!(ip.starts_with("HTTP/1.1 200"), "{ip}");
     let evil = raw(&d.url, &post("evil.example", "")).await;
     assert!(evil.starts_with("HTTP/1.1 403"), "{evil}");
+    // A bracketed IPv6 address is accepted only as a whole host, not as the start of one.
+    let v6 = raw(&d.url, &post("[::1]:9650", "")).await;
+    assert!(v6.starts_with("HTTP/1.1 200"), "{v6}");
+    for host in ["[::1]evil.example", "[::1].evil.example:9650"] {
+        let evil = raw(&d.url, &post(host, "")).await;
+        assert!(evil.starts_with("HTTP/1.1 403"), "{host}: {evil}");
+    }
     let cors = raw(&d.url, &post("localhost", "Origin: http://app.example\r\n")).await;
     assert!(
         cors.to_lowercase()

@@ -76,6 +76,57 @@ async fn x_pay(
     id
 }
 
+/// 40 `avm.getUTXOs` calls for 1,024 of `address`'s UTXOs each, in one batch: the reply holds
+/// the full pages that fit in the default limit, then a -32003 for each other call.
+async fn batch_of_full_pages_is_bounded(d: &Devnet, address: &Address) {
+    use avalanche_rpc::rpc::{ServerConfig, Transport};
+    const CALLS: usize = 40;
+    let limit = ServerConfig::default().max_batch_reply_bytes;
+    let address = serde_json::to_string(address).unwrap();
+    let calls: Vec<String> = (0..CALLS)
+        .map(|i| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{i},"method":"avm.getUTXOs","params":{{"addresses":[{address}],"limit":1024}}}}"#
+            )
+        })
+        .collect();
+    let body = format!("[{}]", calls.join(","));
+    let reply = d
+        .node
+        .transport()
+        .post("/ext/bc/X", body.into_bytes())
+        .await
+        .unwrap();
+    assert_eq!(reply.status, 200);
+    let size = reply.body.len();
+    let replies: Vec<serde_json::Value> = serde_json::from_slice(&reply.body).unwrap();
+    assert_eq!(replies.len(), CALLS);
+    let fit = replies
+        .iter()
+        .take_while(|r| r.get("result").is_some())
+        .count();
+    let page = serde_json::to_string(&replies[0]).unwrap().len();
+    eprintln!(
+        "a batch of {CALLS} full pages: {size} bytes; {fit} replies of about {page} bytes fit"
+    );
+    assert!(fit > 0 && fit < CALLS, "{fit} of {CALLS} fit");
+    assert!(size <= limit + CALLS * 400, "{size} bytes");
+    for (i, r) in replies.iter().enumerate() {
+        assert_eq!(r["id"], i, "{r}");
+        if i < fit {
+            assert_eq!(r["result"]["utxos"].as_array().unwrap().len(), 1024);
+        } else {
+            assert_eq!(r["error"]["code"], -32003, "{r}");
+            assert_eq!(r["error"]["data"]["ran"], i == fit, "{r}");
+            let message = r["error"]["message"].as_str().unwrap();
+            assert!(
+                message.contains(&format!("the limit of {limit} bytes")),
+                "{message}"
+            );
+        }
+    }
+}
+
 #[tokio::test]
 async fn x_utxo_streams_walk_every_page_and_give_each_utxo_once() {
     use avalanche_rpc::avm::*;
@@ -113,6 +164,10 @@ async fn x_utxo_streams_walk_every_page_and_give_each_utxo_once() {
         .get();
     assert_eq!(sum, balance);
     assert_eq!(sum, (0..5 * N).map(|i| 1_000 + i).sum::<u64>());
+
+    // A batch of 40 full pages of A's UTXOs would be 40 × 1,024 of them: the replies stop at
+    // the server's limit (4 MiB); the calls past it get -32003 with their ids and are not run.
+    batch_of_full_pages_is_bounded(&d, &addr_a).await;
 
     // A and B: B's 1,280 are A's last 1,280 again, on later pages than A's.
     let both = vec![addr_a.clone(), addr_b.clone()];
