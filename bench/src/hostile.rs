@@ -8,7 +8,13 @@
 //!   it chunked) and stall; legit calls meanwhile; RSS before, at its peak and after the
 //!   peers close.
 //!
-//! `--small` runs a tenth of the sockets and peers (a smoke test).
+//! - `batch`: an address funded 1,030 times; 8 peers each send a batch of 256 `avm.getUTXOs`
+//!   calls for 1,024 of its UTXOs and do not read the reply (a tiny receive buffer); the
+//!   reply's size (read once by a reading peer) and RSS before, at the peak and after.
+//! - `soak`: 10 minutes of `devnet.fund` (one `issueTx` each) at 10 per second plus 256
+//!   keep-alive connections of mixed reads; failed calls, and RSS every 10 s.
+//!
+//! `--small` runs a tenth of the sockets, peers and soak time (a smoke test).
 
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
@@ -52,6 +58,14 @@ pub fn run(args: &[String]) -> Result<(), String> {
     if wants("bodies") {
         let node = Devnet::start(&devnet)?;
         runtime.block_on(bodies(&node, 64 / scale))?;
+    }
+    if wants("batch") {
+        let node = Devnet::start(&devnet)?;
+        runtime.block_on(batch(&node))?;
+    }
+    if wants("soak") {
+        let node = Devnet::start(&devnet)?;
+        runtime.block_on(soak(&node, Duration::from_secs(600 / scale as u64)))?;
     }
     Ok(())
 }
@@ -355,4 +369,234 @@ async fn bodies(node: &Devnet, peers: usize) -> Result<(), String> {
         (after as f64 - before as f64) / MIB
     );
     Ok(())
+}
+
+/// One JSON-RPC call on its own connection; the reply's body.
+async fn rpc(addr: SocketAddr, path: &str, body: &str) -> Result<Vec<u8>, String> {
+    let mut conn = load::Conn::open(addr).await?;
+    let reply = conn
+        .round_trip(&load::request(addr, path, body), true)
+        .await?;
+    if reply.status != 200 || reply.body.windows(8).any(|w| w == b"\"error\":") {
+        return Err(format!(
+            "{path} {body}: {} {}",
+            reply.status,
+            String::from_utf8_lossy(&reply.body)
+        ));
+    }
+    Ok(reply.body)
+}
+
+fn address(byte: u8) -> String {
+    avalanche_rpc::wire::Address::new(Some("X"), "local", [byte; 20])
+        .map(|a| a.to_string())
+        .unwrap_or_default()
+}
+
+fn fund_body(to: &str, amount: u64) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"devnet.fund","params":{{"address":"{to}","amount":"{amount}"}}}}"#
+    )
+}
+
+async fn batch(node: &Devnet) -> Result<(), String> {
+    const UTXOS: usize = 1_030;
+    const CALLS: usize = 256;
+    const PEERS: usize = 8;
+    let addr = node.addr;
+    let to = address(0xa1);
+    println!("## batch: {PEERS} peers send a batch of {CALLS} avm.getUTXOs (1,024 each) and do not read");
+    let since = Instant::now();
+    for i in 0..UTXOS {
+        rpc(addr, "/ext/devnet", &fund_body(&to, 1_000 + i as u64)).await?;
+    }
+    println!("{to} funded {UTXOS} times in {:.1} s", since.elapsed().as_secs_f64());
+    let calls: Vec<String> = (0..CALLS)
+        .map(|i| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":{i},"method":"avm.getUTXOs","params":{{"addresses":["{to}"],"limit":1024}}}}"#
+            )
+        })
+        .collect();
+    let body = format!("[{}]", calls.join(","));
+    let request = load::request(addr, "/ext/bc/X", &body);
+    let mut reader = load::Conn::open(addr).await?;
+    let reply = reader.round_trip(&request, true).await?;
+    let text = String::from_utf8_lossy(&reply.body);
+    let limited = text.matches("-32003").count();
+    println!(
+        "a {} KB batch: a {:.2} MB reply ({} calls answered, {limited} got -32003)",
+        body.len() / 1000,
+        reply.body.len() as f64 / 1e6,
+        CALLS - limited
+    );
+    drop(reader);
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let before = node.rss();
+    let peak = RssPeak::watch(node.child.id());
+    let mut peers = Vec::new();
+    for _ in 0..PEERS {
+        let socket = tokio::net::TcpSocket::new_v4().map_err(|e| e.to_string())?;
+        socket
+            .set_recv_buffer_size(4096)
+            .map_err(|e| e.to_string())?;
+        let mut s = socket.connect(addr).await.map_err(|e| e.to_string())?;
+        s.write_all(&request).await.map_err(|e| e.to_string())?;
+        peers.push(s);
+    }
+    let mut times = Vec::new();
+    for _ in 0..20 {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        times.push(legit(addr).await?);
+    }
+    let during = node.rss();
+    println!("legit calls meanwhile: {}", summary(times));
+    drop(peers);
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    legit(addr).await?;
+    let after = node.rss();
+    let peak = peak.finish();
+    println!(
+        "RSS: {:.1} MiB before, {:.1} MiB with the replies unread (peak {:.1} MiB, +{:.1} MiB), {:.1} MiB 3 s after the peers closed ({:+.1} MiB)",
+        before as f64 / MIB,
+        during as f64 / MIB,
+        peak as f64 / MIB,
+        (peak as f64 - before as f64) / MIB,
+        after as f64 / MIB,
+        (after as f64 - before as f64) / MIB
+    );
+    Ok(())
+}
+
+async fn soak(node: &Devnet, length: Duration) -> Result<(), String> {
+    const READERS: usize = 256;
+    const FUNDS_PER_SECOND: u64 = 10;
+    let addr = node.addr;
+    println!(
+        "## soak: {} s of devnet.fund at {FUNDS_PER_SECOND}/s plus {READERS} connections of mixed reads",
+        length.as_secs()
+    );
+    let to = address(0xb7);
+    let reads: Vec<(&str, String)> = vec![
+        ("/ext/info", load::rpc_body("info.getNetworkID")),
+        ("/ext/bc/P", load::rpc_body("platform.getHeight")),
+        ("/ext/bc/P", load::rpc_body("platform.getCurrentValidators")),
+        (
+            "/ext/bc/X",
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"avm.getUTXOs","params":{{"addresses":["{to}"],"limit":100}}}}"#),
+        ),
+        (
+            "/ext/bc/X",
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"avm.getBalance","params":{{"address":"{to}","assetID":"AVAX"}}}}"#),
+        ),
+        (
+            "/ext/index/X/block",
+            r#"{"jsonrpc":"2.0","id":1,"method":"index.getLastAccepted","params":{"encoding":"hex"}}"#.to_string(),
+        ),
+    ];
+    let requests: Rc<Vec<Vec<u8>>> = Rc::new(
+        reads
+            .iter()
+            .map(|(path, body)| load::request(addr, path, body))
+            .collect(),
+    );
+    let stop = Rc::new(AtomicBool::new(false));
+    let reads_done = Rc::new(AtomicU64::new(0));
+    let failures = Rc::new(AtomicU64::new(0));
+    let funds_done = Rc::new(AtomicU64::new(0));
+    let pid = node.child.id();
+    let local = tokio::task::LocalSet::new();
+    local
+        .run_until(async {
+            for r in 0..READERS {
+                let (requests, stop, done, failures) =
+                    (requests.clone(), stop.clone(), reads_done.clone(), failures.clone());
+                tokio::task::spawn_local(async move {
+                    let mut conn = None;
+                    let mut k = r;
+                    while !stop.load(Ordering::Relaxed) {
+                        if conn.is_none() {
+                            conn = load::Conn::open(addr).await.ok();
+                        }
+                        let Some(c) = conn.as_mut() else {
+                            failures.fetch_add(1, Ordering::Relaxed);
+                            continue;
+                        };
+                        let request = &requests[k % requests.len()];
+                        k += 1;
+                        match c.round_trip(request, true).await {
+                            Ok(reply)
+                                if reply.status == 200
+                                    && !reply.body.windows(8).any(|w| w == b"\"error\":") =>
+                            {
+                                done.fetch_add(1, Ordering::Relaxed);
+                            }
+                            _ => {
+                                failures.fetch_add(1, Ordering::Relaxed);
+                                conn = None;
+                            }
+                        }
+                        // A mixed-read client, not a flood: about 20 calls a second each.
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
+                });
+            }
+            {
+                let (stop, done, failures, to) =
+                    (stop.clone(), funds_done.clone(), failures.clone(), to.clone());
+                tokio::task::spawn_local(async move {
+                    let mut tick =
+                        tokio::time::interval(Duration::from_millis(1_000 / FUNDS_PER_SECOND));
+                    let mut n = 0u64;
+                    while !stop.load(Ordering::Relaxed) {
+                        tick.tick().await;
+                        n += 1;
+                        match rpc(addr, "/ext/devnet", &fund_body(&to, 1_000 + n)).await {
+                            Ok(_) => done.fetch_add(1, Ordering::Relaxed),
+                            Err(e) => {
+                                eprintln!("fund failed: {e}");
+                                failures.fetch_add(1, Ordering::Relaxed)
+                            }
+                        };
+                    }
+                });
+            }
+            let since = Instant::now();
+            let mut samples = Vec::new();
+            while since.elapsed() < length {
+                tokio::time::sleep(Duration::from_secs(10).min(length)).await;
+                let r = rss(pid);
+                samples.push((since.elapsed().as_secs(), r));
+                println!(
+                    "{:>4} s: RSS {:.1} MiB, {} reads, {} funds, {} failed",
+                    since.elapsed().as_secs(),
+                    r as f64 / MIB,
+                    reads_done.load(Ordering::Relaxed),
+                    funds_done.load(Ordering::Relaxed),
+                    failures.load(Ordering::Relaxed)
+                );
+            }
+            stop.store(true, Ordering::Relaxed);
+            let after_first_minute: Vec<u64> = samples
+                .iter()
+                .filter(|(t, _)| *t >= 60.min(length.as_secs() / 2))
+                .map(|(_, r)| *r)
+                .collect();
+            if let (Some(lo), Some(hi)) = (
+                after_first_minute.iter().min(),
+                after_first_minute.iter().max(),
+            ) {
+                println!(
+                    "RSS after the first minute: {:.1} to {:.1} MiB ({:.1} % spread); {} reads, {} funds, {} failed calls",
+                    *lo as f64 / MIB,
+                    *hi as f64 / MIB,
+                    (*hi as f64 - *lo as f64) / *lo as f64 * 100.0,
+                    reads_done.load(Ordering::Relaxed),
+                    funds_done.load(Ordering::Relaxed),
+                    failures.load(Ordering::Relaxed)
+                );
+            }
+            Ok(())
+        })
+        .await
 }

@@ -25,7 +25,7 @@ use report::Row;
 const USAGE: &str = "\
 usage: avalanche-rpc-bench all [--quick] [--only GROUPS] [--no-pin] [--boost] [--out FILE]
        avalanche-rpc-bench serve generated|bare|hand|jsonrpsee
-       avalanche-rpc-bench hostile --devnet PATH [--small] [--only silent|bodies]
+       avalanche-rpc-bench hostile --devnet PATH [--small] [--only silent|bodies|batch|soak]
 
   all        run the benchmarks and print one table (also written to bench/results/latest.md)
   --quick    fewer and shorter repetitions (a smoke test, about 2 minutes)
@@ -37,7 +37,8 @@ usage: avalanche-rpc-bench all [--quick] [--only GROUPS] [--no-pin] [--boost] [-
   --out      where to write the Markdown table
   serve      run one server (used by `all`; prints `listening PORT`, stops when stdin closes)
   hostile    the devnet (a release build at PATH) under hostile load: silent sockets, stalled
-             bodies; a legit caller's latency and the devnet's RSS (see src/hostile.rs)";
+             bodies, unread batch replies, a soak; a legit caller's latency and the devnet's RSS
+             (see src/hostile.rs)";
 
 const GROUPS: [&str; 7] = [
     "server",

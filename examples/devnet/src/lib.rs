@@ -23,6 +23,7 @@ pub mod genesis_file;
 pub mod http;
 pub mod index;
 pub mod ledger;
+pub mod memory;
 
 pub mod network;
 pub mod pchain;

@@ -166,8 +166,8 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
         origins: flags.http_allowed_origins.clone(),
     };
     let app = avalanche_devnet::app(devnet.clone(), flags.public, gate);
-    let listener =
-        tokio::net::TcpListener::bind((flags.http_host.as_str(), flags.http_port)).await?;
+    let listener = listen(&flags.http_host, flags.http_port).await?;
+    avalanche_devnet::memory::start_trimming();
     let addr = listener.local_addr()?;
     print_banner(&devnet, &addr.to_string(), &flags);
     tokio::spawn(avalanche_devnet::devnet::build_blocks(devnet.clone()));
@@ -185,6 +185,32 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
         .body_budget(flags.http_body_budget);
     avalanche_rpc::rpc::serve(listener, app, serve).await?;
     Ok(())
+}
+
+/// The HTTP listener, with a backlog as deep as the system allows (the kernel caps it at
+/// `net.core.somaxconn`, 4,096 by default; Go's `net.Listen`, so the node, asks for that
+/// too): under a flood of connections the ones waiting to be accepted queue there rather than
+/// have their SYN dropped and retried a second later. tokio's `bind` asks for 1,024.
+async fn listen(host: &str, port: u16) -> std::io::Result<tokio::net::TcpListener> {
+    let mut last = None;
+    for addr in tokio::net::lookup_host((host, port)).await? {
+        let socket = if addr.is_ipv4() {
+            tokio::net::TcpSocket::new_v4()?
+        } else {
+            tokio::net::TcpSocket::new_v6()?
+        };
+        socket.set_reuseaddr(true)?;
+        match socket.bind(addr).and_then(|()| socket.listen(65_535)) {
+            Ok(listener) => return Ok(listener),
+            Err(e) => last = Some(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| {
+        std::io::Error::new(
+            std::io::ErrorKind::AddrNotAvailable,
+            format!("{host} resolves to no address"),
+        )
+    }))
 }
 
 /// A timeout flag's value: `None` is no limit (the node's `0`).

@@ -307,15 +307,20 @@ impl Open {
     /// Evicts the connection idle the longest; `false` if none is idle.
     fn evict_oldest_idle(&self) -> bool {
         let s = self.clocks.lock().unwrap_or_else(PoisonError::into_inner);
-        let mut idle: Vec<(Instant, &Clock)> = s
-            .clocks
-            .iter()
-            .flatten()
-            .filter_map(|c| Some((c.idle_since()?, c)))
-            .collect();
-        idle.sort_unstable_by_key(|(since, _)| *since);
-        // One that started a request since it was looked at is skipped for the next.
-        idle.iter().any(|(_, c)| c.evict())
+        loop {
+            let oldest = s
+                .clocks
+                .iter()
+                .flatten()
+                .filter_map(|c| Some((c.idle_since()?, c)))
+                .min_by_key(|(since, _)| *since);
+            match oldest {
+                None => return false,
+                Some((_, clock)) if clock.evict() => return true,
+                // It started a request since it was looked at: look again.
+                Some(_) => {}
+            }
+        }
     }
 }
 
