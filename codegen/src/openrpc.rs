@@ -18,7 +18,8 @@
 //! - **Nullable members** are required and `oneOf` their type and `{"type": "null"}`.
 //! - **Members newer than the oldest supported node** (`since`) are not required: an older
 //!   node's reply lacks them; their description and `x-since` say from which version on.
-//!   Members a later node removed (`removed`) are not required either.
+//!   Members a later node removed (`removed`) are not required either; `x-removed` on a
+//!   method, param or member names the first node version without it.
 //! - **Node version.** By default a document describes every node version from the oldest
 //!   supported one on. Generated for one node version (`AVALANCHE_RPC_NODE_VERSION`, or the
 //!   CLI's `--node-version`), it leaves out what that version did not serve and says which
@@ -391,6 +392,9 @@ impl Cx<'_> {
         if let Some(v) = &f.since {
             s.insert("x-since".into(), json!(v.to_string()));
         }
+        if let Some(v) = &f.removed {
+            s.insert("x-removed".into(), json!(v.to_string()));
+        }
         Value::Object(s)
     }
 
@@ -607,6 +611,9 @@ impl Cx<'_> {
         if let Some(v) = &m.since {
             o.insert("x-since".into(), json!(v.to_string()));
         }
+        if let Some(v) = &m.removed {
+            o.insert("x-removed".into(), json!(v.to_string()));
+        }
         if let Some(p) = &m.pagination {
             o.insert("x-pagination".into(), pagination(p));
         }
@@ -659,6 +666,9 @@ impl Cx<'_> {
         }
         if let Some(v) = &p.since {
             o.insert("x-since".into(), json!(v.to_string()));
+        }
+        if let Some(v) = &p.removed {
+            o.insert("x-removed".into(), json!(v.to_string()));
         }
         Value::Object(o)
     }
