@@ -1235,7 +1235,34 @@ fn codec(old: &Codecs, new: &Codecs, out: &mut Out) {
                     &[W],
                 )
             }
-            Some(_) => {}
+            Some(o) => {
+                // When the node's JSON form gained a member: the reader's leniency, the
+                // schema's `required` and `x-since`; no Rust item changes.
+                let since = |s: &Struct| {
+                    s.fields
+                        .iter()
+                        .map(|f| (f.json.clone(), f.since))
+                        .chain(s.json_extra.iter().map(|x| (x.name.clone(), x.since)))
+                        .collect::<Vec<_>>()
+                };
+                let (a, b) = (since(o), since(s));
+                for (name, v) in &b {
+                    let was = a.iter().find(|(n, _)| n == name).and_then(|(_, v)| *v);
+                    if was != *v {
+                        out.push(
+                            &place,
+                            format!(
+                                "JSON member `{name}`: node versions changed from {} to {}",
+                                versions(was, None),
+                                versions(*v, None)
+                            ),
+                            "member-versions-changed",
+                            Bump::Patch,
+                            &[],
+                        );
+                    }
+                }
+            }
         }
     }
     for o in old.structs() {

@@ -61,7 +61,12 @@ pub fn load(sources: &Sources) -> Result<Spec, SpecErrors> {
     }
     let (mut spec, lowering) = lower(&docs);
     errors.extend(lowering);
-    let (codec, codec_errors) = crate::codec::lower::lower(&packages, codecs.as_ref(), unparsed);
+    let (codec, codec_errors) = crate::codec::lower::lower(
+        &packages,
+        codecs.as_ref(),
+        unparsed,
+        spec.versions.oldest_supported,
+    );
     spec.codec = codec;
     errors.extend(codec_errors);
     if !errors.is_empty() {

@@ -18,7 +18,8 @@
 //! - **Nullable members** are required and `oneOf` their type and `{"type": "null"}`.
 //! - **Members newer than the oldest supported node** (`since`) are not required: an older
 //!   node's reply lacks them; their description and `x-since` say from which version on.
-//!   Members a later node removed (`removed`) are not required either.
+//!   Members a later node removed (`removed`) are not required either; `x-removed` on a
+//!   method, param or member names the first node version without it.
 //! - **Node version.** By default a document describes every node version from the oldest
 //!   supported one on. Generated for one node version (`AVALANCHE_RPC_NODE_VERSION`, or the
 //!   CLI's `--node-version`), it leaves out what that version did not serve and says which
@@ -391,6 +392,9 @@ impl Cx<'_> {
         if let Some(v) = &f.since {
             s.insert("x-since".into(), json!(v.to_string()));
         }
+        if let Some(v) = &f.removed {
+            s.insert("x-removed".into(), json!(v.to_string()));
+        }
         Value::Object(s)
     }
 
@@ -607,6 +611,9 @@ impl Cx<'_> {
         if let Some(v) = &m.since {
             o.insert("x-since".into(), json!(v.to_string()));
         }
+        if let Some(v) = &m.removed {
+            o.insert("x-removed".into(), json!(v.to_string()));
+        }
         if let Some(p) = &m.pagination {
             o.insert("x-pagination".into(), pagination(p));
         }
@@ -659,6 +666,9 @@ impl Cx<'_> {
         }
         if let Some(v) = &p.since {
             o.insert("x-since".into(), json!(v.to_string()));
+        }
+        if let Some(v) = &p.removed {
+            o.insert("x-removed".into(), json!(v.to_string()));
         }
         Value::Object(o)
     }
@@ -892,12 +902,18 @@ fn codec_struct(c: &Codecs, k: &Codec, s: &CodecStruct) -> Value {
             ExtraValue::Id => "The ID: SHA-256 of the bytes.",
             _ => "The ID of the fx the value belongs to.",
         };
-        properties.insert(
-            x.name.clone(),
-            json!({ "description": d, "allOf": [{ "$ref": "#/components/schemas/id" }] }),
-        );
+        let mut p = json!({ "description": d, "allOf": [{ "$ref": "#/components/schemas/id" }] });
+        codec_since(&mut p, x.since);
+        properties.insert(x.name.clone(), p);
     }
-    let required: Vec<Value> = properties.keys().map(|k| json!(k)).collect();
+    // A member newer than the oldest supported node may be absent: its JSON is valid.
+    let mut newer = Vec::new();
+    codec_newer(c, s, &mut newer, 0);
+    let required: Vec<Value> = properties
+        .keys()
+        .filter(|k| !newer.contains(k))
+        .map(|k| json!(k))
+        .collect();
     json!({
         "title": s.name.to_string(),
         "description": s.summary,
@@ -924,9 +940,42 @@ fn codec_members(c: &Codecs, k: &Codec, s: &CodecStruct, m: &mut Map<String, Val
                 if let Value::Object(o) = &mut v {
                     o.insert("description".into(), json!(f.summary));
                 }
+                codec_since(&mut v, f.since);
                 m.insert(f.json.clone(), v);
             }
         }
+    }
+}
+
+/// The JSON members of a struct that nodes newer than the oldest supported one added (an
+/// inlined struct's included).
+fn codec_newer(c: &Codecs, s: &CodecStruct, out: &mut Vec<String>, depth: usize) {
+    for f in &s.fields {
+        match (&f.layout, f.inline) {
+            (Layout::Struct(t), true) if depth < 16 => {
+                if let Some(inner) = c.get(t) {
+                    codec_newer(c, inner, out, depth + 1);
+                }
+            }
+            _ if f.newer_than_oldest => out.push(f.json.clone()),
+            _ => {}
+        }
+    }
+    out.extend(
+        s.json_extra
+            .iter()
+            .filter(|x| x.newer_than_oldest)
+            .map(|x| x.name.clone()),
+    );
+}
+
+/// A codec member's `since`: a sentence of its description and `x-since`.
+fn codec_since(p: &mut Value, since: Option<Version>) {
+    if let (Some(v), Value::Object(o)) = (since, p) {
+        let d = o.get("description").and_then(Value::as_str).unwrap_or("");
+        let d = format!("{d} Since node {v}; older nodes leave it out of the JSON form.");
+        o.insert("description".into(), json!(d.trim_start()));
+        o.insert("x-since".into(), json!(v.to_string()));
     }
 }
 

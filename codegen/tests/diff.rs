@@ -575,6 +575,26 @@ fn codec_layouts() {
     );
     let c = between(repo_spec(), new);
     one(&c, "codec-type-ids-changed", "codec avm", Bump::Major, &[W]);
+    // When a JSON member appeared: documentation and what the reader tolerates.
+    let mut new = repo_spec();
+    let f = new
+        .codec
+        .iter_mut()
+        .find(|(n, _)| n == "codec/avm.yaml")
+        .unwrap();
+    f.1 = f.1.replacen(
+        "{ name: id, value: id, since: v1.10.1 }",
+        "{ name: id, value: id, since: v1.10.2 }",
+        1,
+    );
+    let c = between(repo_spec(), new);
+    one(
+        &c,
+        "member-versions-changed",
+        "codec type avm.Tx",
+        Bump::Patch,
+        &[],
+    );
 }
 
 fn bin() -> Command {

@@ -1,27 +1,29 @@
 //! `avax-rpc conformance` (feature `cli`) against a fake node on 127.0.0.1 that answers each
 //! method with the spec's first example result: a faithful one shows no drift; one with
-//! planted drift shows each, with its method and path; remote URLs need `--allow-remote`.
+//! planted drift shows each, with its method and path; nodes of an old, a middle and a recent
+//! version, serving what the spec says their version serves, show none either, and are not
+//! asked for what their version lacks; a method a node still serves after the spec's
+//! `removed` is a notice, drift with `--strict`; remote URLs need `--allow-remote`.
 #![cfg(feature = "cli")]
 
+use avalanche_rpc::rpc::MethodInfo;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::process::Command;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// Every method of the node's interfaces (the devnet's own are not a node's).
+fn node_methods() -> impl Iterator<Item = &'static MethodInfo> {
+    avalanche_rpc::METHODS
+        .iter()
+        .copied()
+        .filter(|m| !m.devnet_only)
+}
 
 /// Every method's first example result, by wire name.
 fn examples() -> HashMap<&'static str, Value> {
-    let all = [
-        avalanche_rpc::info::methods::ALL,
-        avalanche_rpc::platform::methods::ALL,
-        avalanche_rpc::avm::methods::ALL,
-        avalanche_rpc::avm_static::methods::ALL,
-        avalanche_rpc::index::methods::ALL,
-        avalanche_rpc::proposervm::methods::ALL,
-        avalanche_rpc::wallet::methods::ALL,
-    ];
-    all.iter()
-        .flat_map(|l| l.iter())
+    node_methods()
         .filter_map(|m| {
             Some((
                 m.name,
@@ -31,14 +33,67 @@ fn examples() -> HashMap<&'static str, Value> {
         .collect()
 }
 
+/// `v1.14.2`, `1.14.2` → (1, 14, 2).
+fn version(text: &str) -> (u32, u32, u32) {
+    let mut parts = text
+        .trim_start_matches('v')
+        .split('.')
+        .map(|p| p.parse().unwrap());
+    (
+        parts.next().unwrap(),
+        parts.next().unwrap(),
+        parts.next().unwrap(),
+    )
+}
+
+/// Whether node `v` serves `m`, as the spec's `since` and `removed` say.
+fn served_by(m: &MethodInfo, v: (u32, u32, u32)) -> bool {
+    m.since.is_none_or(|s| version(s) <= v) && m.removed.is_none_or(|r| v < version(r))
+}
+
+/// The answers of a node of version `v` (`1.10.0`) that reports itself as `reported`: the
+/// methods its version serves, with the example results (without the members newer nodes
+/// added, for a node of the oldest supported version), its version in
+/// `info.getNodeVersion`; every other method is not found.
+fn node_of_version(v: &str, reported: &str) -> HashMap<&'static str, Value> {
+    let v = version(v);
+    // `oldest-supported` in spec/versions.yaml.
+    let oldest = version("1.10.0");
+    let mut answers: HashMap<&'static str, Value> = node_methods()
+        .filter(|m| served_by(m, v))
+        .filter_map(|m| {
+            let result = m.examples.first()?.result();
+            let result = if v == oldest {
+                m.oldest_shape(&result)
+            } else {
+                result
+            };
+            Some((m.name, result))
+        })
+        .collect();
+    answers.get_mut("info.getNodeVersion").unwrap()["version"] = json!(reported);
+    answers
+}
+
+/// The methods a fake node was asked for, in order.
+type Asked = Arc<Mutex<Vec<String>>>;
+
 /// A node on 127.0.0.1 answering `method` with `answers[method]`, or "method not found".
 async fn fake_node(answers: HashMap<&'static str, Value>) -> String {
+    fake_node_asked(answers).await.0
+}
+
+/// As [`fake_node`], with the methods it was asked for.
+async fn fake_node_asked(answers: HashMap<&'static str, Value>) -> (String, Asked) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let answers = Arc::new(answers);
+    let asked: Asked = Arc::default();
+    let log = asked.clone();
     tokio::spawn(async move {
         while let Ok((mut s, _)) = listener.accept().await {
             let answers = answers.clone();
+            let log = log.clone();
             tokio::spawn(async move {
                 let mut buf = Vec::new();
                 let mut chunk = [0u8; 8192];
@@ -64,6 +119,7 @@ async fn fake_node(answers: HashMap<&'static str, Value>) -> String {
                 };
                 let req: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
                 let method = req["method"].as_str().unwrap_or("");
+                log.lock().unwrap().push(method.to_string());
                 let reply = match answers.get(method) {
                     Some(result) => json!({"jsonrpc": "2.0", "id": req["id"], "result": result}),
                     None => {
@@ -77,7 +133,7 @@ async fn fake_node(answers: HashMap<&'static str, Value>) -> String {
             });
         }
     });
-    format!("http://{addr}")
+    (format!("http://{addr}"), asked)
 }
 
 fn conformance(url: &str, extra: &[&str]) -> (Option<i32>, Value) {
@@ -158,4 +214,144 @@ fn remote_urls_need_allow_remote() {
             .contains("--allow-remote"),
         "{report}"
     );
+}
+
+/// (method, path, kind) of each entry of a report's list `key` (`drift`, `notices`).
+fn findings(report: &Value, key: &str) -> Vec<(String, String, String)> {
+    report[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("no `{key}` in {report:#}"))
+        .iter()
+        .map(|d| {
+            (
+                d["method"].as_str().unwrap().into(),
+                d["path"].as_str().unwrap().into(),
+                d["kind"].as_str().unwrap().into(),
+            )
+        })
+        .collect()
+}
+
+/// Why the report says `method` was not checked, if it says so.
+fn not_checked_why(report: &Value, method: &str) -> Option<String> {
+    report["notChecked"]
+        .as_array()?
+        .iter()
+        .find(|n| n["method"] == json!(method))
+        .map(|n| n["why"].as_str().unwrap().to_string())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn nodes_of_an_old_a_middle_and_a_recent_version_show_no_false_drift() {
+    // v1.10.0 spells its version `avalanche/…` (until v1.10.18) and lacks every method and
+    // member added later; v1.12.0 no longer has `avm.buildGenesis` (removed in v1.10.18) but
+    // still has `avm.getAddressTxs` (removed in v1.13.1); v1.14.2 has neither.
+    for (v, reported) in [
+        ("1.10.0", "avalanche/1.10.0"),
+        ("1.12.0", "avalanchego/1.12.0"),
+        ("1.14.2", "avalanchego/1.14.2"),
+    ] {
+        let (url, asked) = fake_node_asked(node_of_version(v, reported)).await;
+        let (code, report) = tokio::task::spawn_blocking(move || conformance(&url, &[]))
+            .await
+            .unwrap();
+        assert_eq!(report["drift"], json!([]), "{v}: {report:#}");
+        assert_eq!(report["notices"], json!([]), "{v}: {report:#}");
+        assert_eq!(code, Some(0), "{v}: {report:#}");
+        assert_eq!(report["nodeVersion"], json!(reported), "{v}");
+        let node = version(v);
+        let asked = asked.lock().unwrap().clone();
+        for m in node_methods() {
+            let was_asked = asked.iter().any(|a| a == m.name);
+            match (m.since, m.removed) {
+                // Newer than the node: never asked, and said why.
+                (Some(since), _) if version(since) > node => {
+                    assert!(!was_asked, "{v}: asked for {} (since {since})", m.name);
+                    let why = not_checked_why(&report, m.name).unwrap_or_default();
+                    assert!(why.contains("served since"), "{v}: {}: {why}", m.name);
+                }
+                // Removed at or before the node's version: asked, and its absence expected.
+                (_, Some(removed)) if version(removed) <= node => {
+                    assert!(was_asked, "{v}: {} not asked", m.name);
+                    let why = not_checked_why(&report, m.name).unwrap_or_default();
+                    assert!(why.contains("as expected"), "{v}: {}: {why}", m.name);
+                }
+                _ => {}
+            }
+        }
+        // What each version lacks, by name.
+        let lacks = |m: &str| !asked.iter().any(|a| a == m);
+        match v {
+            "1.10.0" => {
+                assert!(lacks("platform.getAllValidatorsAt"), "since v1.14.0");
+                assert!(lacks("platform.getL1Validator"), "since v1.12.2");
+                assert!(!lacks("avm.buildGenesis"), "served until v1.10.17");
+            }
+            "1.12.0" => {
+                assert!(lacks("platform.getAllValidatorsAt"), "since v1.14.0");
+                assert!(
+                    not_checked_why(&report, "avm.buildGenesis")
+                        .is_some_and(|w| w.contains("removed in v1.10.18")),
+                    "{report:#}"
+                );
+                assert!(
+                    not_checked_why(&report, "avm.getAddressTxs").is_none(),
+                    "{report:#}"
+                );
+            }
+            _ => {
+                assert!(!lacks("platform.getAllValidatorsAt"), "since v1.14.0");
+                for gone in ["avm.getAddressTxs", "avm.buildGenesis"] {
+                    assert!(
+                        not_checked_why(&report, gone).is_some_and(|w| w.contains("as expected")),
+                        "{gone}: {report:#}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_removed_method_that_still_answers_is_a_notice_and_with_strict_drift() {
+    let mut answers = node_of_version("1.14.2", "avalanchego/1.14.2");
+    let all = examples();
+    answers.insert("avm.getAddressTxs", all["avm.getAddressTxs"].clone());
+    let url = fake_node(answers).await;
+    let expected = (
+        "avm.getAddressTxs".to_string(),
+        "(reply)".to_string(),
+        "removed-but-served".to_string(),
+    );
+
+    let at = url.clone();
+    let (code, report) = tokio::task::spawn_blocking(move || conformance(&at, &[]))
+        .await
+        .unwrap();
+    assert_eq!(report["drift"], json!([]), "{report:#}");
+    assert_eq!(findings(&report, "notices"), vec![expected.clone()]);
+    assert_eq!(
+        code,
+        Some(0),
+        "a notice does not fail the check: {report:#}"
+    );
+
+    let (code, report) = tokio::task::spawn_blocking(move || conformance(&url, &["--strict"]))
+        .await
+        .unwrap();
+    assert_eq!(findings(&report, "drift"), vec![expected]);
+    assert_eq!(report["notices"], json!([]), "{report:#}");
+    assert_eq!(code, Some(1), "--strict counts it as drift: {report:#}");
+}
+
+#[test]
+fn the_help_says_what_versions_change() {
+    let out = Command::new(env!("CARGO_BIN_EXE_avax-rpc"))
+        .args(["conformance", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8_lossy(&out.stdout);
+    for needle in ["--strict", "removed-but-served", "getNodeVersion"] {
+        assert!(help.contains(needle), "`{needle}` not in\n{help}");
+    }
 }

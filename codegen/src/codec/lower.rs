@@ -9,6 +9,7 @@ use super::model::{
 };
 use super::raw;
 use crate::error::{SpecError, did_you_mean};
+use crate::model::Version;
 use crate::positions::Path;
 use crate::yaml::Doc;
 use std::collections::{BTreeMap, BTreeSet};
@@ -37,6 +38,7 @@ pub fn lower(
     packages: &[Doc],
     codecs: Option<&Doc>,
     unparsed_packages: BTreeSet<String>,
+    oldest_supported: Version,
 ) -> (Codecs, Vec<SpecError>) {
     let mut errors = Vec::new();
     let mut known = Known {
@@ -86,14 +88,20 @@ pub fn lower(
             let mut fields = Vec::new();
             for (j, f) in t.fields.iter().enumerate() {
                 let fat = at.at("fields").at(j);
-                match field(doc, &fat, &p.package, f, &known) {
+                match field(doc, &fat, &p.package, f, &known, oldest_supported) {
                     Ok(f) => fields.push(f),
                     Err(e) => errors.push(e),
                 }
             }
             let mut json_extra = Vec::new();
             for (j, x) in t.json_extra.iter().enumerate() {
-                match json_extra_of(doc, &at.at("json-extra").at(j), x, &fields) {
+                match json_extra_of(
+                    doc,
+                    &at.at("json-extra").at(j),
+                    x,
+                    &fields,
+                    oldest_supported,
+                ) {
                     Ok(x) => json_extra.push(x),
                     Err(e) => errors.push(e),
                 }
@@ -206,8 +214,32 @@ fn field(
     package: &str,
     f: &raw::Field,
     known: &Known,
+    oldest_supported: Version,
 ) -> Result<Field, SpecError> {
     let layout = parse_layout(&f.ty, package, known).map_err(|m| doc.err(&at.at("type"), m))?;
+    let since = since(doc, at, f.since.as_deref())?;
+    let newer_than_oldest = since.is_some_and(|v| v > oldest_supported);
+    // An older node's JSON lacks the member: reading it takes the layout's empty value.
+    if newer_than_oldest
+        && (f.inline
+            || !matches!(
+                layout,
+                Layout::List(_)
+                    | Layout::Bytes
+                    | Layout::String
+                    | Layout::U8
+                    | Layout::U16
+                    | Layout::U32
+                    | Layout::U64
+                    | Layout::I64
+                    | Layout::Bool
+            ))
+    {
+        return Err(doc.err(
+            &at.at("since"),
+            "a field the JSON form of older nodes lacks reads as its empty value there: it must be a list, bytes, a string, an integer or a bool, not inline",
+        ));
+    }
     if f.inline && !matches!(layout, Layout::Struct(_)) {
         return Err(doc.err(
             &at.at("inline"),
@@ -298,6 +330,8 @@ fn field(
         summary: f.summary.clone(),
         layout,
         inline: f.inline,
+        since,
+        newer_than_oldest,
         rules: Rules {
             order,
             min: f.min,
@@ -403,7 +437,9 @@ fn json_extra_of(
     at: &Path,
     x: &raw::JsonExtra,
     fields: &[Field],
+    oldest_supported: Version,
 ) -> Result<JsonExtra, SpecError> {
+    let since = since(doc, at, x.since.as_deref())?;
     let field = |name: &str, key: &str| -> Result<&Field, SpecError> {
         fields.iter().find(|f| f.name == name).ok_or_else(|| {
             doc.err(
@@ -455,7 +491,18 @@ fn json_extra_of(
         name: x.name.clone(),
         value,
         place,
+        since,
+        newer_than_oldest: since.is_some_and(|v| v > oldest_supported),
     })
+}
+
+/// The `since` of a field or JSON-only member, a node version.
+fn since(doc: &Doc, at: &Path, text: Option<&str>) -> Result<Option<Version>, SpecError> {
+    text.map(|t| {
+        t.parse::<Version>()
+            .map_err(|e| doc.err(&at.at("since"), e))
+    })
+    .transpose()
 }
 
 /// `strictly-increasing-by <field>` names a field of the list's element struct.

@@ -1,6 +1,6 @@
 //! The validated codec model: packages of structs, and codecs that number them.
 
-use crate::model::Origin;
+use crate::model::{Origin, Version};
 
 /// Everything in `spec/codec/`; empty when the spec has no such folder.
 #[derive(Debug, Clone, Default)]
@@ -57,6 +57,10 @@ pub struct JsonExtra {
     pub name: String,
     pub value: ExtraValue,
     pub place: ExtraPlace,
+    /// The first node version whose JSON form has it.
+    pub since: Option<Version>,
+    /// Added after the oldest supported node version: an older node's JSON lacks it.
+    pub newer_than_oldest: bool,
 }
 
 /// What a JSON-only member holds.
@@ -104,6 +108,11 @@ pub struct Field {
     pub rules: Rules,
     /// How the node writes it in JSON, when not the default for its layout.
     pub json_form: Option<JsonForm>,
+    /// The first node version whose JSON form has the member (the bytes always hold it).
+    pub since: Option<Version>,
+    /// Added to the JSON form after the oldest supported node version: an older node's JSON
+    /// lacks it, and reading such JSON takes the layout's empty value.
+    pub newer_than_oldest: bool,
     pub origin: Origin,
 }
 

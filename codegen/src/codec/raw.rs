@@ -57,6 +57,9 @@ pub struct JsonExtra {
     /// Written just after this field's members.
     #[serde(default)]
     pub after: Option<String>,
+    /// The first node release whose JSON form has the member (`v1.10.1`).
+    #[serde(default)]
+    pub since: Option<String>,
 }
 
 /// One field, in wire order.
@@ -89,6 +92,10 @@ pub struct Field {
     /// numbers), `hex`.
     #[serde(default, rename = "json-form")]
     pub json_form: Option<String>,
+    /// The first node release whose JSON form has the member (`v1.10.18`); older nodes leave
+    /// it out of the JSON form (the bytes always hold the field).
+    #[serde(default)]
+    pub since: Option<String>,
 }
 
 /// `codecs.yaml`.

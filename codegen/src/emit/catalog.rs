@@ -60,6 +60,12 @@ fn method(r: &Rust, i: &Interface, m: &Method) -> TokenStream {
         let steps = steps(&path);
         quote!(&[#steps])
     });
+    let newer_in_codec = newer_in_codec_json(spec, &m.result)
+        .into_iter()
+        .map(|(path, root)| {
+            let steps = steps(&path);
+            quote!(crate::rpc::CodecJson { path: &[#steps], drop_newer: <#root as crate::codec::OldestJson>::drop_newer })
+        });
     let since = match &m.since {
         Some(v) => {
             let v = v.to_string();
@@ -105,6 +111,7 @@ fn method(r: &Rust, i: &Interface, m: &Method) -> TokenStream {
             params: &[#(#param_infos),*],
             rules: &[#(#rules),*],
             newer_members: &[#(#newer),*],
+            newer_in_codec_json: &[#(#newer_in_codec),*],
             examples: &[#(#examples),*],
             check_params: crate::__private::roundtrip::<super::#params>,
             check_result: crate::__private::roundtrip_result::<super::#result>,
@@ -304,6 +311,32 @@ pub fn newer_members(spec: &Spec, result: &Schema) -> Vec<Vec<ResultStep>> {
                 && f.newer_than_oldest
             {
                 out.push(path.to_vec());
+            }
+        },
+    );
+    out
+}
+
+/// Where in a result a codec value's JSON form may be whose type holds members newer than
+/// the oldest supported node, with the codec type's Rust path.
+pub fn newer_in_codec_json(spec: &Spec, result: &Schema) -> Vec<(Vec<ResultStep>, TokenStream)> {
+    let mut out = Vec::new();
+    walk_schema(
+        spec,
+        result,
+        &mut Vec::new(),
+        &mut Vec::new(),
+        &mut |path, v| {
+            if let Visit::Member(f) = v
+                && let Some(c) = &f.codec
+                && super::codec::root_reaches_newer(spec, c)
+                && let Some(root) = super::codec_root_type(spec, c)
+            {
+                let mut path = path.to_vec();
+                if matches!(f.ty, TypeRef::List(_)) {
+                    path.push(ResultStep::Items);
+                }
+                out.push((path, root));
             }
         },
     );

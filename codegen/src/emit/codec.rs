@@ -357,6 +357,7 @@ fn structure(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
         None => quote!(),
     };
     let from_json = struct_from_json(c, k, s);
+    let oldest_json = struct_oldest_json(c, k, s);
     let writes = s.fields.iter().zip(&idents).map(|(f, id)| {
         let wire = &f.name;
         match write_code(&f.layout, quote!(self.#id), quote!(&self.#id)) {
@@ -410,6 +411,7 @@ fn structure(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
 
         #json
         #from_json
+        #oldest_json
     }
 }
 
@@ -576,6 +578,133 @@ fn json_keys(c: &Codecs, s: &Struct, depth: usize) -> Vec<String> {
     keys
 }
 
+/// The JSON member names of a struct that nodes newer than the oldest supported one added:
+/// its fields' and JSON-only members' with such a `since`, an inlined struct's in its place.
+fn json_newer(c: &Codecs, s: &Struct, depth: usize) -> Vec<String> {
+    let mut keys = Vec::new();
+    for f in &s.fields {
+        match (&f.layout, f.inline) {
+            (Layout::Struct(t), true) if depth < 16 => {
+                if let Some(inner) = c.get(t) {
+                    keys.extend(json_newer(c, inner, depth + 1));
+                }
+            }
+            _ if f.newer_than_oldest => keys.push(f.json.clone()),
+            _ => {}
+        }
+    }
+    keys.extend(
+        s.json_extra
+            .iter()
+            .filter(|x| x.newer_than_oldest)
+            .map(|x| x.name.clone()),
+    );
+    keys
+}
+
+/// Whether the JSON form of a codec root the spec names (`platform any<Block>`) holds, at any
+/// depth, a member that nodes newer than the oldest supported one added.
+pub fn root_reaches_newer(spec: &Spec, r: &crate::model::CodecRef) -> bool {
+    let c = &spec.codec;
+    c.codecs
+        .iter()
+        .find(|k| k.name == r.codec)
+        .is_some_and(|k| {
+            k.roots
+                .iter()
+                .find(|x| x.layout.spec_text() == r.root)
+                .is_some_and(|x| reaches_newer(c, Some(k), &x.layout, &mut Vec::new()))
+        })
+}
+
+/// Whether a value of layout `l` (in codec `k`) holds, at any depth, a JSON member that
+/// nodes newer than the oldest supported one added.
+fn reaches_newer(c: &Codecs, k: Option<&Codec>, l: &Layout, seen: &mut Vec<TypeRef>) -> bool {
+    match l {
+        Layout::List(inner) => reaches_newer(c, k, inner, seen),
+        Layout::Struct(t) => {
+            if seen.contains(t) {
+                return false;
+            }
+            seen.push(t.clone());
+            let found = c.get(t).is_some_and(|s| {
+                s.json_extra.iter().any(|x| x.newer_than_oldest)
+                    || s.fields
+                        .iter()
+                        .any(|f| f.newer_than_oldest || reaches_newer(c, k, &f.layout, seen))
+            });
+            seen.pop();
+            found
+        }
+        Layout::Slot(name) => k.and_then(|k| k.slot(name)).is_some_and(|slot| {
+            slot.types
+                .iter()
+                .any(|t| reaches_newer(c, k, &Layout::Struct(t.clone()), seen))
+        }),
+        _ => false,
+    }
+}
+
+/// The statement dropping the newer members from `v` (a `&mut Value`) of layout `l`, or
+/// nothing when it holds none.
+fn drop_newer(c: &Codecs, k: Option<&Codec>, l: &Layout, v: TokenStream) -> Option<TokenStream> {
+    if !reaches_newer(c, k, l, &mut Vec::new()) {
+        return None;
+    }
+    Some(match l {
+        Layout::List(inner) => {
+            let each = drop_newer(c, k, inner, quote!(e))?;
+            quote!(crate::codec::json::each_item(#v, |e| { #each });)
+        }
+        _ => {
+            let ty = rust_type(k, l);
+            quote!(<#ty as crate::codec::OldestJson>::drop_newer(#v);)
+        }
+    })
+}
+
+/// `OldestJson` of a struct that holds a newer member, or nothing.
+fn struct_oldest_json(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
+    if !reaches_newer(c, k, &Layout::Struct(s.name.clone()), &mut Vec::new()) {
+        return quote!();
+    }
+    let name = ident(&s.name.name);
+    let mut stmts = Vec::new();
+    let own: Vec<&str> = s
+        .fields
+        .iter()
+        .filter(|f| f.newer_than_oldest)
+        .map(|f| f.json.as_str())
+        .chain(
+            s.json_extra
+                .iter()
+                .filter(|x| x.newer_than_oldest)
+                .map(|x| x.name.as_str()),
+        )
+        .collect();
+    for key in own {
+        stmts.push(quote!(m.remove(#key);));
+    }
+    for f in s.fields.iter().filter(|f| !f.newer_than_oldest) {
+        if f.inline {
+            if reaches_newer(c, k, &f.layout, &mut Vec::new()) {
+                let ty = rust_type(k, &f.layout);
+                stmts.push(quote!(<#ty as crate::codec::OldestJson>::drop_newer_members(m);));
+            }
+        } else if let Some(drop) = drop_newer(c, k, &f.layout, quote!(x)) {
+            let key = &f.json;
+            stmts.push(quote!(if let ::std::option::Option::Some(x) = m.get_mut(#key) { #drop }));
+        }
+    }
+    quote! {
+        impl crate::codec::OldestJson for #name {
+            fn drop_newer_members(m: &mut ::serde_json::Map<::std::string::String, ::serde_json::Value>) {
+                #(#stmts)*
+            }
+        }
+    }
+}
+
 /// What reads a value of layout `l` from a JSON value: a function, or a closure where the
 /// reader needs more than the value (`fx` is the fx hint passed to slots).
 fn json_reader(l: &Layout, form: Option<JsonForm>, fx: &TokenStream) -> TokenStream {
@@ -618,6 +747,12 @@ fn json_reader(l: &Layout, form: Option<JsonForm>, fx: &TokenStream) -> TokenStr
 fn struct_from_json(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
     let name = ident(&s.name.name);
     let keys = json_keys(c, s, 0);
+    let newer = json_newer(c, s, 0);
+    let newer = if newer.is_empty() {
+        quote!()
+    } else {
+        quote!(const JSON_NEWER: &'static [&'static str] = &[#(#newer),*];)
+    };
     let all_fxs: Vec<String> = c
         .packages
         .iter()
@@ -664,7 +799,13 @@ fn struct_from_json(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
         } else {
             quote!()
         };
-        quote!(let #id = { #bind crate::codec::json::member(m, #key, #read)? };)
+        // Older nodes leave it out of the JSON form: then it is empty.
+        let member = if f.newer_than_oldest {
+            quote!(member_or_default)
+        } else {
+            quote!(member)
+        };
+        quote!(let #id = { #bind crate::codec::json::#member(m, #key, #read)? };)
     });
     let idents: Vec<_> = s
         .fields
@@ -679,6 +820,7 @@ fn struct_from_json(c: &Codecs, k: Option<&Codec>, s: &Struct) -> TokenStream {
     quote! {
         impl crate::codec::FromJsonMembers for #name {
             const JSON_KEYS: &'static [&'static str] = &[#(#keys),*];
+            #newer
 
             fn from_json_members(#m_arg: &::serde_json::Map<::std::string::String, ::serde_json::Value>) -> ::std::result::Result<Self, crate::codec::JsonError> {
                 #(#reads)*
@@ -803,6 +945,30 @@ fn slot_enum(c: &Codecs, k: &Codec, slot: &SlotNames) -> TokenStream {
     }
     let d = doc(&d);
     let accessors = accessors(k, slot);
+    let oldest_json = if reaches_newer(c, Some(k), &Layout::Slot(name.to_string()), &mut Vec::new())
+    {
+        let drops = types.iter().map(|t| {
+            drop_newer(c, Some(k), &Layout::Struct(t.clone()), quote!(v)).unwrap_or_default()
+        });
+        quote! {
+            impl crate::codec::OldestJson for #id {
+                // A slot of one type is a match of one arm.
+                #[allow(clippy::single_match)]
+                fn drop_newer(v: &mut ::serde_json::Value) {
+                    // The variant, from the members as they are.
+                    let ::std::result::Result::Ok(at) = crate::codec::json::variant_among(v, Self::JSON_CANDIDATES, ::std::option::Option::None) else {
+                        return;
+                    };
+                    match at {
+                        #( #positions => { #drops } )*
+                        _ => {}
+                    }
+                }
+            }
+        }
+    } else {
+        quote!()
+    };
     let not_allowed = format!("type ID {{}} is not allowed here (allowed: {allowed})");
     quote! {
         #d
@@ -867,12 +1033,19 @@ fn slot_enum(c: &Codecs, k: &Codec, slot: &SlotNames) -> TokenStream {
             }
         }
 
+        impl #id {
+            /// Each variant's JSON members, those older nodes leave out, and its fx: what
+            /// tells the variants apart in JSON.
+            const JSON_CANDIDATES: &'static [(&'static [&'static str], &'static [&'static str], ::std::option::Option<&'static str>)] = &[
+                #( (<#paths as crate::codec::FromJsonMembers>::JSON_KEYS, <#paths as crate::codec::FromJsonMembers>::JSON_NEWER, #fx_names), )*
+            ];
+        }
+
+        #oldest_json
+
         impl crate::codec::FromJson for #id {
             fn from_json(v: &::serde_json::Value, fx: ::std::option::Option<&str>) -> ::std::result::Result<Self, crate::codec::JsonError> {
-                let candidates: &[(&'static [&'static str], ::std::option::Option<&'static str>)] = &[
-                    #( (<#paths as crate::codec::FromJsonMembers>::JSON_KEYS, #fx_names), )*
-                ];
-                match crate::codec::json::variant(v, candidates, fx)? {
+                match crate::codec::json::variant_among(v, Self::JSON_CANDIDATES, fx)? {
                     #( #positions => ::std::result::Result::Ok(Self::#vids(crate::codec::FromJson::from_json(v, fx)?)), )*
                     other => ::std::result::Result::Err(crate::codec::JsonError::new(::std::format!("no variant {other}"))),
                 }

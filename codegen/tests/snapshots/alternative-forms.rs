@@ -470,6 +470,7 @@ pub mod chain {
                 },
             ],
             newer_members: &[],
+            newer_in_codec_json: &[],
             examples: &[
                 crate::rpc::Example {
                     name: "As the node writes it",
@@ -530,6 +531,7 @@ pub mod chain {
                 },
             ],
             newer_members: &[],
+            newer_in_codec_json: &[],
             examples: &[
                 crate::rpc::Example {
                     name: "As the node writes it",
@@ -568,6 +570,7 @@ pub mod chain {
             params: &[],
             rules: &[],
             newer_members: &[],
+            newer_in_codec_json: &[],
             examples: &[
                 crate::rpc::Example {
                     name: "Today",

@@ -287,6 +287,7 @@ pub mod health {
             params: &[],
             rules: &[],
             newer_members: &[],
+            newer_in_codec_json: &[],
             examples: &[
                 crate::rpc::Example {
                     name: "Up",
@@ -315,6 +316,7 @@ pub mod health {
             params: &[],
             rules: &[],
             newer_members: &[],
+            newer_in_codec_json: &[],
             examples: &[
                 crate::rpc::Example {
                     name: "Genesis",

@@ -431,6 +431,7 @@ pub mod ledger {
             params: &[],
             rules: &[],
             newer_members: &[],
+            newer_in_codec_json: &[],
             examples: &[
                 crate::rpc::Example {
                     name: "Two assets",
@@ -472,6 +473,7 @@ pub mod ledger {
             ],
             rules: &[],
             newer_members: &[],
+            newer_in_codec_json: &[],
             examples: &[
                 crate::rpc::Example {
                     name: "One address",
@@ -516,6 +518,7 @@ pub mod ledger {
             ],
             rules: &[],
             newer_members: &[],
+            newer_in_codec_json: &[],
             examples: &[
                 crate::rpc::Example {
                     name: "Empty account",

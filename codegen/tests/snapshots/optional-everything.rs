@@ -325,6 +325,7 @@ pub mod search {
             ],
             rules: &[],
             newer_members: &[],
+            newer_in_codec_json: &[],
             examples: &[
                 crate::rpc::Example {
                     name: "Nothing but the nullable member",

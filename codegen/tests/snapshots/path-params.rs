@@ -448,6 +448,7 @@ pub mod chains {
             params: &[],
             rules: &[],
             newer_members: &[],
+            newer_in_codec_json: &[],
             examples: &[
                 crate::rpc::Example {
                     name: "X-chain",
@@ -508,6 +509,7 @@ pub mod chains {
             ],
             rules: &[],
             newer_members: &[],
+            newer_in_codec_json: &[],
             examples: &[
                 crate::rpc::Example {
                     name: "None",
@@ -543,6 +545,7 @@ pub mod chains {
             params: &[],
             rules: &[],
             newer_members: &[],
+            newer_in_codec_json: &[],
             examples: &[
                 crate::rpc::Example {
                     name: "Mainnet",

@@ -595,6 +595,7 @@ pub mod keywords {
             ],
             rules: &[],
             newer_members: &[],
+            newer_in_codec_json: &[],
             examples: &[
                 crate::rpc::Example {
                     name: "Keywords everywhere",
@@ -626,6 +627,7 @@ pub mod keywords {
             params: &[],
             rules: &[],
             newer_members: &[],
+            newer_in_codec_json: &[],
             examples: &[
                 crate::rpc::Example {
                     name: "Itself",
@@ -667,6 +669,7 @@ pub mod keywords {
             ],
             rules: &[],
             newer_members: &[],
+            newer_in_codec_json: &[],
             examples: &[
                 crate::rpc::Example {
                     name: "Moved",

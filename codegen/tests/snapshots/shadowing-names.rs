@@ -588,6 +588,7 @@ pub mod names {
             ],
             rules: &[],
             newer_members: &[],
+            newer_in_codec_json: &[],
             examples: &[
                 crate::rpc::Example {
                     name: "Everything",

@@ -262,6 +262,11 @@ pub trait FromJsonMembers: Sized {
     /// included.
     const JSON_KEYS: &'static [&'static str];
 
+    /// The members of [`JSON_KEYS`](Self::JSON_KEYS) that nodes newer than the oldest
+    /// supported one added (`since` in the spec): an older node's JSON lacks them. A field
+    /// among them reads as its empty value when absent.
+    const JSON_NEWER: &'static [&'static str] = &[];
+
     /// Reads the struct's members from `m`.
     fn from_json_members(m: &Map<String, Value>) -> Result<Self, JsonError>;
 }
@@ -301,6 +306,20 @@ pub fn member<T>(
     read(v).map_err(|e| e.within(super::Step::Field(name)))
 }
 
+/// Member `name` of `m`, read by `read`, or the empty value when `m` lacks it: a member
+/// that older nodes leave out of the JSON form.
+pub fn member_or_default<T: Default>(
+    m: &Map<String, Value>,
+    name: &'static str,
+    read: impl FnOnce(&Value) -> Result<T, JsonError>,
+) -> Result<T, JsonError> {
+    if m.contains_key(name) {
+        member(m, name, read)
+    } else {
+        Ok(T::default())
+    }
+}
+
 /// The fx a member holding an fx ID names (`fxID`), or the fx at index `fx_index` of `fxs`.
 pub fn fx_named(
     m: &Map<String, Value>,
@@ -327,15 +346,49 @@ pub fn variant(
     candidates: &[(&'static [&'static str], Option<&'static str>)],
     fx: Option<&str>,
 ) -> Result<usize, JsonError> {
+    let with_newer: Vec<_> = candidates
+        .iter()
+        .map(|(keys, of)| (*keys, &[] as &'static [&'static str], *of))
+        .collect();
+    variant_among(v, &with_newer, fx)
+}
+
+/// As [`variant`], with each candidate's members that older nodes leave out (its
+/// [`FromJsonMembers::JSON_NEWER`]): a candidate whose members are exactly the object's comes
+/// first, then one whose members are the object's and some of those.
+pub fn variant_among(
+    v: &Value,
+    candidates: &[(
+        &'static [&'static str],
+        &'static [&'static str],
+        Option<&'static str>,
+    )],
+    fx: Option<&str>,
+) -> Result<usize, JsonError> {
     let m = v
         .as_object()
         .ok_or_else(|| JsonError::new(format!("expected an object, found {}", kind(v))))?;
-    let fits =
+    let exactly =
         |keys: &[&str]| m.len() == keys.len() && m.keys().all(|k| keys.contains(&k.as_str()));
+    let older = |keys: &[&str], newer: &[&str]| {
+        m.keys().all(|k| keys.contains(&k.as_str()))
+            && keys.iter().all(|k| m.contains_key(*k) || newer.contains(k))
+    };
+    let of_fx = |of: &Option<&str>| fx.is_none() || *of == fx;
     candidates
         .iter()
-        .position(|(keys, of)| fits(keys) && (fx.is_none() || *of == fx))
-        .or_else(|| candidates.iter().position(|(keys, _)| fits(keys)))
+        .position(|(keys, _, of)| exactly(keys) && of_fx(of))
+        .or_else(|| candidates.iter().position(|(keys, _, _)| exactly(keys)))
+        .or_else(|| {
+            candidates
+                .iter()
+                .position(|(keys, newer, of)| older(keys, newer) && of_fx(of))
+        })
+        .or_else(|| {
+            candidates
+                .iter()
+                .position(|(keys, newer, _)| older(keys, newer))
+        })
         .ok_or_else(|| {
             let mut have: Vec<&str> = m.keys().map(String::as_str).collect();
             have.sort_unstable();
@@ -347,6 +400,30 @@ pub fn variant(
                     .join(", ")
             ))
         })
+}
+
+/// A value's JSON form as the oldest supported node writes it: without the members that newer
+/// nodes added (`since` in the spec), at any depth. Implemented by the codec's types that hold
+/// such a member, or a value that does.
+pub trait OldestJson {
+    /// Removes the members newer nodes added from `m`, the members of this struct (inlined
+    /// structs' included).
+    fn drop_newer_members(_m: &mut Map<String, Value>) {}
+
+    /// Removes the members newer nodes added from `v`, this type's JSON form; leaves any
+    /// other value (the hex form) alone.
+    fn drop_newer(v: &mut Value) {
+        if let Value::Object(m) = v {
+            Self::drop_newer_members(m);
+        }
+    }
+}
+
+/// Applies `f` to each element of `v` when it is an array (for [`OldestJson`]).
+pub fn each_item(v: &mut Value, f: impl FnMut(&mut Value)) {
+    if let Value::Array(items) = v {
+        items.iter_mut().for_each(f);
+    }
 }
 
 fn kind(v: &Value) -> &'static str {

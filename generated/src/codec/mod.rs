@@ -47,7 +47,9 @@ mod write;
 
 pub use container::{ContainerError, Root};
 pub use error::{DecodeError, FieldPath, RuleError, Step};
-pub use json::{FromJson, FromJsonMembers, JsonContext, JsonError, JsonMembers, ToJson};
+pub use json::{
+    FromJson, FromJsonMembers, JsonContext, JsonError, JsonMembers, OldestJson, ToJson,
+};
 pub use read::Reader;
 pub use rules::Order;
 pub use write::Writer;

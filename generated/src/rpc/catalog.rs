@@ -40,6 +40,10 @@ pub struct MethodInfo {
     /// Where the result members are that a node newer than the oldest supported one added
     /// (each path ends with the member's name): what an older node's reply lacks.
     pub newer_members: &'static [&'static [ResultStep]],
+    /// Where in a result a codec value's JSON form may be (a member the spec reads with
+    /// `codec:`) whose type holds members that nodes newer than the oldest supported one
+    /// added to the JSON form (the `id` of a transaction or block), and what drops them.
+    pub newer_in_codec_json: &'static [CodecJson],
     /// The spec's examples.
     pub examples: &'static [Example],
     /// Decodes JSON params into the params type and encodes them again.
@@ -55,13 +59,17 @@ impl MethodInfo {
     }
 
     /// `result` as the oldest supported node would write it: without the members newer
-    /// nodes added ([`newer_members`](Self::newer_members)).
+    /// nodes added ([`newer_members`](Self::newer_members)), also inside the JSON form of codec
+    /// values ([`newer_in_codec_json`](Self::newer_in_codec_json)).
     pub fn oldest_shape(&self, result: &Value) -> Value {
         let mut value = result.clone();
         for path in self.newer_members {
             if let Some((ResultStep::Field(member), parent)) = path.split_last() {
                 remove_member(&mut value, parent, member);
             }
+        }
+        for c in self.newer_in_codec_json {
+            at_path(&mut value, c.path, c.drop_newer);
         }
         value
     }
@@ -70,6 +78,18 @@ impl MethodInfo {
     pub fn roundtrip_result(&self, value: &Value) -> Result<Value, JsonDecodeError> {
         (self.check_result)(self.rules, value)
     }
+}
+
+/// A place of a result that may hold a codec value's JSON form, and what drops from that form
+/// the members nodes newer than the oldest supported one added.
+#[derive(Debug, Clone, Copy)]
+#[non_exhaustive]
+pub struct CodecJson {
+    /// Where: steps from the top of the result (a hex string there is left alone).
+    pub path: &'static [ResultStep],
+    /// Drops the newer members (the codec type's
+    /// [`OldestJson::drop_newer`](crate::codec::OldestJson::drop_newer)).
+    pub drop_newer: fn(&mut Value),
 }
 
 /// One variable of an interface's path (`chain` in `/ext/bc/{chain}`).
@@ -237,6 +257,28 @@ fn apply(value: &mut Value, path: &[ResultStep], form: Form) {
         Some((ResultStep::Values, rest)) => {
             if let Value::Object(map) = value {
                 map.values_mut().for_each(|v| apply(v, rest, form));
+            }
+        }
+    }
+}
+
+/// Applies `f` to every value found at `path`.
+fn at_path(value: &mut Value, path: &[ResultStep], f: fn(&mut Value)) {
+    match path.split_first() {
+        None => f(value),
+        Some((ResultStep::Field(name), rest)) => {
+            if let Some(v) = value.get_mut(*name) {
+                at_path(v, rest, f);
+            }
+        }
+        Some((ResultStep::Items, rest)) => {
+            if let Value::Array(items) = value {
+                items.iter_mut().for_each(|v| at_path(v, rest, f));
+            }
+        }
+        Some((ResultStep::Values, rest)) => {
+            if let Value::Object(map) = value {
+                map.values_mut().for_each(|v| at_path(v, rest, f));
             }
         }
     }

@@ -26,8 +26,8 @@ mod serve;
 pub mod server;
 
 pub use catalog::{
-    Example, Form, JsonDecodeError, JsonKind, MethodInfo, ParamInfo, PathParam, ResultStep, Rule,
-    decode, normalize,
+    CodecJson, Example, Form, JsonDecodeError, JsonKind, MethodInfo, ParamInfo, PathParam,
+    ResultStep, Rule, decode, normalize,
 };
 #[cfg(feature = "client")]
 pub use client::{

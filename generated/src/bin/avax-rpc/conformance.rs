@@ -3,6 +3,14 @@
 //! ID, a height, an address of the same name), and checks each reply strictly against the
 //! spec's OpenRPC document: members the spec lacks, members it requires that are missing,
 //! JSON kinds and patterns that differ, enum values it does not know, methods not served.
+//!
+//! The node's version (`info.getNodeVersion`, asked first) decides what the node should serve,
+//! from the document's `x-since` and `x-removed` (the spec's `since` and `removed`) on methods,
+//! params and result members: a method newer than the node is not called, nor a param newer
+//! than it sent, and a member newer than it may be missing; a method or param the node's
+//! version no longer has is not expected (a method is still called, to see whether it answers),
+//! and a method or member that a release before the node's removed but that the node still
+//! serves is a `removed-but-served` notice, which fails the check only with `--strict`.
 
 use clap::Args;
 use regex::Regex;
@@ -31,6 +39,10 @@ pub struct Conformance {
     /// At most this many calls in all.
     #[arg(long, default_value_t = 400)]
     max_calls: usize,
+    /// Count methods and members that the spec says the node's version no longer has, but
+    /// that it still serves (`removed-but-served`), as drift (exit 1) rather than notices.
+    #[arg(long)]
+    strict: bool,
 }
 
 /// One difference between what the node sent and what the spec says.
@@ -42,11 +54,19 @@ pub struct Drift {
     detail: String,
 }
 
+/// What the node still serves although the spec says its version no longer has it: a notice,
+/// or drift with `--strict`.
+const REMOVED_BUT_SERVED: &str = "removed-but-served";
+
 /// What the check found.
 pub struct Report {
     url: String,
+    /// The version the node reported, as `info.getNodeVersion` wrote it.
+    node_version: Option<String>,
     calls: usize,
     drift: Vec<Drift>,
+    /// Findings that are not drift (`removed-but-served` without `--strict`).
+    notices: Vec<Drift>,
     /// Methods not called, and why.
     skipped: Vec<(String, String)>,
 }
@@ -65,7 +85,11 @@ pub fn run(a: Conformance) -> Result<(String, bool), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    let report = runtime.block_on(check(&doc, &base, a.timeout, a.max_calls))?;
+    let mut report = runtime.block_on(check(&doc, &base, a.timeout, a.max_calls))?;
+    if a.strict {
+        let notices = std::mem::take(&mut report.notices);
+        report.drift.extend(notices);
+    }
     let drift = !report.drift.is_empty();
     let text = if a.json {
         as_json(&report)
@@ -93,7 +117,10 @@ fn is_loopback(url: &str) -> bool {
 struct Method<'a> {
     name: &'a str,
     path: String,
-    params: Vec<(&'a str, bool)>,
+    /// The node versions that serve it (`x-since`, `x-removed`).
+    versions: Versions<'a>,
+    /// Name, whether required, and the node versions that read it.
+    params: Vec<(&'a str, bool, Versions<'a>)>,
     /// The spec's first example's arguments: used for a required argument no reply gave
     /// (chain aliases and the like; an example ID the node does not know gets an error, which
     /// is reported as not checked, not as drift).
@@ -125,7 +152,13 @@ fn methods(doc: &Value) -> Vec<Method<'_>> {
             .as_array()
             .into_iter()
             .flatten()
-            .filter_map(|p| Some((p["name"].as_str()?, p["required"] == json!(true))))
+            .filter_map(|p| {
+                Some((
+                    p["name"].as_str()?,
+                    p["required"] == json!(true),
+                    Versions::of(p),
+                ))
+            })
             .collect();
         let example = m["examples"][0]["params"]
             .as_array()
@@ -136,6 +169,7 @@ fn methods(doc: &Value) -> Vec<Method<'_>> {
         out.push(Method {
             name,
             path,
+            versions: Versions::of(m),
             params,
             example,
             result: &m["result"]["schema"],
@@ -152,16 +186,18 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
         .map_err(|e| e.to_string())?;
     let mut report = Report {
         url: base.to_string(),
+        node_version: None,
         calls: 0,
         drift: Vec::new(),
+        notices: Vec::new(),
         skipped: Vec::new(),
     };
     let methods = methods(doc);
     // Values earlier replies gave, by member name.
     let mut harvest: BTreeMap<String, Value> = BTreeMap::new();
     let mut done: Vec<&str> = Vec::new();
-    let mut node_version: Option<(u32, u32, u32)> = None;
-    // The node's version first: members newer than it may be missing.
+    let mut node_version: Option<Version> = None;
+    // The node's version first: what it serves follows from it.
     let order: Vec<&Method> = {
         let mut v: Vec<&Method> = methods.iter().collect();
         v.sort_by_key(|m| m.name != "info.getNodeVersion");
@@ -172,10 +208,23 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
             if done.contains(&m.name) || report.calls >= max_calls {
                 continue;
             }
+            // A method newer than the node: the node never had it.
+            if let Some(since) = m.versions.not_yet(node_version) {
+                done.push(m.name);
+                report.skipped.push((
+                    m.name.to_string(),
+                    format!("served since {since}, after the node's version"),
+                ));
+                continue;
+            }
+            // A method the node's version no longer has: called all the same, to see whether
+            // the node still serves it.
+            let gone = m.versions.gone(node_version);
             let mut params = Map::new();
             let mut missing = None;
-            for (name, required) in &m.params {
-                if !required {
+            for (name, required, versions) in &m.params {
+                // A param the node does not read is not sent.
+                if !required || !versions.served(node_version) {
                     continue;
                 }
                 match harvest.get(*name) {
@@ -188,8 +237,8 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
             // Replies first; in the last round, the spec's example for what none gave.
             if missing.is_some() && round == 2 {
                 missing = None;
-                for (name, required) in &m.params {
-                    if *required && !params.contains_key(*name) {
+                for (name, required, versions) in &m.params {
+                    if *required && versions.served(node_version) && !params.contains_key(*name) {
                         match m.example.get(name) {
                             Some(v) => {
                                 params.insert((*name).to_string(), (*v).clone());
@@ -221,6 +270,12 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
             let reply: Value = match serde_json::from_slice(&text) {
                 Ok(v) => v,
                 Err(_) if status == reqwest::StatusCode::NOT_FOUND => {
+                    if let Some(removed) = gone {
+                        report
+                            .skipped
+                            .push((m.name.to_string(), not_served_as_expected(removed)));
+                        continue;
+                    }
                     drift(
                         &mut report,
                         m.name,
@@ -248,6 +303,12 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
                     || message.contains("can't find method")
                     || message.contains("method not found")
                 {
+                    if let Some(removed) = gone {
+                        report
+                            .skipped
+                            .push((m.name.to_string(), not_served_as_expected(removed)));
+                        continue;
+                    }
                     drift(
                         &mut report,
                         m.name,
@@ -274,9 +335,17 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
                 continue;
             };
             if m.name == "info.getNodeVersion" {
+                report.node_version = result["version"].as_str().map(str::to_string);
                 node_version = result["version"].as_str().and_then(version_of);
             }
             let mut found = Vec::new();
+            if let Some(removed) = gone {
+                found.push((
+                    String::new(),
+                    REMOVED_BUT_SERVED,
+                    format!("removed in {removed}, yet the node answers"),
+                ));
+            }
             validate(doc, result, m.result, "", node_version, &mut found);
             for (path, kind, detail) in found {
                 drift(&mut report, m.name, &path, kind, detail);
@@ -289,8 +358,8 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
             let needs: Vec<&str> = m
                 .params
                 .iter()
-                .filter(|(_, r)| *r)
-                .map(|(n, _)| *n)
+                .filter(|(_, r, v)| *r && v.served(node_version))
+                .map(|(n, _, _)| *n)
                 .collect();
             report.skipped.push((
                 m.name.to_string(),
@@ -301,8 +370,17 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
     Ok(report)
 }
 
+fn not_served_as_expected(removed: &str) -> String {
+    format!("not served, as expected: removed in {removed}, at or before the node's version")
+}
+
 fn drift(r: &mut Report, method: &str, path: &str, kind: &'static str, detail: String) {
-    r.drift.push(Drift {
+    let list = if kind == REMOVED_BUT_SERVED {
+        &mut r.notices
+    } else {
+        &mut r.drift
+    };
+    list.push(Drift {
         method: method.to_string(),
         path: if path.is_empty() {
             "(reply)".into()
@@ -314,8 +392,45 @@ fn drift(r: &mut Report, method: &str, path: &str, kind: &'static str, detail: S
     });
 }
 
-/// `avalanchego/1.14.2` → (1, 14, 2).
-fn version_of(text: &str) -> Option<(u32, u32, u32)> {
+/// A node version: (major, minor, patch).
+type Version = (u32, u32, u32);
+
+/// Which node versions have a method, param or member: the document's `x-since` (the first
+/// that has it) and `x-removed` (the first that no longer has it).
+#[derive(Clone, Copy)]
+struct Versions<'a> {
+    since: Option<&'a str>,
+    removed: Option<&'a str>,
+}
+
+impl<'a> Versions<'a> {
+    fn of(v: &'a Value) -> Self {
+        Versions {
+            since: v["x-since"].as_str(),
+            removed: v["x-removed"].as_str(),
+        }
+    }
+
+    /// `since`, when it is newer than the node: the node never had it.
+    fn not_yet(&self, node: Option<Version>) -> Option<&'a str> {
+        self.since
+            .filter(|s| matches!((version_of(s), node), (Some(s), Some(n)) if s > n))
+    }
+
+    /// `removed`, when the node's version is that or newer: the node no longer has it.
+    fn gone(&self, node: Option<Version>) -> Option<&'a str> {
+        self.removed
+            .filter(|r| matches!((version_of(r), node), (Some(r), Some(n)) if r <= n))
+    }
+
+    /// The node's version has it (or the node's version is unknown).
+    fn served(&self, node: Option<Version>) -> bool {
+        self.not_yet(node).is_none() && self.gone(node).is_none()
+    }
+}
+
+/// `avalanchego/1.14.2` (`avalanche/1.10.0` before v1.10.18), `v1.14.2` → (1, 14, 2).
+fn version_of(text: &str) -> Option<Version> {
     let v = text.rsplit('/').next()?.trim_start_matches('v');
     let mut parts = v.split(['.', '-']).map(|p| p.parse::<u32>().ok());
     Some((parts.next()??, parts.next()??, parts.next()??))
@@ -368,20 +483,13 @@ fn kind_of(v: &Value) -> &'static str {
     }
 }
 
-fn newer_than(since: Option<&str>, node: Option<(u32, u32, u32)>) -> bool {
-    match (since.and_then(version_of), node) {
-        (Some(s), Some(n)) => s > n,
-        _ => false,
-    }
-}
-
 /// Checks `v` against `schema`, adding (path, kind, detail) for each difference.
 fn validate(
     doc: &Value,
     v: &Value,
     schema: &Value,
     path: &str,
-    node: Option<(u32, u32, u32)>,
+    node: Option<Version>,
     out: &mut Vec<(String, &'static str, String)>,
 ) {
     let s = resolve(doc, schema);
@@ -390,12 +498,18 @@ fn validate(
     }
     for key in ["oneOf", "anyOf"] {
         if let Some(forms) = s[key].as_array() {
-            let fits = forms.iter().any(|f| {
+            // A form fits when it finds nothing but notices; its notices stand.
+            let fits = forms.iter().find_map(|f| {
                 let mut inner = Vec::new();
                 validate(doc, v, f, path, node, &mut inner);
-                inner.is_empty()
+                inner
+                    .iter()
+                    .all(|(_, kind, _)| *kind == REMOVED_BUT_SERVED)
+                    .then_some(inner)
             });
-            if !fits {
+            if let Some(notices) = fits {
+                out.extend(notices);
+            } else {
                 // The first form's differences say most.
                 let mut first = Vec::new();
                 if let Some(f) = forms.first() {
@@ -487,14 +601,24 @@ fn validate(
                 .flatten()
                 .filter_map(Value::as_str)
             {
-                let newer = newer_than(props.get(req).and_then(|p| p["x-since"].as_str()), node);
-                if !m.contains_key(req) && !newer {
+                // What the node's version does not have may be missing.
+                let served = props.get(req).is_none_or(|p| Versions::of(p).served(node));
+                if !m.contains_key(req) && served {
                     out.push((at(req), "missing-member", "the spec requires it".into()));
                 }
             }
             for (k, x) in m {
                 match props.get(k) {
-                    Some(p) => validate(doc, x, p, &at(k), node, out),
+                    Some(p) => {
+                        if let Some(removed) = Versions::of(p).gone(node) {
+                            out.push((
+                                at(k),
+                                REMOVED_BUT_SERVED,
+                                format!("removed in {removed}, yet the node writes it"),
+                            ));
+                        }
+                        validate(doc, x, p, &at(k), node, out)
+                    }
                     None => out.push((
                         at(k),
                         "extra-member",
@@ -570,24 +694,42 @@ fn as_table(r: &Report) -> String {
         }
         out.push('\n');
     }
+    for d in &r.notices {
+        let _ = writeln!(
+            out,
+            "notice: {} {} {}: {}",
+            d.method, d.path, d.kind, d.detail
+        );
+    }
     for (m, why) in &r.skipped {
         let _ = writeln!(out, "not checked: {m} ({why})");
     }
     let _ = write!(
         out,
-        "{}: {} call(s), {} drift(s) from the spec",
+        "{} ({}): {} call(s), {} drift(s) from the spec, {} notice(s)",
         r.url,
+        r.node_version.as_deref().unwrap_or("version unknown"),
         r.calls,
-        r.drift.len()
+        r.drift.len(),
+        r.notices.len()
     );
     out
 }
 
 fn as_json(r: &Report) -> String {
+    let list = |l: &[Drift]| {
+        l.iter()
+            .map(
+                |d| json!({"method": d.method, "path": d.path, "kind": d.kind, "detail": d.detail}),
+            )
+            .collect::<Vec<_>>()
+    };
     let v = json!({
         "url": r.url,
+        "nodeVersion": r.node_version,
         "calls": r.calls,
-        "drift": r.drift.iter().map(|d| json!({"method": d.method, "path": d.path, "kind": d.kind, "detail": d.detail})).collect::<Vec<_>>(),
+        "drift": list(&r.drift),
+        "notices": list(&r.notices),
         "notChecked": r.skipped.iter().map(|(m, why)| json!({"method": m, "why": why})).collect::<Vec<_>>(),
     });
     serde_json::to_string_pretty(&v).unwrap_or_default()

@@ -35,6 +35,11 @@ enum Command {
     /// The node's JSON form to bytes (hex).
     Encode(codec::Encode),
     /// Check a node's replies against the spec: exit 1 when they drift from it.
+    ///
+    /// Only what the node's version serves is asked for and expected (`info.getNodeVersion`
+    /// is asked first; the spec's `since` and `removed` on methods, params and members say the
+    /// rest). A method or member that the spec says the node's version no longer has, but that
+    /// it still serves, is reported as `removed-but-served`: a notice, or drift with --strict.
     Conformance(conformance::Conformance),
     /// Addresses, balances, sends, exports, imports and staking, with keys read from a file
     /// or an environment variable (never from the command line).
