@@ -902,3 +902,48 @@ async fn a_body_that_does_not_fit_the_budget_gets_503_and_small_calls_are_still_
     body.push_str(NETWORK_NAME);
     assert_eq!(call(addr, "/ext/info", &body).await.json()["id"], 7);
 }
+
+#[tokio::test]
+async fn silent_newcomers_wait_without_displacing_anyone_and_the_waiting_room_is_bounded() {
+    const CAP: usize = 2;
+    let long = Duration::from_secs(60);
+    let config = ServeConfig::default()
+        .read_header_timeout(long)
+        .read_timeout(long)
+        .idle_timeout(long)
+        .max_connections(CAP)
+        .max_waiting(3);
+    let addr = start(common::router(), config).await;
+    // Two keep-alive callers, idle after a reply: the server is full.
+    let mut callers = Vec::new();
+    for _ in 0..CAP {
+        let mut s = connect(addr).await;
+        s.write_all(&post("/ext/info", NETWORK_NAME))
+            .await
+            .expect("send");
+        assert_eq!(read_reply(&mut s).await.json()["id"], 7);
+        callers.push(s);
+    }
+    // Four silent newcomers: they wait (three at most; the first is closed for the fourth)
+    // and close no one.
+    let mut silent = Vec::new();
+    for _ in 0..4 {
+        silent.push(connect(addr).await);
+        sleep(Duration::from_millis(30)).await;
+    }
+    for c in &mut callers {
+        assert!(!closed_within(c, Duration::from_millis(200)).await);
+    }
+    assert!(closed_within(&mut silent[0], Duration::from_secs(2)).await);
+    for s in &mut silent[1..] {
+        assert!(!closed_within(s, Duration::from_millis(100)).await);
+    }
+    // A waiting one that sends a request takes the place of the caller idle the longest.
+    let mut late = silent.pop().expect("a waiting connection");
+    late.write_all(&post("/ext/info", NETWORK_NAME))
+        .await
+        .expect("send");
+    assert_eq!(read_reply(&mut late).await.json()["id"], 7);
+    assert!(closed_within(&mut callers[0], Duration::from_secs(2)).await);
+    assert!(!closed_within(&mut callers[1], Duration::from_millis(200)).await);
+}

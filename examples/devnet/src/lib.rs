@@ -23,9 +23,9 @@ pub mod genesis_file;
 pub mod http;
 pub mod index;
 pub mod ledger;
-pub mod memory;
 
 pub mod network;
+pub mod os;
 pub mod pchain;
 pub mod proposer;
 pub mod rpc;

@@ -77,6 +77,10 @@ struct Flags {
     /// longest (never one with a request under way); `false`: new ones wait.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
     http_evict_idle: bool,
+    /// With --http-evict-idle, how many connections beyond the cap may wait for their first
+    /// byte (silent ones; the one waiting the longest is closed for the next).
+    #[arg(long, default_value_t = 4_096, value_parser = clap::value_parser!(u32).range(1..))]
+    http_max_waiting: u32,
     /// The most bytes of request bodies held at once, across connections (the first 64 KiB of
     /// each do not count); a body that does not fit gets HTTP 503 with Retry-After.
     #[arg(long, default_value_t = 32 * 1024 * 1024)]
@@ -167,7 +171,16 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
     };
     let app = avalanche_devnet::app(devnet.clone(), flags.public, gate);
     let listener = listen(&flags.http_host, flags.http_port).await?;
-    avalanche_devnet::memory::start_trimming();
+    avalanche_devnet::os::start_trimming();
+    let fds = avalanche_devnet::os::raise_fd_limit();
+    let wanted = u64::from(flags.http_max_connections) + u64::from(flags.http_max_waiting) + 64;
+    if let Some(fds) = fds.filter(|&fds| fds < wanted) {
+        eprintln!(
+            "avalanche-devnet: the open-file limit is {fds}, under the {wanted} that \
+             --http-max-connections and --http-max-waiting may use; raise it (ulimit -n) or \
+             lower them"
+        );
+    }
     let addr = listener.local_addr()?;
     print_banner(&devnet, &addr.to_string(), &flags);
     tokio::spawn(avalanche_devnet::devnet::build_blocks(devnet.clone()));
@@ -182,6 +195,7 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
         .idle_timeout(flags.http_idle_timeout.0)
         .max_connections(flags.http_max_connections as usize)
         .evict_idle(flags.http_evict_idle)
+        .max_waiting(flags.http_max_waiting as usize)
         .body_budget(flags.http_body_budget);
     avalanche_rpc::rpc::serve(listener, app, serve).await?;
     Ok(())

@@ -144,8 +144,13 @@ impl Clock {
         true
     }
 
+    /// Whether the connection was evicted.
+    pub(crate) fn was_evicted(&self) -> bool {
+        self.lock().evicted
+    }
+
     /// Whether the connection was evicted; if not, `waker` is woken when it is.
-    fn evicted(&self, waker: &Waker) -> bool {
+    pub(crate) fn evicted(&self, waker: &Waker) -> bool {
         let mut state = self.lock();
         if state.evicted {
             return true;

@@ -13,8 +13,9 @@ use hyper_util::rt::TokioIo;
 use std::convert::Infallible;
 use std::io;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::task::Poll;
 use std::time::Duration;
-use tokio::net::TcpListener;
+use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
@@ -63,14 +64,24 @@ pub struct ServeConfig {
     /// process's descriptors, leaving the rest for everything else it opens. What happens to
     /// one more: see [`evict_idle`](Self::evict_idle).
     pub max_connections: usize,
-    /// With the cap reached, a new connection makes room by closing the connection idle the
-    /// longest: one that has sent nothing yet, or nothing of a next request since its last
-    /// reply. A connection with a request under way is never closed for this; when every
-    /// connection has one, the new connection waits until one ends or becomes idle. So a
-    /// flood of silent sockets cannot make a caller wait for their timeouts. On by default.
+    /// With the cap reached, a new connection that sends a request makes room by closing the
+    /// connection idle the longest: one that has sent nothing yet, or nothing of a next
+    /// request since its last reply. A connection with a request under way is never closed
+    /// for this; when every connection has one, the new connection waits until one ends or
+    /// becomes idle. Until it sends something, a new connection waits beside the served ones
+    /// (see [`max_waiting`](Self::max_waiting)). So a flood of silent sockets cannot make a
+    /// caller wait for their timeouts. On by default.
     /// Off, a new connection waits (accepted, holding one descriptor; the ones after it wait
     /// unaccepted in the listener's backlog) until a connection closes.
     pub evict_idle: bool,
+    /// With [`evict_idle`](Self::evict_idle), how many connections beyond the cap may be
+    /// accepted and wait for their first byte (4,096 by default, as many as the kernel's
+    /// backlog holds by default). A waiting connection holds a descriptor and a few hundred
+    /// bytes, no buffers; once it sends something it takes the place of an idle connection,
+    /// so silent ones never displace anyone, and callers (who send at once) are served first
+    /// however many silent sockets there are. When the waiting room is full, the connection
+    /// waiting the longest is closed for the next. Its timeouts count from accept.
+    pub max_waiting: usize,
     /// The most bytes of request bodies held at once, across all connections: 32 MiB by
     /// default. The first 64 KiB of each body do not count, so small calls are served while
     /// large bodies hold the whole budget. A request announcing a length that does not fit
@@ -90,6 +101,7 @@ impl Default for ServeConfig {
             idle_timeout: Some(Duration::from_secs(120)),
             max_connections: 512,
             evict_idle: true,
+            max_waiting: 4_096,
             body_budget: 32 * 1024 * 1024,
         }
     }
@@ -129,6 +141,12 @@ impl ServeConfig {
     /// Sets [`evict_idle`](Self::evict_idle).
     pub fn evict_idle(mut self, evict: bool) -> Self {
         self.evict_idle = evict;
+        self
+    }
+
+    /// Sets [`max_waiting`](Self::max_waiting) (at least 1).
+    pub fn max_waiting(mut self, max: usize) -> Self {
+        self.max_waiting = max;
         self
     }
 
@@ -178,58 +196,153 @@ pub async fn serve(listener: TcpListener, router: Router, config: ServeConfig) -
             ),
         ));
     }
-    let slots = Arc::new(Semaphore::new(config.max_connections));
-    let open = Arc::new(Open::default());
-    let budget = Budget::new(config.body_budget);
-    let timeouts = config.timeouts();
+    if config.evict_idle && (config.max_waiting == 0 || config.max_waiting > Semaphore::MAX_PERMITS)
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "max_waiting is {}; it must be from 1 to {}",
+                config.max_waiting,
+                Semaphore::MAX_PERMITS
+            ),
+        ));
+    }
     let mut http = http1::Builder::new();
     // hyper's own header timer restarts as soon as a keep-alive connection goes idle, so it
     // would close idle connections after the header timeout, not the idle one; the clock
     // enforces both.
     http.header_read_timeout(None::<Duration>).keep_alive(true);
-    loop {
-        let slot = if config.evict_idle {
-            // Accept first: room is made only for a connection that is there.
-            let stream = match accept(&listener).await {
-                Some(stream) => stream,
-                None => continue,
-            };
-            (room(&slots, &open).await, stream)
-        } else {
+    let server = Arc::new(Server {
+        router,
+        http,
+        timeouts: config.timeouts(),
+        slots: Arc::new(Semaphore::new(config.max_connections)),
+        open: Open::default(),
+        budget: Budget::new(config.body_budget),
+    });
+    if !config.evict_idle {
+        loop {
             // Wait for a free slot before accepting, so excess connections queue in the
             // backlog.
-            let Ok(slot) = slots.clone().acquire_owned().await else {
+            let Ok(slot) = server.slots.clone().acquire_owned().await else {
                 return Ok(());
             };
-            match accept(&listener).await {
-                Some(stream) => (slot, stream),
-                None => continue,
+            if let Some(stream) = accept(&listener).await {
+                let clock = server.clock(Instant::now());
+                server.spawn_served(stream, slot, clock);
+            }
+        }
+    }
+    let waiting = Arc::new(Open::default());
+    let waiting_slots = Arc::new(Semaphore::new(config.max_waiting));
+    loop {
+        let Some(stream) = accept(&listener).await else {
+            continue;
+        };
+        let accepted = Instant::now();
+        if let Ok(slot) = server.slots.clone().try_acquire_owned() {
+            server.spawn_served(stream, slot, server.clock(accepted));
+            continue;
+        }
+        // Full: it waits for its first byte without a slot. When the waiting room is full
+        // too, the connection waiting the longest makes room; if every waiting one has sent
+        // something (and waits for a slot), this one waits for room before the next accept,
+        // so at most max_connections + max_waiting + 1 connections are ever accepted.
+        let wait_slot = match waiting_slots.clone().try_acquire_owned() {
+            Ok(slot) => slot,
+            Err(_) => {
+                waiting.evict_oldest_idle();
+                let Ok(slot) = waiting_slots.clone().acquire_owned().await else {
+                    return Ok(());
+                };
+                slot
             }
         };
-        let (slot, stream) = slot;
+        // Once it sends something, an idle connection makes room for it. A silent one never
+        // displaces anyone.
+        let clock = server.clock(accepted);
+        let entry = waiting.insert(clock.clone());
+        let (server, waiting) = (server.clone(), waiting.clone());
+        tokio::spawn(async move {
+            let sent = first_byte(&stream, &clock).await;
+            waiting.remove(entry);
+            if !sent || clock.was_evicted() {
+                return;
+            }
+            let slot = room(&server.slots, &server.open).await;
+            drop(wait_slot);
+            server.spawn_served(stream, slot, clock);
+        });
+    }
+}
+
+/// What every connection of one [`serve`] shares.
+struct Server {
+    router: Router,
+    http: http1::Builder,
+    timeouts: Timeouts,
+    /// One permit per connection being served.
+    slots: Arc<Semaphore>,
+    /// The connections being served.
+    open: Open,
+    budget: Arc<Budget>,
+}
+
+impl Server {
+    /// The clock of a connection accepted at `accepted`.
+    fn clock(&self, accepted: Instant) -> Clock {
+        Clock::with_idle_notice(self.timeouts, accepted, self.open.became_idle.clone())
+    }
+
+    /// Serves `stream` on a task of its own until it ends, then gives back its slot.
+    fn spawn_served(self: &Arc<Self>, stream: TcpStream, slot: OwnedSemaphorePermit, clock: Clock) {
         // As Go sets on every TCP connection; a failure only costs latency.
         let _ = stream.set_nodelay(true);
-        let clock = Clock::with_idle_notice(timeouts, Instant::now(), open.became_idle.clone());
-        let entry = open.insert(clock.clone());
+        let entry = self.open.insert(clock.clone());
         let service = ConnService {
-            router: router.clone(),
+            router: self.router.clone(),
             clock: clock.clone(),
-            budget: budget.clone(),
+            budget: self.budget.clone(),
         };
         let io = TokioIo::new(TimedIo::new(stream, clock.clone()));
-        let connection = http.serve_connection(io, service);
-        let open = open.clone();
+        let connection = self.http.serve_connection(io, service);
+        let server = self.clone();
         tokio::spawn(async move {
             supervise(connection, clock).await;
-            open.remove(entry);
+            server.open.remove(entry);
             drop(slot);
         });
     }
 }
 
+/// Waits for a waiting connection's first byte: `false` if it closed, was evicted or its
+/// request's deadline (counted from accept) passed first.
+async fn first_byte(stream: &TcpStream, clock: &Clock) -> bool {
+    let deadline = clock.deadline();
+    let timer = async {
+        match deadline {
+            Some(at) => tokio::time::sleep_until(at).await,
+            None => std::future::pending().await,
+        }
+    };
+    let evicted = std::future::poll_fn(|cx| {
+        if clock.evicted(cx.waker()) {
+            Poll::Ready(())
+        } else {
+            Poll::Pending
+        }
+    });
+    let mut byte = [0u8; 1];
+    tokio::select! {
+        peeked = stream.peek(&mut byte) => matches!(peeked, Ok(1..)),
+        () = evicted => false,
+        () = timer => false,
+    }
+}
+
 /// Accepts one connection; `None` after an error (the next accept may work; when the process
 /// is out of file descriptors, after a pause).
-async fn accept(listener: &TcpListener) -> Option<tokio::net::TcpStream> {
+async fn accept(listener: &TcpListener) -> Option<TcpStream> {
     match listener.accept().await {
         Ok((stream, _)) => Some(stream),
         Err(e) if is_about_one_connection(&e) => None,
