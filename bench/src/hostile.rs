@@ -477,6 +477,9 @@ async fn soak(node: &Devnet, length: Duration) -> Result<(), String> {
         length.as_secs()
     );
     let to = address(0xb7);
+    // A first block on X, so that every read below has something to answer (an empty index
+    // answers "no containers have been accepted", an error).
+    rpc(addr, "/ext/devnet", &fund_body(&to, 1_000)).await?;
     let reads: Vec<(&str, String)> = vec![
         ("/ext/info", load::rpc_body("info.getNetworkID")),
         ("/ext/bc/P", load::rpc_body("platform.getHeight")),
@@ -531,8 +534,19 @@ async fn soak(node: &Devnet, length: Duration) -> Result<(), String> {
                             {
                                 done.fetch_add(1, Ordering::Relaxed);
                             }
-                            _ => {
-                                failures.fetch_add(1, Ordering::Relaxed);
+                            outcome => {
+                                if failures.fetch_add(1, Ordering::Relaxed) < 5 {
+                                    eprintln!(
+                                        "read failed: {}",
+                                        match outcome {
+                                            Ok(reply) => String::from_utf8_lossy(&reply.body)
+                                                .chars()
+                                                .take(300)
+                                                .collect(),
+                                            Err(e) => e,
+                                        }
+                                    );
+                                }
                                 conn = None;
                             }
                         }
