@@ -12,7 +12,8 @@
 //!   calls for 1,024 of its UTXOs and do not read the reply (a tiny receive buffer); the
 //!   reply's size (read once by a reading peer) and RSS before, at the peak and after.
 //! - `soak`: 10 minutes of `devnet.fund` (one `issueTx` each) at 10 per second plus 256
-//!   keep-alive connections of mixed reads; failed calls, and RSS every 10 s.
+//!   keep-alive connections of mixed reads, the store on disk; failed calls, and RSS every
+//!   10 s.
 //!
 //! `--small` runs a tenth of the sockets, peers and soak time (a smoke test).
 
@@ -43,7 +44,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    let devnet = devnet.ok_or("hostile needs --devnet PATH (a release build of avalanche-devnet)")?;
+    let devnet =
+        devnet.ok_or("hostile needs --devnet PATH (a release build of avalanche-devnet)")?;
     raise_fd_limit()?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -64,7 +66,9 @@ pub fn run(args: &[String]) -> Result<(), String> {
         runtime.block_on(batch(&node))?;
     }
     if wants("soak") {
-        let node = Devnet::start(&devnet)?;
+        // On disk, as a node keeps its chain: the soak measures the server's memory, not the
+        // chain's growth (an in-memory store grows by every transaction).
+        let (node, _dir) = Devnet::start_on_disk(&devnet)?;
         runtime.block_on(soak(&node, Duration::from_secs(600 / scale as u64)))?;
     }
     Ok(())
@@ -78,12 +82,25 @@ struct Devnet {
 
 impl Devnet {
     fn start(path: &str) -> Result<Devnet, String> {
+        Self::start_with(path, &["--in-memory"])
+    }
+
+    /// As [`start`](Self::start), with the store in a fresh directory: what grows with the
+    /// chain (blocks, UTXOs, the index) is then on disk, not in RSS.
+    fn start_on_disk(path: &str) -> Result<(Devnet, TempDir), String> {
+        let dir = TempDir::new()?;
+        let node = Self::start_with(path, &["--db-dir", dir.0.to_str().unwrap_or_default()])?;
+        Ok((node, dir))
+    }
+
+    fn start_with(path: &str, store: &[&str]) -> Result<Devnet, String> {
         let port = {
             let l = std::net::TcpListener::bind("127.0.0.1:0").map_err(|e| e.to_string())?;
             l.local_addr().map_err(|e| e.to_string())?.port()
         };
         let child = Command::new(path)
-            .args(["--in-memory", "--history=false", "--http-port", &port.to_string()])
+            .args(store)
+            .args(["--history=false", "--http-port", &port.to_string()])
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
             .spawn()
@@ -99,7 +116,10 @@ impl Devnet {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-        Err(format!("{path} did not listen on {} within 60 s", node.addr))
+        Err(format!(
+            "{path} did not listen on {} within 60 s",
+            node.addr
+        ))
     }
 
     /// Resident memory, in bytes.
@@ -112,6 +132,27 @@ impl Drop for Devnet {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+    }
+}
+
+/// A directory removed on drop.
+struct TempDir(std::path::PathBuf);
+
+impl TempDir {
+    fn new() -> Result<TempDir, String> {
+        let dir = std::env::temp_dir().join(format!(
+            "avalanche-rpc-hostile-{}-{}",
+            std::process::id(),
+            Instant::now().elapsed().as_nanos()
+        ));
+        std::fs::create_dir_all(&dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        Ok(TempDir(dir))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
     }
 }
 
@@ -225,7 +266,8 @@ async fn silent(addr: SocketAddr, sockets: usize, calls: usize) -> Result<(), St
     local
         .run_until(async {
             for _ in 0..sockets {
-                let (connected, reopened, stop) = (connected.clone(), reopened.clone(), stop.clone());
+                let (connected, reopened, stop) =
+                    (connected.clone(), reopened.clone(), stop.clone());
                 tokio::task::spawn_local(async move {
                     let mut first = true;
                     while !stop.load(Ordering::Relaxed) {
@@ -286,7 +328,9 @@ async fn bodies(node: &Devnet, peers: usize) -> Result<(), String> {
     const ANNOUNCED: usize = 8_000_000;
     const SENT: usize = 7_000_000;
     let addr = node.addr;
-    println!("## bodies: {peers} peers each send {SENT} bytes of a {ANNOUNCED}-byte body and stall");
+    println!(
+        "## bodies: {peers} peers each send {SENT} bytes of a {ANNOUNCED}-byte body and stall"
+    );
     for _ in 0..50 {
         legit(addr).await?;
     }
@@ -405,12 +449,17 @@ async fn batch(node: &Devnet) -> Result<(), String> {
     const PEERS: usize = 8;
     let addr = node.addr;
     let to = address(0xa1);
-    println!("## batch: {PEERS} peers send a batch of {CALLS} avm.getUTXOs (1,024 each) and do not read");
+    println!(
+        "## batch: {PEERS} peers send a batch of {CALLS} avm.getUTXOs (1,024 each) and do not read"
+    );
     let since = Instant::now();
     for i in 0..UTXOS {
         rpc(addr, "/ext/devnet", &fund_body(&to, 1_000 + i as u64)).await?;
     }
-    println!("{to} funded {UTXOS} times in {:.1} s", since.elapsed().as_secs_f64());
+    println!(
+        "{to} funded {UTXOS} times in {:.1} s",
+        since.elapsed().as_secs_f64()
+    );
     let calls: Vec<String> = (0..CALLS)
         .map(|i| {
             format!(
