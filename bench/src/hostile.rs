@@ -12,8 +12,9 @@
 //!   calls for 1,024 of its UTXOs and do not read the reply (a tiny receive buffer); the
 //!   reply's size (read once by a reading peer) and RSS before, at the peak and after.
 //! - `soak`: 10 minutes of `devnet.fund` (one `issueTx` each) at 10 per second plus 256
-//!   keep-alive connections of mixed reads, the store on disk; failed calls, and RSS every
-//!   10 s.
+//!   keep-alive connections of mixed reads, the store on disk with a 4 MiB page cache (full
+//!   within the first minute, so that what grows after it is the server's); failed calls, and
+//!   RSS every 10 s.
 //!
 //! `--small` runs a tenth of the sockets, peers and soak time (a smoke test).
 
@@ -89,7 +90,17 @@ impl Devnet {
     /// chain (blocks, UTXOs, the index) is then on disk, not in RSS.
     fn start_on_disk(path: &str) -> Result<(Devnet, TempDir), String> {
         let dir = TempDir::new()?;
-        let node = Self::start_with(path, &["--db-dir", dir.0.to_str().unwrap_or_default()])?;
+        // A small page cache, full within the first minute: what is left to grow is the
+        // server's.
+        let node = Self::start_with(
+            path,
+            &[
+                "--db-dir",
+                dir.0.to_str().unwrap_or_default(),
+                "--db-cache-bytes",
+                "4194304",
+            ],
+        )?;
         Ok((node, dir))
     }
 

@@ -141,6 +141,7 @@ async fn prepare(blocks: u64, dir: std::path::PathBuf, keep: bool) -> Served {
             staking_port: 9651,
             genesis: None,
             mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
+            db_cache_bytes: avalanche_devnet::store::CACHE_BYTES,
         })
         .expect("a devnet on disk"),
     );

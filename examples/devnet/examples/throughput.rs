@@ -105,6 +105,7 @@ async fn main() {
             staking_port: 9651,
             genesis: None,
             mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
+            db_cache_bytes: avalanche_devnet::store::CACHE_BYTES,
         })
         .expect("a devnet"),
     );
@@ -283,6 +284,7 @@ async fn main() {
             staking_port: 9651,
             genesis: None,
             mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
+            db_cache_bytes: avalanche_devnet::store::CACHE_BYTES,
         })
         .unwrap();
         let utxos = x_utxos(&fresh, &faucet);
@@ -368,6 +370,7 @@ fn in_memory() -> Devnet {
         staking_port: 9651,
         genesis: None,
         mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
+        db_cache_bytes: avalanche_devnet::store::CACHE_BYTES,
     })
     .expect("a devnet")
 }

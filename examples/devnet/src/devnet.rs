@@ -30,6 +30,8 @@ pub struct Options {
     pub genesis: Option<String>,
     /// The most bytes of transactions each chain's mempool holds.
     pub mempool_bytes: usize,
+    /// The page cache of a store on disk, in bytes ([`crate::store::CACHE_BYTES`] by default).
+    pub db_cache_bytes: usize,
 }
 
 /// Why the devnet could not start.
@@ -71,7 +73,7 @@ impl Devnet {
     /// caught up.
     pub fn open(options: Options) -> Result<Devnet, StartError> {
         let store = match &options.db_dir {
-            Some(dir) => Store::open(dir)?,
+            Some(dir) => Store::open(dir, options.db_cache_bytes)?,
             None => Store::in_memory()?,
         };
         let clock = Clock::default();

@@ -50,6 +50,10 @@ struct Flags {
     /// default); a transaction that does not fit is refused with `mempool is full`.
     #[arg(long, default_value_t = avalanche_devnet::engine::pool::MAX_BYTES)]
     mempool_bytes: usize,
+    /// The page cache of the store on disk (with --db-dir), in bytes: what of the chain the
+    /// process keeps in memory at most.
+    #[arg(long, default_value_t = avalanche_devnet::store::CACHE_BYTES)]
+    db_cache_bytes: usize,
     /// Host names accepted in the `Host` header, comma-separated; `*` for any. IP addresses
     /// and an empty host are always accepted.
     #[arg(long, default_value = "localhost", value_delimiter = ',')]
@@ -138,6 +142,7 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
         staking_port: flags.staking_port,
         genesis,
         mempool_bytes: flags.mempool_bytes,
+        db_cache_bytes: flags.db_cache_bytes,
     })?);
     if devnet.fresh && flags.history && devnet.options.genesis.is_none() {
         let d = devnet.clone();

@@ -152,7 +152,7 @@ from_redb!(
     redb::CommitError
 );
 
-/// redb's page cache for a database on disk.
+/// redb's page cache for a database on disk, by default.
 pub const CACHE_BYTES: usize = 64 << 20;
 
 /// The database.
@@ -161,15 +161,16 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens (or creates) the database file `dir/devnet.redb`.
-    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+    /// Opens (or creates) the database file `dir/devnet.redb`, with a page cache of
+    /// `cache_bytes`.
+    pub fn open(dir: &Path, cache_bytes: usize) -> Result<Store, StoreError> {
         std::fs::create_dir_all(dir)
             .map_err(|e| StoreError::file(dir, format!("cannot be created: {e}")))?;
         let path = dir.join("devnet.redb");
         // A bounded page cache (redb's default is 1 GiB): the chain stays on disk and the
         // process small however long the history.
         let mut builder = Database::builder();
-        builder.set_cache_size(CACHE_BYTES);
+        builder.set_cache_size(cache_bytes);
         // A new chain only where there is no file: an existing one is opened, never
         // initialized again.
         let db = match std::fs::metadata(&path) {
@@ -341,9 +342,9 @@ mod tests {
     #[test]
     fn reopens_after_drop() {
         let dir = std::env::temp_dir().join(format!("devnet-store-{}", std::process::id()));
-        let s = Store::open(&dir).unwrap();
+        let s = Store::open(&dir, CACHE_BYTES).unwrap();
         drop(s);
-        let s = Store::open(&dir).unwrap();
+        let s = Store::open(&dir, CACHE_BYTES).unwrap();
         drop(s);
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -23,6 +23,7 @@ pub fn options() -> Options {
         staking_port: 9651,
         genesis: None,
         mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
+        db_cache_bytes: avalanche_devnet::store::CACHE_BYTES,
     }
 }
 
