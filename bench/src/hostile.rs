@@ -43,7 +43,8 @@ pub fn run(args: &[String]) -> Result<(), String> {
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    let devnet = devnet.ok_or("hostile needs --devnet PATH (a release build of avalanche-devnet)")?;
+    let devnet =
+        devnet.ok_or("hostile needs --devnet PATH (a release build of avalanche-devnet)")?;
     raise_fd_limit()?;
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -83,7 +84,12 @@ impl Devnet {
             l.local_addr().map_err(|e| e.to_string())?.port()
         };
         let child = Command::new(path)
-            .args(["--in-memory", "--history=false", "--http-port", &port.to_string()])
+            .args([
+                "--in-memory",
+                "--history=false",
+                "--http-port",
+                &port.to_string(),
+            ])
             .stdout(Stdio::null())
             .stderr(Stdio::inherit())
             .spawn()
@@ -99,7 +105,10 @@ impl Devnet {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-        Err(format!("{path} did not listen on {} within 60 s", node.addr))
+        Err(format!(
+            "{path} did not listen on {} within 60 s",
+            node.addr
+        ))
     }
 
     /// Resident memory, in bytes.
@@ -225,7 +234,8 @@ async fn silent(addr: SocketAddr, sockets: usize, calls: usize) -> Result<(), St
     local
         .run_until(async {
             for _ in 0..sockets {
-                let (connected, reopened, stop) = (connected.clone(), reopened.clone(), stop.clone());
+                let (connected, reopened, stop) =
+                    (connected.clone(), reopened.clone(), stop.clone());
                 tokio::task::spawn_local(async move {
                     let mut first = true;
                     while !stop.load(Ordering::Relaxed) {
@@ -286,7 +296,9 @@ async fn bodies(node: &Devnet, peers: usize) -> Result<(), String> {
     const ANNOUNCED: usize = 8_000_000;
     const SENT: usize = 7_000_000;
     let addr = node.addr;
-    println!("## bodies: {peers} peers each send {SENT} bytes of a {ANNOUNCED}-byte body and stall");
+    println!(
+        "## bodies: {peers} peers each send {SENT} bytes of a {ANNOUNCED}-byte body and stall"
+    );
     for _ in 0..50 {
         legit(addr).await?;
     }
@@ -405,12 +417,17 @@ async fn batch(node: &Devnet) -> Result<(), String> {
     const PEERS: usize = 8;
     let addr = node.addr;
     let to = address(0xa1);
-    println!("## batch: {PEERS} peers send a batch of {CALLS} avm.getUTXOs (1,024 each) and do not read");
+    println!(
+        "## batch: {PEERS} peers send a batch of {CALLS} avm.getUTXOs (1,024 each) and do not read"
+    );
     let since = Instant::now();
     for i in 0..UTXOS {
         rpc(addr, "/ext/devnet", &fund_body(&to, 1_000 + i as u64)).await?;
     }
-    println!("{to} funded {UTXOS} times in {:.1} s", since.elapsed().as_secs_f64());
+    println!(
+        "{to} funded {UTXOS} times in {:.1} s",
+        since.elapsed().as_secs_f64()
+    );
     let calls: Vec<String> = (0..CALLS)
         .map(|i| {
             format!(
