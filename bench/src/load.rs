@@ -21,7 +21,12 @@ pub fn request(addr: SocketAddr, path: &str, body: &str) -> Vec<u8> {
 
 /// A JSON-RPC request body for `method` with `{}` params and id 1.
 pub fn rpc_body(method: &str) -> String {
-    format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{}}}}"#)
+    rpc_body_with(method, "{}")
+}
+
+/// A JSON-RPC request body for `method` with `params` (JSON text) and id 1.
+pub fn rpc_body_with(method: &str, params: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{params}}}"#)
 }
 
 /// One keep-alive connection.

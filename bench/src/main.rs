@@ -240,7 +240,7 @@ fn run_all(o: &Options) -> Result<(), String> {
     };
     if want("server") {
         println!(
-            "server throughput: {reps} repetitions × 4 servers × 2 replies, {warmup} s warm-up + {measure} s each"
+            "server throughput: {reps} repetitions × 4 servers × 3 replies, {warmup} s warm-up + {measure} s each"
         );
         let r = runtime.block_on(server_bench::run(&fixtures, &settings, &quiet));
         record(
