@@ -1,10 +1,9 @@
 //! Server throughput and CPU per request: each server in its own process on the server core,
 //! the load generator on this process's core; variants alternate within each repetition.
+//! Every figure is warmed up until the rate is steady, then measured (see [`load::Plan`]).
 
 use std::collections::HashMap;
 use std::rc::Rc;
-
-use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -17,8 +16,7 @@ use crate::servers::{LARGE_METHOD, LARGE_PATH, SMALL_METHOD, SMALL_PATH, Variant
 
 pub struct Settings {
     pub reps: usize,
-    pub warmup: Duration,
-    pub measure: Duration,
+    pub plan: load::Plan,
     pub small_connections: usize,
     pub large_connections: usize,
     pub server_cpus: Option<Vec<usize>>,
@@ -136,6 +134,12 @@ struct Series {
     cpu_per_request: Vec<f64>,
     utilization: Vec<f64>,
     client_utilization: Vec<f64>,
+    /// Seconds of warm-up before each figure.
+    warmup: Vec<f64>,
+    /// Figures whose warm-up hit the cap before two windows agreed.
+    cut: usize,
+    /// Times the rate moved during a measurement and the warm-up resumed.
+    moves: usize,
 }
 
 pub struct ServerResults {
@@ -185,8 +189,7 @@ pub async fn run(
                         server.addr,
                         request.clone(),
                         reply.connections(s),
-                        s.warmup,
-                        s.measure,
+                        s.plan,
                         server.pid(),
                     )
                     .await
@@ -220,12 +223,18 @@ pub async fn run(
                 e.utilization.push(cpu / secs);
                 e.client_utilization
                     .push(o.client_ticks as f64 / ticks / secs);
+                e.warmup.push(o.warmup.as_secs_f64());
+                e.cut += usize::from(!o.converged);
+                e.moves += o.moves.len();
                 foreign.push(others);
                 println!(
-                    "    {} {}: {:.0} req/s, server {:.0} %, client {:.0} %, others {:.2} cores",
+                    "    {} {}: {:.0} req/s ({:.0} s, windows ±{:.1} %), {}, server {:.0} %, client {:.0} %, others {:.2} cores",
                     server.variant.name(),
                     reply.name(),
                     rate,
+                    secs,
+                    spread(&o.windows) * 100.0,
+                    warmup_text(&o, s.plan),
                     cpu / secs * 100.0,
                     o.client_ticks as f64 / ticks / secs * 100.0,
                     others
@@ -239,6 +248,8 @@ pub async fn run(
     let mut take = |r: Reply, v: Variant| series.remove(&(r, v)).unwrap_or_default();
     let mut rows = Vec::new();
     let mut notes = Vec::new();
+    let mut cut = 0;
+    let mut moves = 0;
     for reply in Reply::ALL {
         let conns = reply.connections(s);
         let label = match reply {
@@ -259,6 +270,8 @@ pub async fn run(
             .into_iter()
             .map(|v| (v, take(reply, v)))
             .collect();
+        cut += ours.cut + others.iter().map(|(_, s)| s.cut).sum::<usize>();
+        moves += ours.moves + others.iter().map(|(_, s)| s.moves).sum::<usize>();
         let util = |s: &Series| {
             let m = |v: &[f64]| crate::report::summarize(v).median * 100.0;
             format!(
@@ -291,7 +304,8 @@ pub async fn run(
                 Unit::PerSecond,
                 ours.throughput.clone(),
             )
-            .against(v.label(), base.throughput.clone());
+            .against(v.label(), base.throughput.clone())
+            .warmup(ours.warmup.clone(), base.warmup.clone());
             if let Some(t) = target {
                 row = row.target(t);
             }
@@ -304,14 +318,55 @@ pub async fn run(
                     Unit::Seconds,
                     ours.cpu_per_request.clone(),
                 )
-                .against(v.label(), base.cpu_per_request.clone()),
+                .against(v.label(), base.cpu_per_request.clone())
+                .warmup(ours.warmup.clone(), base.warmup.clone()),
             );
         }
     }
+    let p = s.plan;
+    notes.push(format!(
+        "Warm-up (the table's column, seconds, min..max over the repetitions): each server figure's load ran until two \
+         consecutive {:.0} s windows agreed within {:.0} %, at most {:.0} s; then {:.0} s were measured, and a window \
+         more than {:.0} % off the steady rate resumed the warm-up (the rate moved; {moves} time(s) in this run). \
+         {cut} figure(s) reached the cap before two windows agreed (measured after the cap; see the progress lines).",
+        p.window.as_secs_f64(),
+        p.agree * 100.0,
+        p.max_warmup.as_secs_f64(),
+        p.measure.as_secs_f64(),
+        p.shift * 100.0,
+    ));
     let f = crate::report::summarize(&foreign);
     notes.push(format!(
         "Other processes on the machine during the server runs: {:.2} cores on average (median of runs; min {:.2}, max {:.2}).",
         f.median, f.min, f.max
     ));
     Ok(ServerResults { rows, notes })
+}
+
+/// Half the range of the windows' rates, relative to their mean.
+fn spread(windows: &[f64]) -> f64 {
+    let s = crate::report::summarize(windows);
+    let mean = windows.iter().sum::<f64>() / windows.len().max(1) as f64;
+    if mean > 0.0 {
+        (s.max - s.min) / 2.0 / mean
+    } else {
+        f64::NAN
+    }
+}
+
+/// `warm-up 4 s`, and what happened on the way.
+fn warmup_text(o: &load::Outcome, plan: load::Plan) -> String {
+    let mut t = format!("warm-up {:.0} s", o.warmup.as_secs_f64());
+    if !o.converged {
+        t.push_str(&format!(
+            " (cut at {:.0} s: no two windows agreed)",
+            plan.max_warmup.as_secs_f64()
+        ));
+    }
+    for (from, to) in &o.moves {
+        t.push_str(&format!(
+            " (moved {from:.0} → {to:.0} req/s, warmed up again)"
+        ));
+    }
+    t
 }
