@@ -11,12 +11,15 @@ use avalanche_rpc::wire::{Address, Encoding, HexBytes, Id, NodeId, Percent};
 
 use crate::hand;
 
-/// Validators in the large reply.
+/// Validators in each large reply.
 pub const VALIDATORS: usize = 2_000;
 /// UTXOs in the `avm.getUTXOs` reply.
 pub const UTXOS: usize = 1_024;
 /// The seed every process uses, so that all servers hold the same data.
 const SEED: u64 = 0x00a1_a7c4_e2b3_7c01;
+/// The seed of the second large reply (all signers), drawn apart so that the first one's data
+/// does not change.
+const SEED_ALL_SIGNERS: u64 = 0x5e1d_0a11_5163_e125;
 
 /// SplitMix64: small, fast, and the same on every machine.
 struct Rng(u64);
@@ -75,6 +78,13 @@ impl Rng {
         Percent(self.range(lo * 10_000, hi * 10_000) as f64 / 10_000.0)
     }
 
+    /// A percentage anywhere in `lo..hi` with all of an `f64`'s digits (as a node computes an
+    /// uptime), so that writing it with four decimals rounds.
+    fn percent_full(&mut self, lo: u64, hi: u64) -> Percent {
+        let unit = (self.next() >> 11) as f64 / (1u64 << 53) as f64;
+        Percent(lo as f64 + (hi - lo) as f64 * unit)
+    }
+
     fn owner(&mut self) -> Owner {
         let n = if self.chance(10) { 2 } else { 1 };
         let addresses: Vec<Address> = (0..n).map(|_| self.p_address()).collect();
@@ -84,7 +94,28 @@ impl Rng {
 
 const NAVAX_PER_AVAX: u64 = 1_000_000_000;
 
-fn validator(rng: &mut Rng) -> CurrentValidator {
+/// What differs between the two large replies.
+#[derive(Clone, Copy)]
+struct Shape {
+    /// Percent of the validators with a BLS signer.
+    signers: u64,
+    /// Percentages with all their digits (else exactly four decimals).
+    full_percentages: bool,
+}
+
+/// The first large reply: 85 % signers, four-decimal percentages.
+const MIXED: Shape = Shape {
+    signers: 85,
+    full_percentages: false,
+};
+
+/// The second large reply: every validator with a signer, percentages with all their digits.
+const ALL_SIGNERS: Shape = Shape {
+    signers: 100,
+    full_percentages: true,
+};
+
+fn validator(rng: &mut Rng, shape: Shape) -> CurrentValidator {
     let start = rng.range(1_700_000_000, 1_740_000_000);
     let end = start + rng.range(14 * 86_400, 365 * 86_400);
     let weight = rng.range(2_000, 3_000_000) * NAVAX_PER_AVAX + rng.range(0, NAVAX_PER_AVAX);
@@ -118,12 +149,20 @@ fn validator(rng: &mut Rng) -> CurrentValidator {
         .with_delegation_reward_owner(fee_owner)
         .with_potential_reward(weight / 1_000 * rng.range(5, 80))
         .with_accrued_delegatee_reward(rng.range(0, 10 * NAVAX_PER_AVAX))
-        .with_delegation_fee(rng.percent(2, 100))
-        .with_uptime(rng.percent(80, 100))
+        .with_delegation_fee(if shape.full_percentages {
+            rng.percent_full(2, 100)
+        } else {
+            rng.percent(2, 100)
+        })
+        .with_uptime(if shape.full_percentages {
+            rng.percent_full(80, 100)
+        } else {
+            rng.percent(80, 100)
+        })
         .with_connected(rng.chance(95))
         .with_delegator_count(delegators.len() as u64)
         .with_delegator_weight(delegated);
-    if rng.chance(85) {
+    if rng.chance(shape.signers) {
         v = v.with_signer(ProofOfPossession::new(
             HexBytes(rng.vec(48)),
             HexBytes(rng.vec(96)),
@@ -155,17 +194,23 @@ fn utxo_bytes(rng: &mut Rng, asset: &Id, owner: &[u8; 20]) -> Vec<u8> {
 pub struct Fixtures {
     pub network_id: info::GetNetworkIdResult,
     pub validators: GetCurrentValidatorsResult,
+    /// The second large reply: every validator with a signer, percentages with all their
+    /// digits; served when the request's `subnetID` is [`Fixtures::all_signers_subnet`].
+    pub validators_all_signers: GetCurrentValidatorsResult,
+    pub all_signers_subnet: Id,
     pub utxos: avm::GetUtxosResult,
     pub hand_network_id: hand::NetworkId,
     pub hand_validators: hand::Validators,
+    pub hand_validators_all_signers: hand::ValidatorsFull,
     pub hand_utxos: hand::Utxos,
 }
 
 impl Fixtures {
     pub fn build() -> Fixtures {
         let mut rng = Rng(SEED);
-        let validators: Vec<CurrentValidator> =
-            (0..VALIDATORS).map(|_| validator(&mut rng)).collect();
+        let validators: Vec<CurrentValidator> = (0..VALIDATORS)
+            .map(|_| validator(&mut rng, MIXED))
+            .collect();
         let validators = platform::GetCurrentValidatorsResult::new(validators);
 
         let asset = rng.id();
@@ -186,12 +231,22 @@ impl Fixtures {
         );
         let network_id = info::GetNetworkIdResult::new(1u32);
 
+        let mut rng = Rng(SEED_ALL_SIGNERS);
+        let all_signers_subnet = rng.id();
+        let all_signers: Vec<CurrentValidator> = (0..VALIDATORS)
+            .map(|_| validator(&mut rng, ALL_SIGNERS))
+            .collect();
+        let validators_all_signers = platform::GetCurrentValidatorsResult::new(all_signers);
+
         Fixtures {
             hand_network_id: hand::NetworkId::from(&network_id),
             hand_validators: hand::Validators::from(&validators),
+            hand_validators_all_signers: hand::ValidatorsFull::from(&validators_all_signers),
             hand_utxos: hand::Utxos::from(&utxos),
             network_id,
             validators,
+            validators_all_signers,
+            all_signers_subnet,
             utxos,
         }
     }
@@ -223,6 +278,11 @@ impl Fixtures {
             &self.validators,
             &self.hand_validators,
         )?;
+        same(
+            "getCurrentValidators (all signers)",
+            &self.validators_all_signers,
+            &self.hand_validators_all_signers,
+        )?;
         same("getUTXOs", &self.utxos, &self.hand_utxos)
     }
 
@@ -233,6 +293,10 @@ impl Fixtures {
 
     pub fn large_json(&self) -> String {
         serde_json::to_string(&self.validators).expect("serializable")
+    }
+
+    pub fn large_all_signers_json(&self) -> String {
+        serde_json::to_string(&self.validators_all_signers).expect("serializable")
     }
 
     pub fn utxos_json(&self) -> String {
@@ -274,6 +338,17 @@ mod tests {
         f.check().unwrap();
         let large = f.large_json().len();
         assert!((1_800_000..2_000_000).contains(&large), "{large} bytes");
+        let all = &f.validators_all_signers.validators;
+        assert!(all.iter().all(|v| v.signer.is_some()));
+        // Most percentages round when written with four decimals.
+        let rounded = all
+            .iter()
+            .filter_map(|v| v.uptime)
+            .filter(|p| format!("{:.4}", p.0).parse::<f64>() != Ok(p.0))
+            .count();
+        assert!(rounded > super::VALIDATORS * 9 / 10, "{rounded}");
+        let large2 = f.large_all_signers_json().len();
+        assert!((1_900_000..2_200_000).contains(&large2), "{large2} bytes");
         assert_eq!(f.utxos.utxos.len(), super::UTXOS);
     }
 }

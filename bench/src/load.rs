@@ -1,6 +1,6 @@
 //! A small HTTP/1.1 load generator (in the spirit of wrk): N keep-alive connections on a
 //! single-threaded runtime, each sending the same prebuilt request as soon as the previous
-//! reply has been read, for a fixed time.
+//! reply has been read, until the rate is steady and then for a fixed time (see [`Plan`]).
 
 use std::cell::Cell;
 use std::net::SocketAddr;
@@ -21,7 +21,12 @@ pub fn request(addr: SocketAddr, path: &str, body: &str) -> Vec<u8> {
 
 /// A JSON-RPC request body for `method` with `{}` params and id 1.
 pub fn rpc_body(method: &str) -> String {
-    format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{{}}}}"#)
+    rpc_body_with(method, "{}")
+}
+
+/// A JSON-RPC request body for `method` with `params` (JSON text) and id 1.
+pub fn rpc_body_with(method: &str, params: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{params}}}"#)
 }
 
 /// One keep-alive connection.
@@ -121,6 +126,30 @@ fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     haystack.windows(needle.len()).position(|w| w == needle)
 }
 
+/// How a load run warms up and measures: the rate is read every `window`; the warm-up ends
+/// when two consecutive windows agree within `agree`, then `measure` is measured (in whole
+/// windows). A window of the measurement whose rate is off the steady rate by more than
+/// `shift` means the rate moved (an allocator settling, say): the warm-up resumes from there.
+/// Past `max_warmup` the measurement starts (or goes on) whatever the windows say, and the
+/// outcome says so.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    pub window: Duration,
+    pub agree: f64,
+    pub shift: f64,
+    pub max_warmup: Duration,
+    pub measure: Duration,
+}
+
+impl Plan {
+    /// Windows in the measurement (at least one).
+    fn measured_windows(&self) -> usize {
+        (self.measure.as_secs_f64() / self.window.as_secs_f64())
+            .round()
+            .max(1.0) as usize
+    }
+}
+
 /// What one load run measured.
 pub struct Outcome {
     /// Replies completed inside the measuring window.
@@ -133,16 +162,106 @@ pub struct Outcome {
     pub client_ticks: u64,
     /// CPU ticks all other processes (not the server, not this process) used in the window.
     pub foreign_ticks: u64,
+    /// From the first request to the start of the measuring window.
+    pub warmup: Duration,
+    /// Whether two consecutive windows agreed before `max_warmup` (else the warm-up was cut).
+    pub converged: bool,
+    /// Each time the rate moved during a measurement and the warm-up resumed: the steady
+    /// rate, then the window's, in requests per second.
+    pub moves: Vec<(f64, f64)>,
+    /// The rate in each window of the measurement, requests per second.
+    pub windows: Vec<f64>,
 }
 
-/// Drives `connections` connections at `addr` for `warmup` then `measure`; reads the CPU
-/// time of `server_pid` at the window's edges.
+/// What a window's rate led to.
+#[derive(Debug, PartialEq, Eq)]
+enum Step {
+    /// Still warming up.
+    Warming,
+    /// The measurement starts at the end of this window.
+    Start,
+    /// The window was measured; more to come.
+    Measuring,
+    /// The window was measured and was the last.
+    Done,
+}
+
+/// The warm-up and measurement rule of [`Plan`], fed one window's rate at a time.
+struct Steady {
+    plan: Plan,
+    /// Warming up: the last window's rate.
+    last: Option<f64>,
+    /// Measuring: the steady rate the measurement started at.
+    measuring: Option<f64>,
+    converged: bool,
+    moves: Vec<(f64, f64)>,
+    windows: Vec<f64>,
+}
+
+impl Steady {
+    fn new(plan: Plan) -> Steady {
+        Steady {
+            plan,
+            last: None,
+            measuring: None,
+            converged: false,
+            moves: Vec::new(),
+            windows: Vec::new(),
+        }
+    }
+
+    /// Takes the rate of the window that ended `warmed` after the load started.
+    fn push(&mut self, rate: f64, warmed: Duration) -> Step {
+        let plan = self.plan;
+        match self.measuring {
+            None => {
+                let agree = self
+                    .last
+                    .filter(|l| (rate - l).abs() <= plan.agree * rate.max(*l));
+                if agree.is_none() && warmed < plan.max_warmup {
+                    self.last = Some(rate);
+                    return Step::Warming;
+                }
+                self.converged = agree.is_some();
+                self.measuring = Some(agree.map_or(rate, |l| (rate + l) / 2.0));
+                self.windows.clear();
+                Step::Start
+            }
+            Some(steady) => {
+                let moved = (rate - steady).abs() > plan.shift * steady;
+                if moved && self.converged && warmed < plan.max_warmup {
+                    self.moves.push((steady, rate));
+                    self.measuring = None;
+                    self.last = Some(rate);
+                    return Step::Warming;
+                }
+                self.windows.push(rate);
+                if self.windows.len() >= plan.measured_windows() {
+                    Step::Done
+                } else {
+                    Step::Measuring
+                }
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+struct Snap {
+    at: Instant,
+    completed: u64,
+    server: u64,
+    client: u64,
+    busy: u64,
+}
+
+/// Drives `connections` connections at `addr` until the rate is steady, then for the
+/// measurement (see [`Plan`]); reads the CPU time of `server_pid` at the window's edges.
 pub async fn run(
     addr: SocketAddr,
     request: Rc<[u8]>,
     connections: usize,
-    warmup: Duration,
-    measure: Duration,
+    plan: Plan,
     server_pid: u32,
 ) -> Result<Outcome, String> {
     let completed = Rc::new(Cell::new(0u64));
@@ -179,20 +298,41 @@ pub async fn run(
                     }
                 }));
             }
-            tokio::time::sleep(warmup).await;
-            let snap = || -> Result<(Instant, u64, u64, u64, u64), String> {
+            let snap = || -> Result<Snap, String> {
                 let err = |e: std::io::Error| format!("cannot read /proc: {e}");
-                Ok((
-                    Instant::now(),
-                    completed.get(),
-                    crate::sys::process_ticks(server_pid).map_err(err)?,
-                    crate::sys::self_ticks().map_err(err)?,
-                    crate::sys::machine_busy_ticks().map_err(err)?,
-                ))
+                Ok(Snap {
+                    at: Instant::now(),
+                    completed: completed.get(),
+                    server: crate::sys::process_ticks(server_pid).map_err(err)?,
+                    client: crate::sys::self_ticks().map_err(err)?,
+                    busy: crate::sys::machine_busy_ticks().map_err(err)?,
+                })
             };
-            let start = snap()?;
-            tokio::time::sleep(measure).await;
-            let end = snap()?;
+            let measured = async {
+                let mut ticker = tokio::time::interval(plan.window);
+                ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                ticker.tick().await; // the first tick is now
+                let began = snap()?;
+                let mut previous = began;
+                let mut start = began;
+                let mut steady = Steady::new(plan);
+                loop {
+                    ticker.tick().await;
+                    if stop.get() {
+                        return Err("stopped".to_string());
+                    }
+                    let now = snap()?;
+                    let secs = (now.at - previous.at).as_secs_f64().max(1e-3);
+                    let rate = (now.completed - previous.completed) as f64 / secs;
+                    previous = now;
+                    match steady.push(rate, now.at - began.at) {
+                        Step::Warming | Step::Measuring => {}
+                        Step::Start => start = now,
+                        Step::Done => return Ok((began, start, now, steady)),
+                    }
+                }
+            };
+            let result = measured.await;
             stop.set(true);
             for t in tasks {
                 let _ = t.await;
@@ -200,17 +340,90 @@ pub async fn run(
             if let Some(e) = failure.take() {
                 return Err(format!("load run failed: {e}"));
             }
-            let server_ticks = end.2 - start.2;
-            let own = end.3 - start.3;
-            let busy = end.4 - start.4;
+            let (began, start, end, steady) = result?;
+            let server_ticks = end.server - start.server;
+            let own = end.client - start.client;
+            let busy = end.busy - start.busy;
             Ok(Outcome {
-                requests: end.1 - start.1,
-                elapsed: end.0 - start.0,
+                requests: end.completed - start.completed,
+                elapsed: end.at - start.at,
                 server_ticks,
                 client_ticks: own,
                 foreign_ticks: busy.saturating_sub(server_ticks + own),
+                warmup: start.at - began.at,
+                converged: steady.converged,
+                moves: steady.moves,
+                windows: steady.windows,
             })
         })
         .await?;
     Ok(outcome)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Duration, Plan, Steady, Step};
+
+    fn plan(measure: f64) -> Plan {
+        Plan {
+            window: Duration::from_secs(1),
+            agree: 0.03,
+            shift: 0.1,
+            max_warmup: Duration::from_secs(20),
+            measure: Duration::from_secs_f64(measure),
+        }
+    }
+
+    /// Feeds one-second windows; returns the steps and the rule's state.
+    fn feed(plan: Plan, rates: &[f64]) -> (Vec<Step>, Steady) {
+        let mut s = Steady::new(plan);
+        let steps = rates
+            .iter()
+            .enumerate()
+            .map(|(i, &r)| s.push(r, Duration::from_secs(i as u64 + 1)))
+            .collect();
+        (steps, s)
+    }
+
+    #[test]
+    fn measured_windows() {
+        assert_eq!(plan(5.0).measured_windows(), 5);
+        assert_eq!(plan(0.2).measured_windows(), 1);
+        assert_eq!(plan(30.0).measured_windows(), 30);
+    }
+
+    #[test]
+    fn measures_once_two_windows_agree() {
+        let (steps, s) = feed(plan(2.0), &[100.0, 150.0, 200.0, 202.0, 199.0, 201.0]);
+        use Step::*;
+        assert_eq!(steps, [Warming, Warming, Warming, Start, Measuring, Done]);
+        assert!(s.converged);
+        assert_eq!(s.windows, [199.0, 201.0]);
+    }
+
+    #[test]
+    fn a_plateau_then_a_move_warms_up_again() {
+        // The allocator's first seconds: steady at 300, then 480 for good.
+        let rates = [300.0, 302.0, 301.0, 480.0, 485.0, 482.0, 479.0, 484.0];
+        let (steps, s) = feed(plan(3.0), &rates);
+        use Step::*;
+        assert_eq!(
+            steps,
+            [
+                Warming, Start, Measuring, Warming, Start, Measuring, Measuring, Done
+            ]
+        );
+        assert_eq!(s.moves, [(301.0, 480.0)]);
+        assert_eq!(s.windows, [482.0, 479.0, 484.0]);
+    }
+
+    #[test]
+    fn the_warm_up_is_capped() {
+        let mut p = plan(1.0);
+        p.max_warmup = Duration::from_secs(3);
+        let (steps, s) = feed(p, &[100.0, 200.0, 100.0, 200.0]);
+        use Step::*;
+        assert_eq!(steps, [Warming, Warming, Start, Done]);
+        assert!(!s.converged);
+    }
 }

@@ -23,14 +23,18 @@ use std::time::{Duration, Instant};
 use report::Row;
 
 const USAGE: &str = "\
-usage: avalanche-rpc-bench all [--quick] [--only GROUPS] [--no-pin] [--boost] [--out FILE]
+usage: avalanche-rpc-bench all [--quick] [--only GROUPS] [--reps N] [--measure SECONDS]
+                               [--no-pin] [--boost] [--out FILE]
        avalanche-rpc-bench serve generated|bare|hand|jsonrpsee
        avalanche-rpc-bench hostile --devnet PATH [--small] [--only silent|bodies|batch|soak]
 
   all        run the benchmarks and print one table (also written to bench/results/latest.md)
-  --quick    fewer and shorter repetitions (a smoke test, about 2 minutes)
+  --quick    fewer and shorter repetitions (a smoke test, about 3 minutes)
   --only     comma-separated groups among server,decode,codec,call,wallet,generator,build
              (default: all; `wallet` needs Node.js and `npm ci` in bench/wallet)
+  --reps     repetitions (default 5, 3 with --quick)
+  --measure  seconds measured per server figure once its rate is steady (default 5, 2 with
+             --quick), e.g. 30 to check the default against a long run
   --no-pin   do not pin the servers and the load generator to separate cores
   --boost    run the servers and clients at nice -10 (needs root), so that other processes
              (builds) disturb them less; it slows those processes down while it runs
@@ -52,6 +56,8 @@ const GROUPS: [&str; 7] = [
 
 struct Options {
     quick: bool,
+    reps: Option<usize>,
+    measure: Option<f64>,
     groups: Vec<String>,
     pin: bool,
     boost: bool,
@@ -66,6 +72,8 @@ fn repo_dir() -> PathBuf {
 fn parse(args: &[String]) -> Result<Options, String> {
     let mut o = Options {
         quick: false,
+        reps: None,
+        measure: None,
         groups: GROUPS.iter().map(|g| g.to_string()).collect(),
         pin: true,
         boost: false,
@@ -88,6 +96,24 @@ fn parse(args: &[String]) -> Result<Options, String> {
                 }
             }
             "--out" => o.out = it.next().ok_or("--out needs a file")?.into(),
+            "--reps" => {
+                let n = it.next().ok_or("--reps needs a number")?;
+                o.reps = Some(
+                    n.parse()
+                        .ok()
+                        .filter(|&n| n > 0)
+                        .ok_or_else(|| format!("--reps needs a positive number, not {n:?}"))?,
+                );
+            }
+            "--measure" => {
+                let v = it.next().ok_or("--measure needs seconds")?;
+                o.measure = Some(
+                    v.parse()
+                        .ok()
+                        .filter(|&s: &f64| (1.0..=3600.0).contains(&s))
+                        .ok_or_else(|| format!("--measure needs 1 to 3600 seconds, not {v:?}"))?,
+                );
+            }
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
@@ -189,11 +215,13 @@ fn run_all(o: &Options) -> Result<(), String> {
         None
     };
     let mode = if o.quick { "quick" } else { "full" };
-    let (reps, warmup, measure, decode_budget, call_budget, build_reps) = if o.quick {
-        (3, 0.3, 1.0, 0.25, 0.5, 1)
+    let (reps, max_warmup, measure, decode_budget, call_budget, build_reps) = if o.quick {
+        (3, 10.0, 2.0, 0.25, 0.5, 1)
     } else {
-        (5, 0.5, 2.0, 1.0, 2.0, 5)
+        (5, 20.0, 5.0, 1.0, 2.0, 5)
     };
+    let reps = o.reps.unwrap_or(reps);
+    let measure = o.measure.unwrap_or(measure);
     let secs = Duration::from_secs_f64;
     let quiet = if o.quick {
         quiet::Quiet::new(0.3, secs(5.0), secs(20.0), 6)
@@ -223,8 +251,13 @@ fn run_all(o: &Options) -> Result<(), String> {
 
     let settings = server_bench::Settings {
         reps,
-        warmup: secs(warmup),
-        measure: secs(measure),
+        plan: load::Plan {
+            window: secs(1.0),
+            agree: 0.03,
+            shift: 0.10,
+            max_warmup: secs(max_warmup),
+            measure: secs(measure),
+        },
         small_connections: 8,
         large_connections: 4,
         server_cpus: server_cpus.clone(),
@@ -238,10 +271,13 @@ fn run_all(o: &Options) -> Result<(), String> {
             failed.push(format!("Group `{group}` failed: {}", e.replace('\n', " ")));
         }
     };
+    let steady = format!(
+        "warmed up until two consecutive {:.0} s windows agree within {:.0} % (at most {max_warmup} s), then {measure} s measured",
+        settings.plan.window.as_secs_f64(),
+        settings.plan.agree * 100.0
+    );
     if want("server") {
-        println!(
-            "server throughput: {reps} repetitions × 4 servers × 2 replies, {warmup} s warm-up + {measure} s each"
-        );
+        println!("server throughput: {reps} repetitions × 4 servers × 3 replies, each {steady}");
         let r = runtime.block_on(server_bench::run(&fixtures, &settings, &quiet));
         record(
             "server",
@@ -306,7 +342,7 @@ fn run_all(o: &Options) -> Result<(), String> {
 
     let load_after = sys::load_average();
     let header = format!(
-        "Machine: {machine}. Mode: {mode} ({reps} repetitions; server runs {warmup} s warm-up + {measure} s, \
+        "Machine: {machine}. Mode: {mode} ({reps} repetitions; server runs {steady}, \
          {} and {} keep-alive connections for the small and large reply; servers pinned to one core, \
          the load generator to another: {}; priority boost: {}). Load average before/after: {load_before} / {load_after}. \
          Took {:.0} s.",

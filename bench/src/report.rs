@@ -42,6 +42,8 @@ pub struct Row {
     pub ours: Vec<f64>,
     pub baseline: Option<(String, Vec<f64>)>,
     pub target: Option<Target>,
+    /// Seconds of warm-up before each figure, ours and the baseline's (server rows).
+    pub warmup: Option<(Vec<f64>, Vec<f64>)>,
 }
 
 impl Row {
@@ -52,6 +54,7 @@ impl Row {
             ours,
             baseline: None,
             target: None,
+            warmup: None,
         }
     }
 
@@ -62,6 +65,11 @@ impl Row {
 
     pub fn target(mut self, target: Target) -> Row {
         self.target = Some(target);
+        self
+    }
+
+    pub fn warmup(mut self, ours: Vec<f64>, baseline: Vec<f64>) -> Row {
+        self.warmup = Some((ours, baseline));
         self
     }
 
@@ -183,13 +191,27 @@ fn fmt_ratio(values: &[f64]) -> String {
     format!("{} ({}..{})", r(s.median), r(s.min), r(s.max))
 }
 
+/// Warm-up seconds over the repetitions: `4` or `2..6`.
+fn fmt_warmup(values: &[f64]) -> String {
+    let s = summarize(values);
+    if !s.min.is_finite() {
+        return "n/a".into();
+    }
+    let (lo, hi) = (s.min.round(), s.max.round());
+    if lo == hi {
+        format!("{lo:.0}")
+    } else {
+        format!("{lo:.0}..{hi:.0}")
+    }
+}
+
 /// The table as Markdown.
 pub fn table(rows: &[Row]) -> String {
     let mut out = String::new();
     out.push_str(
-        "| Measure | avalanche-rpc | Baseline | Baseline's figure | Ratio | Target | Holds |\n",
+        "| Measure | avalanche-rpc | Baseline | Baseline's figure | Ratio | Target | Holds | Warm-up (s), ours / baseline |\n",
     );
-    out.push_str("|---|---:|---|---:|---:|---|---|\n");
+    out.push_str("|---|---:|---|---:|---:|---|---|---|\n");
     for row in rows {
         let ours = fmt_summary(row.unit, &row.ours);
         let (base_name, base_fig, ratio) = match (&row.baseline, row.ratios()) {
@@ -207,9 +229,13 @@ pub fn table(rows: &[Row]) -> String {
             }
             _ => ("".into(), ""),
         };
+        let warmup = match &row.warmup {
+            Some((a, b)) => format!("{} / {}", fmt_warmup(a), fmt_warmup(b)),
+            None => String::new(),
+        };
         let _ = writeln!(
             out,
-            "| {} | {ours} | {base_name} | {base_fig} | {ratio} | {target} | {holds} |",
+            "| {} | {ours} | {base_name} | {base_fig} | {ratio} | {target} | {holds} | {warmup} |",
             row.measure
         );
     }
@@ -235,6 +261,10 @@ mod tests {
             .against("b", vec![1.0, 2.0, 2.0])
             .target(Target::AtLeast(2.0));
         let t = table(&[row]);
-        assert!(t.contains("| 2.00 (2.00..3.00) | ≥ 2 | yes |"), "{t}");
+        assert!(t.contains("| 2.00 (2.00..3.00) | ≥ 2 | yes |  |"), "{t}");
+        let row = Row::new("x", Unit::PerSecond, vec![2.0, 4.0])
+            .against("b", vec![1.0, 2.0])
+            .warmup(vec![2.1, 2.0], vec![3.0, 6.9]);
+        assert!(table(&[row]).contains("| 2 / 3..7 |"));
     }
 }

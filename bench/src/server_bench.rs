@@ -1,9 +1,9 @@
 //! Server throughput and CPU per request: each server in its own process on the server core,
 //! the load generator on this process's core; variants alternate within each repetition.
+//! Every figure is warmed up until the rate is steady, then measured (see [`load::Plan`]).
 
 use std::collections::HashMap;
 use std::rc::Rc;
-use std::time::Duration;
 
 use serde::Deserialize;
 use serde_json::value::RawValue;
@@ -16,11 +16,70 @@ use crate::servers::{LARGE_METHOD, LARGE_PATH, SMALL_METHOD, SMALL_PATH, Variant
 
 pub struct Settings {
     pub reps: usize,
-    pub warmup: Duration,
-    pub measure: Duration,
+    pub plan: load::Plan,
     pub small_connections: usize,
     pub large_connections: usize,
     pub server_cpus: Option<Vec<usize>>,
+}
+
+/// The replies measured, in the order each repetition runs them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Reply {
+    Small,
+    Large,
+    /// The second large reply: every validator with a signer, percentages with all digits.
+    AllSigners,
+}
+
+impl Reply {
+    const ALL: [Reply; 3] = [Reply::Small, Reply::Large, Reply::AllSigners];
+
+    fn name(self) -> &'static str {
+        match self {
+            Reply::Small => "small",
+            Reply::Large => "large",
+            Reply::AllSigners => "large2",
+        }
+    }
+
+    fn path(self) -> &'static str {
+        match self {
+            Reply::Small => SMALL_PATH,
+            Reply::Large | Reply::AllSigners => LARGE_PATH,
+        }
+    }
+
+    fn method(self) -> &'static str {
+        match self {
+            Reply::Small => SMALL_METHOD,
+            Reply::Large | Reply::AllSigners => LARGE_METHOD,
+        }
+    }
+
+    fn body(self, f: &Fixtures) -> String {
+        match self {
+            Reply::Small | Reply::Large => load::rpc_body(self.method()),
+            Reply::AllSigners => {
+                load::rpc_body_with(LARGE_METHOD, &crate::servers::all_signers_params(f))
+            }
+        }
+    }
+
+    /// The result's JSON, as every server must send it.
+    fn expected(self, f: &Fixtures) -> String {
+        match self {
+            Reply::Small => f.small_json(),
+            Reply::Large => f.large_json(),
+            Reply::AllSigners => f.large_all_signers_json(),
+        }
+    }
+
+    fn connections(self, s: &Settings) -> usize {
+        match self {
+            Reply::Small => s.small_connections,
+            Reply::Large | Reply::AllSigners => s.large_connections,
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -37,12 +96,13 @@ struct Probe<'a> {
 async fn check_reply(
     server: &ServerProcess,
     path: &str,
-    method: &str,
+    body: &str,
     expected: &str,
 ) -> Result<usize, String> {
     let name = server.variant.name();
     let mut conn = Conn::open(server.addr).await?;
-    let request = load::request(server.addr, path, &load::rpc_body(method));
+    let request = load::request(server.addr, path, body);
+    let method = format!("{path} {body}");
     let reply = conn.round_trip(&request, true).await?;
     if reply.status != 200 {
         return Err(format!("{name}: {method} answered HTTP {}", reply.status));
@@ -74,6 +134,12 @@ struct Series {
     cpu_per_request: Vec<f64>,
     utilization: Vec<f64>,
     client_utilization: Vec<f64>,
+    /// Seconds of warm-up before each figure.
+    warmup: Vec<f64>,
+    /// Figures whose warm-up hit the cap before two windows agreed.
+    cut: usize,
+    /// Times the rate moved during a measurement and the warm-up resumed.
+    moves: usize,
 }
 
 pub struct ServerResults {
@@ -86,46 +152,54 @@ pub async fn run(
     s: &Settings,
     quiet: &crate::quiet::Quiet,
 ) -> Result<ServerResults, String> {
-    let small = fixtures.small_json();
-    let large = fixtures.large_json();
     let mut servers = Vec::new();
     for v in Variant::ALL {
         servers.push(ServerProcess::start(v, s.server_cpus.clone())?);
     }
-    let mut large_bytes = 0;
+    let mut sizes: HashMap<Reply, usize> = HashMap::new();
     for server in &servers {
-        check_reply(server, SMALL_PATH, SMALL_METHOD, &small).await?;
-        large_bytes = check_reply(server, LARGE_PATH, LARGE_METHOD, &large).await?;
+        for reply in Reply::ALL {
+            let body = reply.body(fixtures);
+            let size = check_reply(server, reply.path(), &body, &reply.expected(fixtures)).await?;
+            sizes.insert(reply, size);
+        }
     }
-    println!("  the 4 servers send byte-identical results (large reply body: {large_bytes} bytes)");
+    let size = |r: Reply| sizes.get(&r).copied().unwrap_or(0);
+    println!(
+        "  the 4 servers send byte-identical results (large reply bodies: {} and {} bytes; \
+         the second, all signers, for params {})",
+        size(Reply::Large),
+        size(Reply::AllSigners),
+        crate::servers::all_signers_params(fixtures)
+    );
 
     let ticks = crate::sys::clock_ticks();
-    let mut series: HashMap<(bool, Variant), Series> = HashMap::new();
+    let mut series: HashMap<(Reply, Variant), Series> = HashMap::new();
     let mut foreign = Vec::new();
     let pids: Vec<u32> = servers.iter().map(ServerProcess::pid).collect();
     for rep in 0..s.reps {
-        for is_large in [false, true] {
-            let (path, method, conns) = if is_large {
-                (LARGE_PATH, LARGE_METHOD, s.large_connections)
-            } else {
-                (SMALL_PATH, SMALL_METHOD, s.small_connections)
-            };
+        for reply in Reply::ALL {
+            let body = reply.body(fixtures);
             for server in &servers {
-                let request: Rc<[u8]> =
-                    load::request(server.addr, path, &load::rpc_body(method)).into();
+                let request: Rc<[u8]> = load::request(server.addr, reply.path(), &body).into();
                 let mut best: Option<(load::Outcome, f64)> = None;
                 loop {
                     quiet.wait(&pids);
                     let o = load::run(
                         server.addr,
                         request.clone(),
-                        conns,
-                        s.warmup,
-                        s.measure,
+                        reply.connections(s),
+                        s.plan,
                         server.pid(),
                     )
                     .await
-                    .map_err(|e| format!("{} server, {method}: {e}", server.variant.name()))?;
+                    .map_err(|e| {
+                        format!(
+                            "{} server, {} reply: {e}",
+                            server.variant.name(),
+                            reply.name()
+                        )
+                    })?;
                     let others = o.foreign_ticks as f64 / ticks / o.elapsed.as_secs_f64();
                     if best.as_ref().is_none_or(|(_, b)| others < *b) {
                         best = Some((o, others));
@@ -138,8 +212,9 @@ pub async fn run(
                 quiet.keep(others);
                 let secs = o.elapsed.as_secs_f64();
                 let cpu = o.server_ticks as f64 / ticks;
-                let e = series.entry((is_large, server.variant)).or_default();
-                e.throughput.push(o.requests as f64 / secs);
+                let rate = o.requests as f64 / secs;
+                let e = series.entry((reply, server.variant)).or_default();
+                e.throughput.push(rate);
                 e.cpu_per_request.push(if o.requests > 0 {
                     cpu / o.requests as f64
                 } else {
@@ -148,12 +223,18 @@ pub async fn run(
                 e.utilization.push(cpu / secs);
                 e.client_utilization
                     .push(o.client_ticks as f64 / ticks / secs);
+                e.warmup.push(o.warmup.as_secs_f64());
+                e.cut += usize::from(!o.converged);
+                e.moves += o.moves.len();
                 foreign.push(others);
                 println!(
-                    "    {} {}: {:.0} req/s, server {:.0} %, client {:.0} %, others {:.2} cores",
+                    "    {} {}: {:.0} req/s ({:.0} s, windows ±{:.1} %), {}, server {:.0} %, client {:.0} %, others {:.2} cores",
                     server.variant.name(),
-                    if is_large { "large" } else { "small" },
-                    o.requests as f64 / secs,
+                    reply.name(),
+                    rate,
+                    secs,
+                    spread(&o.windows) * 100.0,
+                    warmup_text(&o, s.plan),
                     cpu / secs * 100.0,
                     o.client_ticks as f64 / ticks / secs * 100.0,
                     others
@@ -164,30 +245,33 @@ pub async fn run(
     }
     drop(servers);
 
-    let mut take = |large: bool, v: Variant| series.remove(&(large, v)).unwrap_or_default();
+    let mut take = |r: Reply, v: Variant| series.remove(&(r, v)).unwrap_or_default();
     let mut rows = Vec::new();
     let mut notes = Vec::new();
-    for is_large in [false, true] {
-        let (label, conns) = if is_large {
-            (
-                format!(
-                    "large reply (`{LARGE_METHOD}`, {} validators, {:.2} MB)",
-                    data::VALIDATORS,
-                    large_bytes as f64 / 1e6
-                ),
-                s.large_connections,
-            )
-        } else {
-            (
-                format!("small reply (`{SMALL_METHOD}`)"),
-                s.small_connections,
-            )
+    let mut cut = 0;
+    let mut moves = 0;
+    for reply in Reply::ALL {
+        let conns = reply.connections(s);
+        let label = match reply {
+            Reply::Small => format!("small reply (`{SMALL_METHOD}`)"),
+            Reply::Large => format!(
+                "large reply (`{LARGE_METHOD}`, {} validators, {:.2} MB)",
+                data::VALIDATORS,
+                size(reply) as f64 / 1e6
+            ),
+            Reply::AllSigners => format!(
+                "large reply, all signers (`{LARGE_METHOD}`, {} validators, {:.2} MB)",
+                data::VALIDATORS,
+                size(reply) as f64 / 1e6
+            ),
         };
-        let ours = take(is_large, Variant::Generated);
+        let ours = take(reply, Variant::Generated);
         let others: Vec<(Variant, Series)> = [Variant::Bare, Variant::Hand, Variant::Jsonrpsee]
             .into_iter()
-            .map(|v| (v, take(is_large, v)))
+            .map(|v| (v, take(reply, v)))
             .collect();
+        cut += ours.cut + others.iter().map(|(_, s)| s.cut).sum::<usize>();
+        moves += ours.moves + others.iter().map(|(_, s)| s.moves).sum::<usize>();
         let util = |s: &Series| {
             let m = |v: &[f64]| crate::report::summarize(v).median * 100.0;
             format!(
@@ -198,7 +282,7 @@ pub async fn run(
         };
         notes.push(format!(
             "Server core / load-generator core busy during the {} runs (medians): avalanche-rpc {}, {}.",
-            if is_large { "large" } else { "small" },
+            reply.name(),
             util(&ours),
             others
                 .iter()
@@ -207,10 +291,12 @@ pub async fn run(
                 .join(", ")
         ));
         for (v, base) in &others {
-            let target = match (is_large, v) {
-                (false, Variant::Bare) => Some(Target::AtLeast(0.9)),
-                (true, Variant::Hand) => Some(Target::AtLeast(1.0)),
-                (true, Variant::Jsonrpsee) => Some(Target::AtLeast(2.0)),
+            let target = match (reply, v) {
+                (Reply::Small, Variant::Bare) => Some(Target::AtLeast(0.9)),
+                (Reply::Large | Reply::AllSigners, Variant::Hand) => Some(Target::AtLeast(1.0)),
+                (Reply::Large | Reply::AllSigners, Variant::Jsonrpsee) => {
+                    Some(Target::AtLeast(2.0))
+                }
                 _ => None,
             };
             let mut row = Row::new(
@@ -218,7 +304,8 @@ pub async fn run(
                 Unit::PerSecond,
                 ours.throughput.clone(),
             )
-            .against(v.label(), base.throughput.clone());
+            .against(v.label(), base.throughput.clone())
+            .warmup(ours.warmup.clone(), base.warmup.clone());
             if let Some(t) = target {
                 row = row.target(t);
             }
@@ -231,14 +318,55 @@ pub async fn run(
                     Unit::Seconds,
                     ours.cpu_per_request.clone(),
                 )
-                .against(v.label(), base.cpu_per_request.clone()),
+                .against(v.label(), base.cpu_per_request.clone())
+                .warmup(ours.warmup.clone(), base.warmup.clone()),
             );
         }
     }
+    let p = s.plan;
+    notes.push(format!(
+        "Warm-up (the table's column, seconds, min..max over the repetitions): each server figure's load ran until two \
+         consecutive {:.0} s windows agreed within {:.0} %, at most {:.0} s; then {:.0} s were measured, and a window \
+         more than {:.0} % off the steady rate resumed the warm-up (the rate moved; {moves} time(s) in this run). \
+         {cut} figure(s) reached the cap before two windows agreed (measured after the cap; see the progress lines).",
+        p.window.as_secs_f64(),
+        p.agree * 100.0,
+        p.max_warmup.as_secs_f64(),
+        p.measure.as_secs_f64(),
+        p.shift * 100.0,
+    ));
     let f = crate::report::summarize(&foreign);
     notes.push(format!(
         "Other processes on the machine during the server runs: {:.2} cores on average (median of runs; min {:.2}, max {:.2}).",
         f.median, f.min, f.max
     ));
     Ok(ServerResults { rows, notes })
+}
+
+/// Half the range of the windows' rates, relative to their mean.
+fn spread(windows: &[f64]) -> f64 {
+    let s = crate::report::summarize(windows);
+    let mean = windows.iter().sum::<f64>() / windows.len().max(1) as f64;
+    if mean > 0.0 {
+        (s.max - s.min) / 2.0 / mean
+    } else {
+        f64::NAN
+    }
+}
+
+/// `warm-up 4 s`, and what happened on the way.
+fn warmup_text(o: &load::Outcome, plan: load::Plan) -> String {
+    let mut t = format!("warm-up {:.0} s", o.warmup.as_secs_f64());
+    if !o.converged {
+        t.push_str(&format!(
+            " (cut at {:.0} s: no two windows agreed)",
+            plan.max_warmup.as_secs_f64()
+        ));
+    }
+    for (from, to) in &o.moves {
+        t.push_str(&format!(
+            " (moved {from:.0} → {to:.0} req/s, warmed up again)"
+        ));
+    }
+    t
 }

@@ -2,9 +2,10 @@
 //! single-threaded tokio runtime, so that pinning the process pins the server to one core.
 //!
 //! All four answer `info.getNetworkID` (small reply) and `platform.getCurrentValidators`
-//! (large reply) with the same result bytes; the typed ones clone their prebuilt result for
-//! every request, as the generated trait (which returns an owned result) requires. All set
-//! TCP_NODELAY on their connections.
+//! (large reply; the second large reply, all signers, when the params' `subnetID` is
+//! [`Fixtures::all_signers_subnet`]) with the same result bytes; the typed ones clone their
+//! prebuilt result for every request, as the generated trait (which returns an owned result)
+//! requires. All set TCP_NODELAY on their connections.
 
 use std::convert::Infallible;
 use std::io::Write;
@@ -27,6 +28,7 @@ use avalanche_rpc::platform::{
     self, GetCurrentValidatorsParams, GetCurrentValidatorsResult, PlatformServer,
 };
 use avalanche_rpc::rpc::RpcError;
+use avalanche_rpc::wire::Id;
 
 use crate::data::Fixtures;
 use crate::hand;
@@ -76,6 +78,11 @@ pub const SMALL_PATH: &str = "/ext/info";
 pub const LARGE_PATH: &str = "/ext/bc/P";
 pub const SMALL_METHOD: &str = "info.getNetworkID";
 pub const LARGE_METHOD: &str = "platform.getCurrentValidators";
+
+/// The params that ask for the second large reply (all signers).
+pub fn all_signers_params(f: &Fixtures) -> String {
+    format!(r#"{{"subnetID":"{}"}}"#, f.all_signers_subnet)
+}
 
 /// Runs `variant` on 127.0.0.1 (an ephemeral port, printed as `listening PORT` on stdout)
 /// until stdin closes, i.e. until the process that started it goes away.
@@ -137,6 +144,8 @@ const JSON: &str = "application/json; charset=utf-8";
 struct Generated {
     network_id: GetNetworkIdResult,
     validators: Arc<GetCurrentValidatorsResult>,
+    all_signers: Arc<GetCurrentValidatorsResult>,
+    all_signers_subnet: Id,
 }
 
 impl InfoServer for Generated {
@@ -151,9 +160,13 @@ impl InfoServer for Generated {
 impl PlatformServer for Generated {
     async fn get_current_validators(
         &self,
-        _params: GetCurrentValidatorsParams,
+        params: GetCurrentValidatorsParams,
     ) -> Result<GetCurrentValidatorsResult, RpcError> {
-        Ok((*self.validators).clone())
+        if params.subnet_id == Some(self.all_signers_subnet) {
+            Ok((*self.all_signers).clone())
+        } else {
+            Ok((*self.validators).clone())
+        }
     }
 }
 
@@ -161,6 +174,8 @@ fn generated_router(f: &Fixtures) -> Router {
     let server = Generated {
         network_id: f.network_id.clone(),
         validators: Arc::new(f.validators.clone()),
+        all_signers: Arc::new(f.validators_all_signers.clone()),
+        all_signers_subnet: f.all_signers_subnet,
     };
     info::router(server.clone()).merge(platform::router(server))
 }
@@ -170,31 +185,43 @@ fn generated_router(f: &Fixtures) -> Router {
 struct Prebuilt {
     /// `{"jsonrpc":"2.0","result":…,"id":`
     head: Bytes,
+    /// The head sent instead when the request's body holds these bytes (the second large
+    /// reply's subnet ID).
+    alternate: Option<(Vec<u8>, Bytes)>,
 }
 
 fn bare_router(f: &Fixtures) -> Router {
-    let prebuilt = |json: String| {
-        Arc::new(Prebuilt {
-            head: format!("{{\"jsonrpc\":\"2.0\",\"result\":{json},\"id\":").into(),
-        })
+    let head = |json: String| -> Bytes {
+        format!("{{\"jsonrpc\":\"2.0\",\"result\":{json},\"id\":").into()
     };
+    let small = Arc::new(Prebuilt {
+        head: head(f.small_json()),
+        alternate: None,
+    });
+    let large = Arc::new(Prebuilt {
+        head: head(f.large_json()),
+        alternate: Some((
+            f.all_signers_subnet.to_string().into_bytes(),
+            head(f.large_all_signers_json()),
+        )),
+    });
     Router::new()
-        .route(
-            SMALL_PATH,
-            post(bare_handler).with_state(prebuilt(f.small_json())),
-        )
-        .route(
-            LARGE_PATH,
-            post(bare_handler).with_state(prebuilt(f.large_json())),
-        )
+        .route(SMALL_PATH, post(bare_handler).with_state(small))
+        .route(LARGE_PATH, post(bare_handler).with_state(large))
 }
 
 async fn bare_handler(State(pre): State<Arc<Prebuilt>>, body: Bytes) -> Response {
+    let head = match &pre.alternate {
+        Some((needle, alternate)) if body.windows(needle.len()).any(|w| w == &needle[..]) => {
+            alternate.clone()
+        }
+        _ => pre.head.clone(),
+    };
     let mut tail = Vec::with_capacity(24);
     tail.extend_from_slice(raw_id(&body));
     tail.extend_from_slice(b"}\n");
     let mut response = Response::new(axum::body::Body::new(TwoParts(
-        Some(pre.head.clone()),
+        Some(head),
         Some(tail.into()),
     )));
     response
@@ -248,6 +275,32 @@ impl http_body::Body for TwoParts {
 struct HandData {
     network_id: hand::NetworkId,
     validators: hand::Validators,
+    all_signers: hand::ValidatorsFull,
+    all_signers_subnet: String,
+}
+
+impl HandData {
+    fn new(f: &Fixtures) -> HandData {
+        HandData {
+            network_id: f.hand_network_id.clone(),
+            validators: f.hand_validators.clone(),
+            all_signers: f.hand_validators_all_signers.clone(),
+            all_signers_subnet: f.all_signers_subnet.to_string(),
+        }
+    }
+
+    /// Whether `params` ask for the second large reply.
+    fn wants_all_signers(&self, params: &hand::ValidatorsParams) -> bool {
+        params.subnet_id.as_deref() == Some(self.all_signers_subnet.as_str())
+    }
+}
+
+/// Either large reply, as the jsonrpsee method returns it.
+#[derive(Clone, Serialize)]
+#[serde(untagged)]
+enum LargeReply {
+    Mixed(hand::Validators),
+    AllSigners(hand::ValidatorsFull),
 }
 
 #[derive(Deserialize)]
@@ -283,10 +336,7 @@ struct ErrorBody<'a> {
 }
 
 fn hand_router(f: &Fixtures) -> Router {
-    let data = Arc::new(HandData {
-        network_id: f.hand_network_id.clone(),
-        validators: f.hand_validators.clone(),
-    });
+    let data = Arc::new(HandData::new(f));
     Router::new()
         .route(SMALL_PATH, post(hand_handler))
         .route(LARGE_PATH, post(hand_handler))
@@ -305,6 +355,9 @@ async fn hand_handler(State(data): State<Arc<HandData>>, body: Bytes) -> Respons
                 LARGE_METHOD => {
                     let params = req.params.map_or("{}", RawValue::get);
                     match serde_json::from_str::<hand::ValidatorsParams>(params) {
+                        Ok(p) if data.wants_all_signers(&p) => {
+                            hand_reply(id, data.all_signers.clone())
+                        }
                         Ok(_) => hand_reply(id, data.validators.clone()),
                         Err(e) => hand_error(id, -32602, &e.to_string()),
                     }
@@ -349,10 +402,7 @@ async fn run_jsonrpsee(listener: tokio::net::TcpListener, f: &Fixtures) -> Resul
     use jsonrpsee::server::{Server, ServerConfig};
     use jsonrpsee::types::ErrorObjectOwned;
 
-    let data = HandData {
-        network_id: f.hand_network_id.clone(),
-        validators: f.hand_validators.clone(),
-    };
+    let data = HandData::new(f);
     let mut module = RpcModule::new(data);
     module
         .register_method(SMALL_METHOD, |_params, data, _ext| {
@@ -361,8 +411,12 @@ async fn run_jsonrpsee(listener: tokio::net::TcpListener, f: &Fixtures) -> Resul
         .map_err(|e| e.to_string())?;
     module
         .register_method(LARGE_METHOD, |params, data, _ext| {
-            let _: hand::ValidatorsParams = params.parse()?;
-            Ok::<_, ErrorObjectOwned>(data.validators.clone())
+            let p: hand::ValidatorsParams = params.parse()?;
+            Ok::<_, ErrorObjectOwned>(if data.wants_all_signers(&p) {
+                LargeReply::AllSigners(data.all_signers.clone())
+            } else {
+                LargeReply::Mixed(data.validators.clone())
+            })
         })
         .map_err(|e| e.to_string())?;
     let config = ServerConfig::builder()
