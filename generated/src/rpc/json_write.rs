@@ -1026,7 +1026,8 @@ impl ser::Serializer for RawText<'_> {
 }
 
 /// Checks that our writer writes `value` as serde_json does: the same bytes, or errors with
-/// the same message.
+/// the same message. The crate's tests call it for every typed value they roundtrip through a
+/// method's params or result type (`catalog::roundtrip`).
 #[cfg(test)]
 pub(crate) fn assert_same_as_serde_json<T: Serialize + ?Sized>(value: &T) {
     match (serde_json::to_vec(value), to_vec(value)) {
@@ -1760,5 +1761,27 @@ mod tests {
                 + check::<crate::avm::GetUtxosResult>("avm.getUTXOs")
                 + check::<crate::info::GetNodeVersionResult>("info.getNodeVersion");
         assert!(checked >= 3, "{checked} examples");
+    }
+
+    /// `catalog::roundtrip` checks our writer against serde_json (in the crate's tests) for
+    /// every typed value it decodes, so running every example of every method through its
+    /// params and result types covers every generated type the examples reach.
+    #[test]
+    fn every_methods_params_and_result_types_are_written_as_serde_json_writes_them() {
+        let mut checked = 0;
+        for method in crate::METHODS {
+            for example in method.examples {
+                let params = method.roundtrip_params(&example.params());
+                let result = method.roundtrip_result(&example.result());
+                assert!(
+                    params.is_ok() && result.is_ok(),
+                    "{} `{}`: {params:?} {result:?}",
+                    method.name,
+                    example.name
+                );
+                checked += 2;
+            }
+        }
+        assert!(checked >= 2 * crate::METHODS.len(), "{checked} values");
     }
 }
