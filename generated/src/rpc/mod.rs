@@ -13,6 +13,7 @@ mod deadline;
 mod envelope;
 mod error;
 mod excerpt;
+pub(crate) mod json_write;
 #[cfg(feature = "server")]
 mod mock;
 #[cfg(feature = "client")]

@@ -4,6 +4,7 @@
 //! [`WireError`]s naming the kind of value, the input and the reason.
 
 mod address;
+pub(crate) mod ascii;
 mod base58;
 mod bech32_fast;
 mod encoding;
