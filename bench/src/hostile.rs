@@ -414,16 +414,22 @@ async fn bodies(node: &Devnet, peers: usize) -> Result<(), String> {
     }
     let after = node.rss();
     let peak = peak.finish();
-    println!(
-        "RSS: {:.1} MiB before, {:.1} MiB while held (peak {:.1} MiB, +{:.1} MiB), {:.1} MiB 3 s after the peers closed ({:+.1} MiB)",
-        before as f64 / MIB,
-        during as f64 / MIB,
-        peak as f64 / MIB,
-        (peak as f64 - before as f64) / MIB,
-        after as f64 / MIB,
-        (after as f64 - before as f64) / MIB
-    );
+    report_rss("while held", [before, during, peak, after]);
     Ok(())
+}
+
+/// Prints RSS `before`, `during` (as `while`), at its `peak` and `after` the peers closed.
+fn report_rss(while_: &str, [before, during, peak, after]: [u64; 4]) {
+    let mib = |b: u64| b as f64 / MIB;
+    println!(
+        "RSS: {:.1} MiB before, {:.1} MiB {while_} (peak {:.1} MiB, +{:.1} MiB), {:.1} MiB 3 s after the peers closed ({:+.1} MiB)",
+        mib(before),
+        mib(during),
+        mib(peak),
+        mib(peak) - mib(before),
+        mib(after),
+        mib(after) - mib(before)
+    );
 }
 
 /// One JSON-RPC call on its own connection; the reply's body.
@@ -516,15 +522,7 @@ async fn batch(node: &Devnet) -> Result<(), String> {
     legit(addr).await?;
     let after = node.rss();
     let peak = peak.finish();
-    println!(
-        "RSS: {:.1} MiB before, {:.1} MiB with the replies unread (peak {:.1} MiB, +{:.1} MiB), {:.1} MiB 3 s after the peers closed ({:+.1} MiB)",
-        before as f64 / MIB,
-        during as f64 / MIB,
-        peak as f64 / MIB,
-        (peak as f64 - before as f64) / MIB,
-        after as f64 / MIB,
-        (after as f64 - before as f64) / MIB
-    );
+    report_rss("with the replies unread", [before, during, peak, after]);
     Ok(())
 }
 

@@ -248,16 +248,7 @@ pub async fn serve(listener: TcpListener, router: Router, config: ServeConfig) -
         // too, the connection waiting the longest makes room; if every waiting one has sent
         // something (and waits for a slot), this one waits for room before the next accept,
         // so at most max_connections + max_waiting + 1 connections are ever accepted.
-        let wait_slot = match waiting_slots.clone().try_acquire_owned() {
-            Ok(slot) => slot,
-            Err(_) => {
-                waiting.evict_oldest_idle();
-                let Ok(slot) = waiting_slots.clone().acquire_owned().await else {
-                    return Ok(());
-                };
-                slot
-            }
-        };
+        let wait_slot = room(&waiting_slots, &waiting).await;
         // Once it sends something, an idle connection makes room for it. A silent one never
         // displaces anyone.
         let clock = server.clock(accepted);
