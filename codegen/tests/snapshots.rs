@@ -147,7 +147,7 @@ fn empty_params() {
     assert_has(&code, "self.0.call(&methods::GET_HEIGHT, params)");
     assert_has(
         &code,
-        "let params = params.parse()?; crate::__private::reply(server.get_height(params).await)",
+        "let params = params.parse()?; crate::__private::reply_sized(&SIZE, server.get_height(params).await)",
     );
     assert_has(&code, "pub type GetHeightResult = crate::wire::U64;");
     assert_has(

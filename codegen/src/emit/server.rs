@@ -32,10 +32,13 @@ pub fn interface(r: &Rust, i: &Interface) -> TokenStream {
     let arms = i.methods.iter().map(|m| {
         let wire = &m.wire_name;
         let name = ident(&n.of_method(m).ident);
-        quote!(#wire => ::std::boxed::Box::pin(async move {
-            let params = params.parse()?;
-            crate::__private::reply(server.#name(params).await)
-        }),)
+        quote!(#wire => {
+            static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
+            ::std::boxed::Box::pin(async move {
+                let params = params.parse()?;
+                crate::__private::reply_sized(&SIZE, server.#name(params).await)
+            })
+        })
     });
     // An interface without methods routes nothing.
     let body = if i.methods.is_empty() {

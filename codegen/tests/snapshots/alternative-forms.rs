@@ -400,21 +400,33 @@ pub mod chain {
             ::std::option::Option::Some(
                 match method {
                     "chain.getContainers" => {
+                        static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
                         ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::__private::reply(server.get_containers(params).await)
+                            crate::__private::reply_sized(
+                                &SIZE,
+                                server.get_containers(params).await,
+                            )
                         })
                     }
                     "chain.getValidators" => {
+                        static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
                         ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::__private::reply(server.get_validators(params).await)
+                            crate::__private::reply_sized(
+                                &SIZE,
+                                server.get_validators(params).await,
+                            )
                         })
                     }
                     "chain.getHeight" => {
+                        static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
                         ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::__private::reply(server.get_height(params).await)
+                            crate::__private::reply_sized(
+                                &SIZE,
+                                server.get_height(params).await,
+                            )
                         })
                     }
                     _ => return ::std::option::Option::None,

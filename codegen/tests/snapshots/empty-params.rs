@@ -241,15 +241,23 @@ pub mod health {
             ::std::option::Option::Some(
                 match method {
                     "health.ping" => {
+                        static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
                         ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::__private::reply(server.ping(params).await)
+                            crate::__private::reply_sized(
+                                &SIZE,
+                                server.ping(params).await,
+                            )
                         })
                     }
                     "health.getHeight" => {
+                        static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
                         ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::__private::reply(server.get_height(params).await)
+                            crate::__private::reply_sized(
+                                &SIZE,
+                                server.get_height(params).await,
+                            )
                         })
                     }
                     _ => return ::std::option::Option::None,

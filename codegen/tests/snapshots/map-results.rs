@@ -379,21 +379,33 @@ pub mod ledger {
             ::std::option::Option::Some(
                 match method {
                     "ledger.getBalances" => {
+                        static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
                         ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::__private::reply(server.get_balances(params).await)
+                            crate::__private::reply_sized(
+                                &SIZE,
+                                server.get_balances(params).await,
+                            )
                         })
                     }
                     "ledger.getHoldings" => {
+                        static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
                         ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::__private::reply(server.get_holdings(params).await)
+                            crate::__private::reply_sized(
+                                &SIZE,
+                                server.get_holdings(params).await,
+                            )
                         })
                     }
                     "ledger.getAccount" => {
+                        static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
                         ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::__private::reply(server.get_account(params).await)
+                            crate::__private::reply_sized(
+                                &SIZE,
+                                server.get_account(params).await,
+                            )
                         })
                     }
                     _ => return ::std::option::Option::None,

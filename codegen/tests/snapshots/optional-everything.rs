@@ -248,9 +248,13 @@ pub mod search {
             ::std::option::Option::Some(
                 match method {
                     "search.find" => {
+                        static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
                         ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::__private::reply(server.find(params).await)
+                            crate::__private::reply_sized(
+                                &SIZE,
+                                server.find(params).await,
+                            )
                         })
                     }
                     _ => return ::std::option::Option::None,

@@ -389,21 +389,33 @@ pub mod chains {
             ::std::option::Option::Some(
                 match method {
                     "chains.getHeight" => {
+                        static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
                         ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::__private::reply(server.get_height(params).await)
+                            crate::__private::reply_sized(
+                                &SIZE,
+                                server.get_height(params).await,
+                            )
                         })
                     }
                     "chains.getUTXOs" => {
+                        static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
                         ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::__private::reply(server.get_utxos(params).await)
+                            crate::__private::reply_sized(
+                                &SIZE,
+                                server.get_utxos(params).await,
+                            )
                         })
                     }
                     "chains.getTxFee" => {
+                        static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
                         ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::__private::reply(server.get_tx_fee(params).await)
+                            crate::__private::reply_sized(
+                                &SIZE,
+                                server.get_tx_fee(params).await,
+                            )
                         })
                     }
                     _ => return ::std::option::Option::None,

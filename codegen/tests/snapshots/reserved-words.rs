@@ -494,21 +494,33 @@ pub mod keywords {
             ::std::option::Option::Some(
                 match method {
                     "keywords.type" => {
+                        static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
                         ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::__private::reply(server.r#type(params).await)
+                            crate::__private::reply_sized(
+                                &SIZE,
+                                server.r#type(params).await,
+                            )
                         })
                     }
                     "keywords.self" => {
+                        static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
                         ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::__private::reply(server.self_(params).await)
+                            crate::__private::reply_sized(
+                                &SIZE,
+                                server.self_(params).await,
+                            )
                         })
                     }
                     "keywords.move" => {
+                        static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
                         ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::__private::reply(server.r#move(params).await)
+                            crate::__private::reply_sized(
+                                &SIZE,
+                                server.r#move(params).await,
+                            )
                         })
                     }
                     _ => return ::std::option::Option::None,

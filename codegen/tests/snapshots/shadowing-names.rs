@@ -511,9 +511,13 @@ pub mod names {
             ::std::option::Option::Some(
                 match method {
                     "names.lookup" => {
+                        static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
                         ::std::boxed::Box::pin(async move {
                             let params = params.parse()?;
-                            crate::__private::reply(server.lookup(params).await)
+                            crate::__private::reply_sized(
+                                &SIZE,
+                                server.lookup(params).await,
+                            )
                         })
                     }
                     _ => return ::std::option::Option::None,

@@ -26,10 +26,6 @@ const RAW_VALUE_TOKEN: &str = "$serde_json::private::RawValue";
 /// Appends the compact JSON of `value` to `out`: the bytes `serde_json::to_vec` gives, text
 /// marked with [`ascii::serialize`] copied without being scanned for escapes. On an error,
 /// `out` is left as it was.
-#[cfg_attr(
-    not(test),
-    allow(dead_code, reason = "the server's replies are to use it")
-)]
 pub(crate) fn write<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Result<(), Error> {
     let start = out.len();
     let written = value.serialize(Writer { out: &mut *out });
@@ -40,10 +36,7 @@ pub(crate) fn write<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> Resu
 }
 
 /// The compact JSON of `value` in a new vector (see [`write()`]).
-#[cfg_attr(
-    not(test),
-    allow(dead_code, reason = "the server's replies are to use it")
-)]
+#[cfg(test)]
 pub(crate) fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Error> {
     let mut out = Vec::with_capacity(128);
     write(&mut out, value)?;

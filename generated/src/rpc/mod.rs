@@ -4,6 +4,8 @@
 
 #[cfg(feature = "server")]
 mod budget;
+#[cfg(feature = "server")]
+mod buffers;
 mod catalog;
 #[cfg(feature = "client")]
 mod client;
@@ -55,7 +57,7 @@ pub mod __private {
     pub use super::client::decode_reply;
     pub use super::path::fill_path;
     #[cfg(feature = "server")]
-    pub use super::server::{BoxFuture, Dispatch, Params, Reply, reply};
+    pub use super::server::{BoxFuture, Dispatch, Params, Reply, SizeHint, reply_sized};
     #[cfg(feature = "client")]
     pub use futures_core::Stream;
 

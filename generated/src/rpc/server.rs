@@ -64,9 +64,12 @@
 //! say) and do not read hold 8 × 4 MiB = 32 MiB of replies until the write timeout, not the
 //! 65 MB each an unbounded batch reply could take.
 
+use super::buffers;
+pub use super::buffers::SizeHint;
 use super::envelope::{self, Envelope};
 use super::error::{RpcError, codes, strip_position};
 use super::excerpt::excerpt;
+use super::json_write;
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
@@ -86,7 +89,19 @@ use std::task::{Context, Poll};
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// A handler's outcome, encoded.
-pub type Reply = Result<Box<RawValue>, RpcError>;
+pub type Reply = Result<Encoded, RpcError>;
+
+/// A handler's result, encoded: the start of its reply (`{"jsonrpc":"2.0","result":` and the
+/// result), in the one buffer the whole reply is written to and sent from.
+#[derive(Debug)]
+pub struct Encoded(Vec<u8>);
+
+/// The reply's text before the result.
+const RESULT_PREFIX: &[u8] = br#"{"jsonrpc":"2.0","result":"#;
+
+/// Room left after the result for the rest of the reply: `,"id":`, an `id` of up to
+/// [`MAX_ID_BYTES`], `}` and the closing newline.
+const AFTER_RESULT: usize = MAX_ID_BYTES + 16;
 
 /// Routes a wire method name to a handler. Generated per interface (`InfoService`, …).
 pub trait Dispatch: Send + Sync + 'static {
@@ -120,9 +135,21 @@ impl Params {
 
 /// Encodes a handler's result.
 pub fn reply<R: Serialize>(result: Result<R, RpcError>) -> Reply {
+    static UNKNOWN: SizeHint = SizeHint::new();
+    reply_sized(&UNKNOWN, result)
+}
+
+/// Encodes a handler's result into a buffer sized by `hint` (what this method's last reply
+/// needed), which then learns this reply's size. The generated dispatchers keep one hint per
+/// method.
+pub fn reply_sized<R: Serialize>(hint: &SizeHint, result: Result<R, RpcError>) -> Reply {
     let value = result?;
-    serde_json::value::to_raw_value(&value)
-        .map_err(|e| RpcError::internal(format!("cannot encode the result: {e}")))
+    let mut out = buffers::take(hint.capacity().saturating_add(AFTER_RESULT));
+    out.extend_from_slice(RESULT_PREFIX);
+    json_write::write(&mut out, &value)
+        .map_err(|e| RpcError::internal(format!("cannot encode the result: {e}")))?;
+    hint.record(out.len());
+    Ok(Encoded(out))
 }
 
 /// Limits of a server.
@@ -216,7 +243,7 @@ async fn serve(State(shared): State<Arc<Shared>>, request: Request) -> Response 
                 .into_response();
         }
     };
-    match handle(&*shared.dispatch, &body, &shared.config).await {
+    match handle_bytes(&*shared.dispatch, &body, &shared.config).await {
         Some(text) => json_response(StatusCode::OK, text),
         None => StatusCode::OK.into_response(),
     }
@@ -233,9 +260,9 @@ fn media_type(value: &HeaderValue) -> Option<String> {
     )
 }
 
-fn json_response(status: StatusCode, mut text: String) -> Response {
-    text.push('\n');
-    let mut response = (status, text).into_response();
+fn json_response(status: StatusCode, mut text: Vec<u8>) -> Response {
+    text.push(b'\n');
+    let mut response = (status, axum::body::Body::from(buffers::into_bytes(text))).into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("application/json; charset=utf-8"),
@@ -250,6 +277,20 @@ pub const MAX_ID_BYTES: usize = 128;
 /// Handles one body (a request or a batch) and returns the reply text, or `None` when
 /// nothing is to be sent (notifications).
 pub async fn handle(dispatch: &dyn Dispatch, body: &[u8], config: &ServerConfig) -> Option<String> {
+    let text = handle_bytes(dispatch, body, config).await?;
+    // Every reply is written from `str`s and serde_json, so it is UTF-8.
+    Some(
+        String::from_utf8(text)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+    )
+}
+
+/// As [`handle`], the reply's UTF-8 bytes, in the buffer they were written to.
+async fn handle_bytes(
+    dispatch: &dyn Dispatch,
+    body: &[u8],
+    config: &ServerConfig,
+) -> Option<Vec<u8>> {
     // The whole body, once: serde_json does not check the strings it skips (unknown members).
     let body = match std::str::from_utf8(body) {
         Ok(text) => text,
@@ -294,8 +335,8 @@ pub async fn handle(dispatch: &dyn Dispatch, body: &[u8], config: &ServerConfig)
     let limit = config.max_batch_reply_bytes;
     // Room for every reply: the limit, and an error reply for each request past it.
     let ceiling = limit.saturating_add(items.len().saturating_mul(ERROR_REPLY_ROOM));
-    let mut text = String::with_capacity(items.len().saturating_mul(128).min(ceiling));
-    text.push('[');
+    let mut text = Vec::with_capacity(items.len().saturating_mul(128).min(ceiling));
+    text.push(b'[');
     let mut full = false;
     for item in items {
         let item = item.get();
@@ -315,7 +356,7 @@ pub async fn handle(dispatch: &dyn Dispatch, body: &[u8], config: &ServerConfig)
         };
         if let Some(r) = reply {
             if text.len() > 1 {
-                append(&mut text, ",", ceiling);
+                append(&mut text, b",", ceiling);
             }
             append(&mut text, &r, ceiling);
         }
@@ -323,7 +364,7 @@ pub async fn handle(dispatch: &dyn Dispatch, body: &[u8], config: &ServerConfig)
     if text.len() == 1 {
         return None;
     }
-    text.push(']');
+    text.push(b']');
     Some(text)
 }
 
@@ -333,7 +374,7 @@ const ERROR_REPLY_ROOM: usize = 512;
 
 /// Appends `piece` to `text`, growing it by doubling but not past `ceiling` while the text
 /// fits under it, so that a reply of nearly the limit does not hold twice its size.
-fn append(text: &mut String, piece: &str, ceiling: usize) {
+fn append(text: &mut Vec<u8>, piece: &[u8], ceiling: usize) {
     let needed = text.len() + piece.len();
     if needed > text.capacity() {
         if needed <= ceiling {
@@ -343,7 +384,7 @@ fn append(text: &mut String, piece: &str, ceiling: usize) {
             text.reserve(piece.len());
         }
     }
-    text.push_str(piece);
+    text.extend_from_slice(piece);
 }
 
 /// The error for a request of a batch whose replies reached `limit`: whether this one `ran`
@@ -364,7 +405,7 @@ fn batch_full(limit: usize, ran: bool) -> RpcError {
     .with_data(serde_json::json!({ "limit": limit, "ran": ran }))
 }
 
-async fn handle_one(dispatch: &dyn Dispatch, body: &str) -> Option<String> {
+async fn handle_one(dispatch: &dyn Dispatch, body: &str) -> Option<Vec<u8>> {
     let call = match read_call(body) {
         Ok(call) => call,
         Err(reply) => return Some(reply),
@@ -375,7 +416,7 @@ async fn handle_one(dispatch: &dyn Dispatch, body: &str) -> Option<String> {
 
 /// The reply to a request that is not run, with `error` if it is a valid request: the same
 /// reply a malformed one always gets, none for a notification.
-fn refuse(body: &str, error: &RpcError) -> Option<String> {
+fn refuse(body: &str, error: &RpcError) -> Option<Vec<u8>> {
     match read_call(body) {
         Ok(call) => answer(&call, check(&call).and_then(|_| Err(error.clone()))),
         Err(reply) => Some(reply),
@@ -394,7 +435,7 @@ struct Call<'a> {
 }
 
 /// Reads a request's members and checks its `id`; the error reply if it has none to answer.
-fn read_call(body: &str) -> Result<Call<'_>, String> {
+fn read_call(body: &str) -> Result<Call<'_>, Vec<u8>> {
     // A member given twice counts with its last value.
     let [jsonrpc, method, params, id] =
         match envelope::read(StrRead::new(body), ["jsonrpc", "method", "params", "id"]) {
@@ -443,21 +484,17 @@ fn read_call(body: &str) -> Result<Call<'_>, String> {
 }
 
 /// The reply to `call` with its `outcome`; `None` when nothing is to be sent.
-fn answer(call: &Call<'_>, outcome: Reply) -> Option<String> {
+fn answer(call: &Call<'_>, outcome: Reply) -> Option<Vec<u8>> {
     let reply_id = call.reply_id;
     match (call.id, outcome) {
         (None, Ok(_)) => None,
         // A notification gets no reply, unless the request itself was malformed.
         (None, Err(e)) if e.code != codes::INVALID_REQUEST => None,
-        (_, Ok(result)) => {
-            // One copy of the result, with room for the envelope and the closing newline.
-            let result = result.get();
-            let mut text = String::with_capacity(result.len() + reply_id.len() + 40);
-            text.push_str(r#"{"jsonrpc":"2.0","result":"#);
-            text.push_str(result);
-            text.push_str(r#","id":"#);
-            text.push_str(reply_id);
-            text.push('}');
+        (_, Ok(Encoded(mut text))) => {
+            // The rest of the reply after the result, in the room left for it.
+            text.extend_from_slice(br#","id":"#);
+            text.extend_from_slice(reply_id.as_bytes());
+            text.push(b'}');
             Some(text)
         }
         (_, Err(e)) => Some(error_reply(reply_id, &e)),
@@ -519,10 +556,17 @@ async fn run(dispatch: &dyn Dispatch, call: &Call<'_>) -> Reply {
     }
 }
 
-fn error_reply(id: &str, error: &RpcError) -> String {
-    let error = serde_json::to_string(error)
-        .unwrap_or_else(|_| r#"{"code":-32603,"message":"internal error","data":null}"#.into());
-    format!(r#"{{"jsonrpc":"2.0","error":{error},"id":{id}}}"#)
+fn error_reply(id: &str, error: &RpcError) -> Vec<u8> {
+    let mut text = Vec::with_capacity(256);
+    text.extend_from_slice(br#"{"jsonrpc":"2.0","error":"#);
+    if serde_json::to_writer(&mut text, error).is_err() {
+        text.truncate(br#"{"jsonrpc":"2.0","error":"#.len());
+        text.extend_from_slice(br#"{"code":-32603,"message":"internal error","data":null}"#);
+    }
+    text.extend_from_slice(br#","id":"#);
+    text.extend_from_slice(id.as_bytes());
+    text.push(b'}');
+    text
 }
 
 /// Turns a handler's panic into -32603, so one bad handler cannot drop connections.

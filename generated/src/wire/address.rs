@@ -188,7 +188,19 @@ impl FromStr for Address {
 
 impl Serialize for Address {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_canonical().map_err(S::Error::custom)?)
+        let text = self.to_canonical().map_err(S::Error::custom)?;
+        // The data part is bech32's alphabet and a short ID is base58's; a chain alias or HRP
+        // in a hand-built value could hold anything, so only theirs is looked at.
+        let plain = |part: &str| part.bytes().all(|b| b.is_ascii_alphanumeric());
+        let marked = match self {
+            Address::Bech32 { chain, hrp, .. } => chain.as_deref().is_none_or(plain) && plain(hrp),
+            Address::Short(_) => true,
+        };
+        if marked {
+            super::ascii::serialize(&text, s)
+        } else {
+            s.serialize_str(&text)
+        }
     }
 }
 
@@ -201,6 +213,22 @@ impl<'de> Deserialize<'de> for Address {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_hand_built_chain_or_hrp_that_needs_escaping_is_still_valid_json_from_the_server() {
+        let odd = Address::Bech32 {
+            chain: Some("a\"b".into()),
+            hrp: "avax".into(),
+            payload: EWOQ,
+        };
+        let plain = Address::new(Some("P"), "avax", EWOQ).unwrap();
+        for address in [odd, plain] {
+            let ours = crate::rpc::json_write::to_vec(&address).unwrap();
+            assert_eq!(ours, serde_json::to_vec(&address).unwrap());
+            let back: String = serde_json::from_slice(&ours).unwrap();
+            assert_eq!(back, address.to_string());
+        }
+    }
 
     /// The ewoq key's address (`3cb7d384…b29c`).
     const EWOQ: [u8; 20] = [

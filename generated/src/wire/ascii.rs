@@ -20,7 +20,6 @@ pub(crate) const TOKEN: &str = "$avalanche_rpc::ascii";
 /// escapes, finding none). Our writer, [`crate::rpc::json_write`], writes it between quotes
 /// without scanning. Debug builds check the promise about the bytes; release builds trust it,
 /// and a broken promise there gives invalid JSON from our writer.
-#[cfg_attr(not(test), allow(dead_code, reason = "the wire types are to use it"))]
 pub(crate) fn serialize<S: serde::Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {
     debug_assert!(
         text.bytes()

@@ -63,16 +63,34 @@ impl AsRef<[u8]> for HexBytes {
     }
 }
 
+/// Each byte's two lower-case hex digits.
+const PAIRS: [[u8; 2]; 256] = {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut t = [[0u8; 2]; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = [DIGITS[i >> 4], DIGITS[i & 0xf]];
+        i += 1;
+    }
+    t
+};
+
+/// Writes `0x` and the digits of `bytes` into `out`, which holds exactly `2 + 2 * bytes.len()`.
+fn write_hex(bytes: &[u8], out: &mut [u8]) {
+    out[..2].copy_from_slice(b"0x");
+    for (pair, &b) in out[2..].chunks_exact_mut(2).zip(bytes) {
+        pair.copy_from_slice(&PAIRS[usize::from(b)]);
+    }
+}
+
+/// Bytes written as hex on the stack (keys and signatures); longer ones use the heap.
+const STACK_HEX: usize = 127;
+
 impl HexBytes {
     /// The `0x` text, written in one pass.
     pub fn to_hex(&self) -> String {
-        const DIGITS: &[u8; 16] = b"0123456789abcdef";
-        let mut out = Vec::with_capacity(2 + 2 * self.0.len());
-        out.extend_from_slice(b"0x");
-        for &b in &self.0 {
-            out.push(DIGITS[usize::from(b >> 4)]);
-            out.push(DIGITS[usize::from(b & 0xf)]);
-        }
+        let mut out = vec![0u8; 2 + 2 * self.0.len()];
+        write_hex(&self.0, &mut out);
         // Only ASCII digits were written.
         String::from_utf8(out).unwrap_or_default()
     }
@@ -149,10 +167,17 @@ impl FromStr for HexBytes {
     }
 }
 
-/// Written as its text in one piece.
+/// Written as its text in one piece (on the stack up to 127 bytes).
 impl Serialize for HexBytes {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.to_hex())
+        if self.0.len() <= STACK_HEX {
+            let mut buf = [0u8; 2 + 2 * STACK_HEX];
+            let text = &mut buf[..2 + 2 * self.0.len()];
+            write_hex(&self.0, text);
+            // Only ASCII digits were written.
+            return super::ascii::serialize(std::str::from_utf8(text).unwrap_or_default(), s);
+        }
+        super::ascii::serialize(&self.to_hex(), s)
     }
 }
 

@@ -122,14 +122,14 @@ macro_rules! id_type {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 let text = cb58_short(&self.0);
                 if $prefix.is_empty() {
-                    return s.serialize_str(text.as_str());
+                    return super::ascii::serialize(text.as_str(), s);
                 }
                 let mut buf = [0u8; 96];
                 let (p, t) = ($prefix.as_bytes(), text.as_str().as_bytes());
                 buf[..p.len()].copy_from_slice(p);
                 buf[p.len()..p.len() + t.len()].copy_from_slice(t);
                 // A prefix and base58 digits: ASCII.
-                s.serialize_str(std::str::from_utf8(&buf[..p.len() + t.len()]).unwrap_or_default())
+                super::ascii::serialize(std::str::from_utf8(&buf[..p.len() + t.len()]).unwrap_or_default(), s)
             }
         }
 

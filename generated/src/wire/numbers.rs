@@ -168,7 +168,7 @@ macro_rules! unsigned {
         impl Serialize for $name {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 let mut buf = [0u8; 20];
-                s.serialize_str(decimal(u64::from(self.0), &mut buf))
+                super::ascii::serialize(decimal(u64::from(self.0), &mut buf), s)
             }
         }
 
@@ -274,7 +274,7 @@ impl Serialize for Percent {
         buf[at] = b'.';
         buf[at + 1..at + 5].copy_from_slice(fraction);
         // Only digits and a dot were written.
-        s.serialize_str(std::str::from_utf8(&buf[..at + 5]).unwrap_or_default())
+        super::ascii::serialize(std::str::from_utf8(&buf[..at + 5]).unwrap_or_default(), s)
     }
 }
 
