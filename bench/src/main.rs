@@ -129,7 +129,10 @@ fn main() -> ExitCode {
         },
         Some("all") => parse(&args[1..]).and_then(|o| run_all(&o)),
         Some("hostile") => hostile::run(&args[1..]),
-        Some("profile") => profile(args.get(1).map(String::as_str)),
+        Some("profile") => profile(
+            args.get(1).map(String::as_str),
+            args.get(2).and_then(|n| n.parse().ok()),
+        ),
         Some("-h" | "--help") => {
             println!("{USAGE}");
             Ok(())
@@ -147,7 +150,9 @@ fn main() -> ExitCode {
 
 /// Loops one of this project's paths for a few seconds, for `perf record`: `serialize`
 /// (the large result), `decode` (the large reply) or `utxos` (the 1,024-UTXO reply).
-fn profile(what: Option<&str>) -> Result<(), String> {
+/// Runs one in-process operation for 5 s (or `times` times, for a tool that counts
+/// instructions) and prints how many ran.
+fn profile(what: Option<&str>, times: Option<u64>) -> Result<(), String> {
     use avalanche_rpc::avm::GetUtxosResult;
     use avalanche_rpc::platform::GetCurrentValidatorsResult;
     let fixtures = data::Fixtures::build();
@@ -155,14 +160,20 @@ fn profile(what: Option<&str>) -> Result<(), String> {
     let utxos = data::reply_body(&fixtures.utxos_json());
     let until = Instant::now() + Duration::from_secs(5);
     let mut n = 0u64;
-    while Instant::now() < until {
+    let mut runs = 0u64;
+    let started = Instant::now();
+    while times.map_or(Instant::now() < until, |t| runs < t) {
+        runs += 1;
         match what {
             Some("serialize") => {
                 let bytes = serde_json::to_vec(&fixtures.validators).map_err(|e| e.to_string())?;
                 n += bytes.len() as u64;
             }
             // What each server does per large request: clone what it holds, encode it.
-            Some("reply") => {
+            Some("reply" | "reply-cached") => {
+                if what == Some("reply-cached") && n == 0 {
+                    avalanche_rpc::wire::enable_text_cache(avalanche_rpc::wire::TEXT_CACHE_ENTRIES);
+                }
                 let reply = avalanche_rpc::rpc::server::reply(Ok(fixtures.validators.clone()));
                 n += u64::from(reply.is_ok());
             }
@@ -185,10 +196,14 @@ fn profile(what: Option<&str>) -> Result<(), String> {
                         .map_err(|e| e.to_string())?;
                 n += r.utxos.len() as u64;
             }
-            _ => return Err("profile serialize|reply|hand|decode|utxos".into()),
+            _ => return Err("profile serialize|reply|reply-cached|hand|decode|utxos".into()),
         }
     }
-    println!("{n} in 5 s ({:.3} ms each)", 5e3 / n.max(1) as f64);
+    let secs = started.elapsed().as_secs_f64();
+    println!(
+        "{n} in {secs:.1} s ({:.3} ms each)",
+        secs * 1e3 / runs.max(1) as f64
+    );
     Ok(())
 }
 

@@ -90,6 +90,12 @@ pub struct ServeConfig {
     /// given back when its reply is ready. The node has no such budget (each body is limited
     /// on its own). So bodies hold at most this plus 64 KiB per connection.
     pub body_budget: usize,
+    /// Entries of the text cache ([`wire::enable_text_cache`](crate::wire::enable_text_cache))
+    /// that [`serve`] turns on: the text of every ID, node ID and address the server writes is
+    /// computed once (SHA-256 and base58, or bech32) and then found by its bytes. 16,384 by
+    /// default, 128 bytes each (2 MiB); 0 leaves the cache as it is. The node has no such
+    /// cache.
+    pub text_cache_entries: usize,
 }
 
 impl Default for ServeConfig {
@@ -103,6 +109,7 @@ impl Default for ServeConfig {
             evict_idle: true,
             max_waiting: 4_096,
             body_budget: 32 * 1024 * 1024,
+            text_cache_entries: crate::wire::TEXT_CACHE_ENTRIES,
         }
     }
 }
@@ -129,6 +136,12 @@ impl ServeConfig {
     /// Sets [`idle_timeout`](Self::idle_timeout) (`None`: no limit).
     pub fn idle_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
         self.idle_timeout = timeout.into();
+        self
+    }
+
+    /// Sets [`text_cache_entries`](Self::text_cache_entries) (0: leave the cache as it is).
+    pub fn text_cache_entries(mut self, entries: usize) -> Self {
+        self.text_cache_entries = entries;
         self
     }
 
@@ -206,6 +219,9 @@ pub async fn serve(listener: TcpListener, router: Router, config: ServeConfig) -
                 Semaphore::MAX_PERMITS
             ),
         ));
+    }
+    if config.text_cache_entries > 0 {
+        crate::wire::enable_text_cache(config.text_cache_entries);
     }
     let mut http = http1::Builder::new();
     // hyper's own header timer restarts as soon as a keep-alive connection goes idle, so it

@@ -10,6 +10,7 @@ use serde::ser::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::text::deserialize_from_str;
+use super::text_cache::{KEY_BYTES, Text, text_of};
 use super::{ShortId, WireError};
 
 /// Number of bech32 data characters (5 bits each) that hold exactly 20 bytes.
@@ -96,6 +97,39 @@ impl Address {
         }
     }
 
+    /// The canonical text of a bech32 address from the text cache (made and kept on a miss),
+    /// when its chain and HRP are short enough to be a key; `None` otherwise.
+    fn cached_text(&self) -> Option<Text> {
+        let Address::Bech32 {
+            chain,
+            hrp,
+            payload,
+        } = self
+        else {
+            return None;
+        };
+        let chain = chain.as_deref();
+        let c = chain.unwrap_or("").as_bytes();
+        let len = 2 + c.len() + hrp.len() + 1 + payload.len();
+        if len > KEY_BYTES {
+            return None;
+        }
+        // The kind (an address, with or without a chain), the chain's length and the chain,
+        // the HRP and a 0 byte after it (which an HRP never holds), the payload.
+        let mut key = [0u8; KEY_BYTES];
+        key[0] = 0x40 | u8::from(chain.is_some());
+        key[1] = c.len() as u8;
+        key[2..2 + c.len()].copy_from_slice(c);
+        let at = 2 + c.len();
+        key[at..at + hrp.len()].copy_from_slice(hrp.as_bytes());
+        key[at + hrp.len() + 1..len].copy_from_slice(payload);
+        text_of(&key[..len], || {
+            let text = self.to_canonical().ok()?;
+            let mut kept = Text::new();
+            kept.push(text.as_bytes()).then_some(kept)
+        })
+    }
+
     /// The canonical string; fails only for a hand-built `Bech32` value with an invalid HRP.
     fn to_canonical(&self) -> Result<String, WireError> {
         let (chain, hrp, payload) = match self {
@@ -125,6 +159,9 @@ impl Address {
 
 impl fmt::Display for Address {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(text) = self.cached_text() {
+            return f.write_str(text.as_str());
+        }
         match self.to_canonical() {
             Ok(s) => f.write_str(&s),
             Err(e) => write!(f, "<{e}>"),
@@ -188,7 +225,11 @@ impl FromStr for Address {
 
 impl Serialize for Address {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let text = self.to_canonical().map_err(S::Error::custom)?;
+        let cached = self.cached_text();
+        let text = match &cached {
+            Some(text) => text.as_str().into(),
+            None => std::borrow::Cow::Owned(self.to_canonical().map_err(S::Error::custom)?),
+        };
         // The data part is bech32's alphabet and a short ID is base58's; a chain alias or HRP
         // in a hand-built value could hold anything, so only theirs is looked at.
         let plain = |part: &str| part.bytes().all(|b| b.is_ascii_alphanumeric());
@@ -213,6 +254,30 @@ impl<'de> Deserialize<'de> for Address {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn addresses_through_the_text_cache_are_written_as_without_it() {
+        crate::wire::enable_text_cache(crate::wire::TEXT_CACHE_ENTRIES);
+        for byte in 0..=255u8 {
+            let payload = [byte; 20];
+            // The same payload under other chains and HRPs, and as a short ID: each its own.
+            let addresses = [
+                Address::new(Some("P"), "avax", payload).unwrap(),
+                Address::new(Some("X"), "avax", payload).unwrap(),
+                Address::new(None, "avax", payload).unwrap(),
+                Address::new(Some("P"), "fuji", payload).unwrap(),
+                Address::new(Some("P"), "custom", payload).unwrap(),
+                Address::Short(ShortId::new(payload)),
+            ];
+            for _ in 0..2 {
+                for a in &addresses {
+                    assert_eq!(a.to_string(), a.to_canonical().unwrap());
+                    let json = serde_json::to_string(a).unwrap();
+                    assert_eq!(json, format!("\"{}\"", a.to_canonical().unwrap()));
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_hand_built_chain_or_hrp_that_needs_escaping_is_still_valid_json_from_the_server() {

@@ -7,6 +7,7 @@ use sha2::{Digest, Sha256};
 
 use super::WireError;
 use super::base58::{self, ShortText};
+use super::text_cache::{Text, text_of};
 
 /// The 4-byte checksum used by cb58 and checksummed hex: the last 4 bytes of SHA-256(`bytes`).
 pub(crate) fn checksum(bytes: &[u8]) -> [u8; 4] {
@@ -29,6 +30,20 @@ fn cb58_short<const N: usize>(bytes: &[u8; N]) -> ShortText {
     buf[..N].copy_from_slice(bytes);
     buf[N..N + 4].copy_from_slice(&checksum(bytes));
     ShortText::encode(&buf[..N + 4])
+}
+
+/// The text of a fixed-size identifier: `prefix` and the cb58 of `bytes`, from the text
+/// cache when it is on (keyed by the size, whether there is a prefix, and the bytes).
+fn id_text<const N: usize>(prefix: &str, bytes: &[u8; N]) -> Text {
+    let make = || {
+        let mut text = Text::new();
+        let fits = text.push(prefix.as_bytes()) && text.push(cb58_short(bytes).as_str().as_bytes());
+        fits.then_some(text)
+    };
+    let mut key = [0u8; 41];
+    key[0] = N as u8 | if prefix.is_empty() { 0 } else { 0x80 };
+    key[1..=N].copy_from_slice(bytes);
+    text_of(&key[..=N], make).unwrap_or_else(Text::new)
 }
 
 /// Decodes a cb58 string and verifies and removes its 4-byte checksum.
@@ -81,8 +96,7 @@ macro_rules! id_type {
 
         impl fmt::Display for $name {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str($prefix)?;
-                f.write_str(cb58_short(&self.0).as_str())
+                f.write_str(id_text($prefix, &self.0).as_str())
             }
         }
 
@@ -117,19 +131,11 @@ macro_rules! id_type {
             }
         }
 
-        /// Written as its text in one piece, built on the stack.
+        /// Written as its text in one piece, built on the stack (or found in the text cache).
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                let text = cb58_short(&self.0);
-                if $prefix.is_empty() {
-                    return super::ascii::serialize(text.as_str(), s);
-                }
-                let mut buf = [0u8; 96];
-                let (p, t) = ($prefix.as_bytes(), text.as_str().as_bytes());
-                buf[..p.len()].copy_from_slice(p);
-                buf[p.len()..p.len() + t.len()].copy_from_slice(t);
                 // A prefix and base58 digits: ASCII.
-                super::ascii::serialize(std::str::from_utf8(&buf[..p.len() + t.len()]).unwrap_or_default(), s)
+                super::ascii::serialize(id_text($prefix, &self.0).as_str(), s)
             }
         }
 
@@ -182,6 +188,34 @@ mod tests {
     use std::collections::BTreeMap;
 
     use super::*;
+
+    #[test]
+    fn ids_through_the_text_cache_are_written_as_without_it() {
+        crate::wire::enable_text_cache(crate::wire::TEXT_CACHE_ENTRIES);
+        let mut seed = 0x243f_6a88_85a3_08d3u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed.to_le_bytes()
+        };
+        for _ in 0..2_000 {
+            let mut bytes = [0u8; 32];
+            bytes.chunks_mut(8).for_each(|c| c.copy_from_slice(&next()));
+            let short: [u8; 20] = bytes[..20].try_into().unwrap();
+            // The same 20 bytes as a short ID and as a node ID: two texts, never mixed up.
+            let (id, short_id, node) = (Id::new(bytes), ShortId::new(short), NodeId::new(short));
+            for _ in 0..2 {
+                assert_eq!(id.to_string(), cb58_encode(&bytes));
+                assert_eq!(short_id.to_string(), cb58_encode(&short));
+                assert_eq!(node.to_string(), format!("NodeID-{}", cb58_encode(&short)));
+                assert_eq!(
+                    serde_json::to_string(&node).unwrap(),
+                    format!("\"NodeID-{}\"", cb58_encode(&short))
+                );
+            }
+        }
+    }
 
     fn unhex(s: &str) -> Vec<u8> {
         (0..s.len())

@@ -14,6 +14,7 @@ mod hex;
 mod ids;
 mod numbers;
 pub(crate) mod text;
+mod text_cache;
 mod time;
 
 pub use address::Address;
@@ -24,4 +25,7 @@ pub use hex::{HexBytes, HexOrJson};
 pub use ids::{Id, NodeId, ShortId, cb58_decode, cb58_encode};
 pub use numbers::{Percent, U8, U16, U32, U64};
 pub use serde_json::Value;
+pub use text_cache::{
+    DEFAULT_ENTRIES as TEXT_CACHE_ENTRIES, enable_text_cache, text_cache_enabled,
+};
 pub use time::Timestamp;

@@ -95,19 +95,9 @@ impl<T: Decimal> Visitor<'_> for DecimalVisitor<T> {
     }
 }
 
-/// The decimal text of `v`, written into `buf` (20 bytes hold every u64).
-fn decimal(mut v: u64, buf: &mut [u8; 20]) -> &str {
-    let mut at = buf.len();
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (v % 10) as u8;
-        v /= 10;
-        if v == 0 {
-            break;
-        }
-    }
-    // Only digits were written.
-    std::str::from_utf8(&buf[at..]).unwrap_or_default()
+/// The decimal text of `v`, written into `buf` (two digits at a time, by `itoa`).
+fn decimal(v: u64, buf: &mut itoa::Buffer) -> &str {
+    buf.format(v)
 }
 
 /// Defines a decimal-string wrapper around an unsigned primitive.
@@ -167,7 +157,7 @@ macro_rules! unsigned {
 
         impl Serialize for $name {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                let mut buf = [0u8; 20];
+                let mut buf = itoa::Buffer::new();
                 super::ascii::serialize(decimal(u64::from(self.0), &mut buf), s)
             }
         }
@@ -265,7 +255,7 @@ impl Serialize for Percent {
         };
         // `<integer>.<four digits>` on the stack; 10,000 plus the fraction is `1` followed by
         // its four digits, leading zeros included.
-        let (mut whole, mut fraction) = ([0u8; 20], [0u8; 20]);
+        let (mut whole, mut fraction) = (itoa::Buffer::new(), itoa::Buffer::new());
         let whole = decimal(n / 10_000, &mut whole).as_bytes();
         let fraction = &decimal(10_000 + n % 10_000, &mut fraction).as_bytes()[1..];
         let mut buf = [0u8; 26];
