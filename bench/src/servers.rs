@@ -171,6 +171,8 @@ impl PlatformServer for Generated {
 }
 
 fn generated_router(f: &Fixtures) -> Router {
+    // As `rpc::serve` does by default; this server runs on `axum::serve`, as the others do.
+    avalanche_rpc::wire::enable_text_cache(avalanche_rpc::wire::TEXT_CACHE_ENTRIES);
     let server = Generated {
         network_id: f.network_id.clone(),
         validators: Arc::new(f.validators.clone()),
