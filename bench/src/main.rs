@@ -190,13 +190,26 @@ fn profile(what: Option<&str>, times: Option<u64>) -> Result<(), String> {
                 .map_err(|e| e.to_string())?;
                 n += r.validators.len() as u64;
             }
+            Some("decode-hand") => {
+                let r: hand::Reply<hand::Validators> =
+                    serde_json::from_slice(&large).map_err(|e| e.to_string())?;
+                n += r.result.validators.len() as u64;
+            }
+            Some("decode-ignored") => {
+                let r: serde::de::IgnoredAny =
+                    serde_json::from_slice(&large).map_err(|e| e.to_string())?;
+                n += u64::from(std::hint::black_box(r) == serde::de::IgnoredAny);
+            }
             Some("utxos") => {
                 let r: GetUtxosResult =
                     decode::generated_decode(&avalanche_rpc::avm::methods::GET_UTXOS, &utxos)
                         .map_err(|e| e.to_string())?;
                 n += r.utxos.len() as u64;
             }
-            _ => return Err("profile serialize|reply|reply-cached|hand|decode|utxos".into()),
+            _ => return Err(
+                "profile serialize|reply|reply-cached|hand|decode|decode-hand|decode-ignored|utxos"
+                    .into(),
+            ),
         }
     }
     let secs = started.elapsed().as_secs_f64();
