@@ -708,17 +708,21 @@ async fn closed_within(stream: &mut TcpStream, wait: Duration) -> bool {
     )
 }
 
-#[tokio::test]
-async fn with_the_cap_reached_the_connection_idle_the_longest_makes_room() {
-    const CAP: usize = 3;
-    // Long timeouts: nothing here may be closed by one.
+/// Defaults with a cap of `cap` connections and timeouts of 60 s: nothing in a test using it
+/// may be closed by a timeout.
+fn long(cap: usize) -> ServeConfig {
     let long = Duration::from_secs(60);
-    let config = ServeConfig::default()
+    ServeConfig::default()
         .read_header_timeout(long)
         .read_timeout(long)
         .idle_timeout(long)
-        .max_connections(CAP);
-    let addr = start(common::router(), config).await;
+        .max_connections(cap)
+}
+
+#[tokio::test]
+async fn with_the_cap_reached_the_connection_idle_the_longest_makes_room() {
+    const CAP: usize = 3;
+    let addr = start(common::router(), long(CAP)).await;
     // The oldest: silent since it connected.
     let mut silent = connect(addr).await;
     sleep(Duration::from_millis(50)).await;
@@ -792,13 +796,7 @@ async fn with_every_connection_mid_request_a_new_one_waits_for_one_to_end() {
 async fn hundreds_of_silent_sockets_do_not_delay_a_caller() {
     const CAP: usize = 16;
     const SILENT: usize = 200;
-    let long = Duration::from_secs(60);
-    let config = ServeConfig::default()
-        .read_header_timeout(long)
-        .read_timeout(long)
-        .idle_timeout(long)
-        .max_connections(CAP);
-    let addr = start(common::router(), config).await;
+    let addr = start(common::router(), long(CAP)).await;
     let mut silent = Vec::new();
     for _ in 0..SILENT {
         silent.push(connect(addr).await);
@@ -827,11 +825,7 @@ fn head_with_length(length: usize) -> String {
 #[tokio::test]
 async fn a_body_that_does_not_fit_the_budget_gets_503_and_small_calls_are_still_served() {
     const MIB: usize = 1024 * 1024;
-    let long = Duration::from_secs(60);
-    let config = ServeConfig::default()
-        .read_header_timeout(long)
-        .read_timeout(long)
-        .body_budget(MIB);
+    let config = long(ServeConfig::default().max_connections).body_budget(MIB);
     let addr = start(common::router(), config).await;
     // A peer announces 900 KiB (over the free 64 KiB) and stalls after a part: the budget
     // holds it.
@@ -906,13 +900,7 @@ async fn a_body_that_does_not_fit_the_budget_gets_503_and_small_calls_are_still_
 #[tokio::test]
 async fn silent_newcomers_wait_without_displacing_anyone_and_the_waiting_room_is_bounded() {
     const CAP: usize = 2;
-    let long = Duration::from_secs(60);
-    let config = ServeConfig::default()
-        .read_header_timeout(long)
-        .read_timeout(long)
-        .idle_timeout(long)
-        .max_connections(CAP)
-        .max_waiting(3);
+    let config = long(CAP).max_waiting(3);
     let addr = start(common::router(), config).await;
     // Two keep-alive callers, idle after a reply: the server is full.
     let mut callers = Vec::new();
