@@ -15,6 +15,7 @@ mod deadline;
 mod envelope;
 mod error;
 mod excerpt;
+#[cfg(any(test, feature = "server"))]
 pub(crate) mod json_write;
 #[cfg(feature = "server")]
 mod mock;
