@@ -12,11 +12,16 @@
 //!   calls for 1,024 of its UTXOs and do not read the reply (a tiny receive buffer); the
 //!   reply's size (read once by a reading peer) and RSS before, at the peak and after.
 //! - `soak`: 10 minutes of `devnet.fund` (one `issueTx` each) at 10 per second plus 256
-//!   keep-alive connections of mixed reads, the store on disk with a 4 MiB page cache (full
+//!   keep-alive connections of mixed reads (of an address funded 100 times before, so that
+//!   every read costs the same all along), the store on disk with a 1 MiB page cache (full
 //!   within the first minute, so that what grows after it is the server's); failed calls, and
 //!   RSS every 10 s.
 //!
 //! `--small` runs a tenth of the sockets, peers and soak time (a smoke test).
+//!
+//! The soak's knobs, for finding what grows: `--soak-seconds N` (its length), `--soak-funds N`
+//! (funds per second, 0 for reads only) and `--soak-reads M1,M2` (only the reads whose method
+//! is named, `none` for funds only).
 
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
@@ -36,12 +41,26 @@ pub fn run(args: &[String]) -> Result<(), String> {
     let mut devnet = None;
     let mut small = false;
     let mut only: Option<String> = None;
+    let mut soak_options = SoakOptions::default();
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--devnet" => devnet = Some(it.next().ok_or("--devnet needs a path")?.clone()),
             "--small" => small = true,
             "--only" => only = Some(it.next().ok_or("--only needs a scenario")?.clone()),
+            "--soak-seconds" => {
+                soak_options.seconds = Some(number(it.next(), "--soak-seconds")?);
+            }
+            "--soak-funds" => soak_options.funds_per_second = number(it.next(), "--soak-funds")?,
+            "--soak-reads" => {
+                let list = it.next().ok_or("--soak-reads needs a list of methods")?;
+                soak_options.reads = Some(
+                    list.split(',')
+                        .filter(|m| !m.is_empty() && *m != "none")
+                        .map(str::to_string)
+                        .collect(),
+                );
+            }
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
@@ -70,9 +89,34 @@ pub fn run(args: &[String]) -> Result<(), String> {
         // On disk, as a node keeps its chain: the soak measures the server's memory, not the
         // chain's growth (an in-memory store grows by every transaction).
         let (node, _dir) = Devnet::start_on_disk(&devnet)?;
-        runtime.block_on(soak(&node, Duration::from_secs(600 / scale as u64)))?;
+        let seconds = soak_options.seconds.unwrap_or(600 / scale as u64);
+        runtime.block_on(soak(&node, Duration::from_secs(seconds), &soak_options))?;
     }
     Ok(())
+}
+
+fn number(arg: Option<&String>, flag: &str) -> Result<u64, String> {
+    arg.and_then(|a| a.parse().ok())
+        .ok_or_else(|| format!("{flag} needs a whole number"))
+}
+
+/// What the soak runs: its length, the funding rate and which reads.
+struct SoakOptions {
+    /// Seconds (default 600, a tenth with `--small`).
+    seconds: Option<u64>,
+    funds_per_second: u64,
+    /// The methods of the reads kept (default: all of them).
+    reads: Option<Vec<String>>,
+}
+
+impl Default for SoakOptions {
+    fn default() -> Self {
+        SoakOptions {
+            seconds: None,
+            funds_per_second: 10,
+            reads: None,
+        }
+    }
 }
 
 /// A devnet on a free port, stopped on drop.
@@ -91,14 +135,17 @@ impl Devnet {
     fn start_on_disk(path: &str) -> Result<(Devnet, TempDir), String> {
         let dir = TempDir::new()?;
         // A small page cache, full within the first minute: what is left to grow is the
-        // server's.
+        // server's. redb fills its read cache (nine tenths of this) only with the live pages
+        // it writes and reads: at 10 funds a second, 4 MiB filled over about three minutes
+        // (3 MiB more RSS between the first and the third minute with funds alone), 1 MiB
+        // within the first 40 s.
         let node = Self::start_with(
             path,
             &[
                 "--db-dir",
                 dir.0.to_str().unwrap_or_default(),
                 "--db-cache-bytes",
-                "4194304",
+                "1048576",
             ],
         )?;
         Ok((node, dir))
@@ -526,35 +573,53 @@ async fn batch(node: &Devnet) -> Result<(), String> {
     Ok(())
 }
 
-async fn soak(node: &Devnet, length: Duration) -> Result<(), String> {
+async fn soak(node: &Devnet, length: Duration, options: &SoakOptions) -> Result<(), String> {
     const READERS: usize = 256;
-    const FUNDS_PER_SECOND: u64 = 10;
+    let funds_per_second = options.funds_per_second;
     let addr = node.addr;
     println!(
-        "## soak: {} s of devnet.fund at {FUNDS_PER_SECOND}/s plus {READERS} connections of mixed reads",
+        "## soak: {} s of devnet.fund at {funds_per_second}/s plus {READERS} connections of mixed reads",
         length.as_secs()
     );
+    // The reads ask about an address of a fixed number of UTXOs, the funds go to another: the
+    // chain grows all along but every read costs the same from start to end. (Read at the
+    // funded address, `avm.getBalance` answers every UTXO ID, 68 bytes more per fund: a
+    // 200 KB reply after 3,000 funds, and reads 5 times slower at the end than at the start.)
     let to = address(0xb7);
-    // A first block on X, so that every read below has something to answer (an empty index
-    // answers "no containers have been accepted", an error).
-    rpc(addr, "/ext/devnet", &fund_body(&to, 1_000)).await?;
+    let read_at = address(0xb6);
+    const READ_UTXOS: u64 = 100;
+    // Also a first block on X, so that every read below has something to answer (an empty
+    // index answers "no containers have been accepted", an error).
+    for i in 0..READ_UTXOS {
+        rpc(addr, "/ext/devnet", &fund_body(&read_at, 1_000 + i)).await?;
+    }
     let reads: Vec<(&str, String)> = vec![
         ("/ext/info", load::rpc_body("info.getNetworkID")),
         ("/ext/bc/P", load::rpc_body("platform.getHeight")),
         ("/ext/bc/P", load::rpc_body("platform.getCurrentValidators")),
         (
             "/ext/bc/X",
-            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"avm.getUTXOs","params":{{"addresses":["{to}"],"limit":100}}}}"#),
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"avm.getUTXOs","params":{{"addresses":["{read_at}"],"limit":100}}}}"#),
         ),
         (
             "/ext/bc/X",
-            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"avm.getBalance","params":{{"address":"{to}","assetID":"AVAX"}}}}"#),
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"avm.getBalance","params":{{"address":"{read_at}","assetID":"AVAX"}}}}"#),
         ),
         (
             "/ext/index/X/block",
             r#"{"jsonrpc":"2.0","id":1,"method":"index.getLastAccepted","params":{"encoding":"hex"}}"#.to_string(),
         ),
     ];
+    let reads: Vec<(&str, String)> = match &options.reads {
+        None => reads,
+        Some(kept) => reads
+            .into_iter()
+            .filter(|(_, body)| kept.iter().any(|m| body.contains(&format!("\"{m}\""))))
+            .collect(),
+    };
+    if let Some(kept) = &options.reads {
+        println!("reads kept: {kept:?} ({} of the mix)", reads.len());
+    }
     let requests: Rc<Vec<Vec<u8>>> = Rc::new(
         reads
             .iter()
@@ -569,7 +634,7 @@ async fn soak(node: &Devnet, length: Duration) -> Result<(), String> {
     let local = tokio::task::LocalSet::new();
     local
         .run_until(async {
-            for r in 0..READERS {
+            for r in (0..READERS).filter(|_| !requests.is_empty()) {
                 let (requests, stop, done, failures) =
                     (requests.clone(), stop.clone(), reads_done.clone(), failures.clone());
                 tokio::task::spawn_local(async move {
@@ -613,12 +678,12 @@ async fn soak(node: &Devnet, length: Duration) -> Result<(), String> {
                     }
                 });
             }
-            {
+            if funds_per_second > 0 {
                 let (stop, done, failures, to) =
                     (stop.clone(), funds_done.clone(), failures.clone(), to.clone());
                 tokio::task::spawn_local(async move {
                     let mut tick =
-                        tokio::time::interval(Duration::from_millis(1_000 / FUNDS_PER_SECOND));
+                        tokio::time::interval(Duration::from_secs_f64(1.0 / funds_per_second as f64));
                     let mut n = 0u64;
                     while !stop.load(Ordering::Relaxed) {
                         tick.tick().await;

@@ -27,6 +27,7 @@ usage: avalanche-rpc-bench all [--quick] [--only GROUPS] [--reps N] [--measure S
                                [--no-pin] [--boost] [--out FILE]
        avalanche-rpc-bench serve generated|bare|hand|jsonrpsee
        avalanche-rpc-bench hostile --devnet PATH [--small] [--only silent|bodies|batch|soak]
+                   [--soak-seconds N] [--soak-funds N] [--soak-reads M1,M2|none]
 
   all        run the benchmarks and print one table (also written to bench/results/latest.md)
   --quick    fewer and shorter repetitions (a smoke test, about 3 minutes)

@@ -4,31 +4,77 @@
 use avalanche_rpc::codec::secp256k1fx;
 use avalanche_rpc::keys::PublicKey;
 use avalanche_rpc::wire::ShortId;
-use std::collections::HashMap;
-use std::sync::{Mutex, OnceLock};
+use std::collections::{HashMap, VecDeque};
+use std::sync::Mutex;
 
-/// How many recovered signers are remembered.
-const RECOVERED_CAPACITY: usize = 1 << 16;
+/// How many recovered signers are remembered: the node's `RecoverCache` holds 256 per chain's
+/// secp256k1fx (`vms/secp256k1fx/fx.go` defaultCacheSize), and the devnet's two chains share
+/// this one.
+const RECOVERED_CAPACITY: usize = 2 * 256;
 
 /// The signer a signature of `hash` recovers to, remembered as the node's `RecoverCache`
 /// does: a transaction's signatures are checked when it is issued and again when its block
-/// is built, and the second time is a lookup. When full, the memory starts over.
+/// is built, and the second time is a lookup.
 fn recover(hash: &[u8; 32], sig: &[u8; 65]) -> Result<ShortId, String> {
-    type Memory = Mutex<HashMap<([u8; 32], [u8; 65]), ShortId>>;
-    static RECOVERED: OnceLock<Memory> = OnceLock::new();
-    let memory = RECOVERED.get_or_init(Mutex::default);
-    if let Some(a) = memory.lock().expect("recover cache").get(&(*hash, *sig)) {
-        return Ok(*a);
+    static RECOVERED: Mutex<Recovered> = Mutex::new(Recovered::new(RECOVERED_CAPACITY));
+    if let Some(a) = RECOVERED.lock().expect("recover cache").get(hash, sig) {
+        return Ok(a);
     }
     let address = PublicKey::recover(hash, sig)
         .map_err(|e| e.to_string())?
         .address();
-    let mut m = memory.lock().expect("recover cache");
-    if m.len() >= RECOVERED_CAPACITY {
-        m.clear();
-    }
-    m.insert((*hash, *sig), address);
+    RECOVERED
+        .lock()
+        .expect("recover cache")
+        .insert(*hash, *sig, address);
     Ok(address)
+}
+
+/// A signature: the hash signed and the recoverable signature.
+type Signed = ([u8; 32], [u8; 65]);
+
+/// Recovered signers, at most `capacity` of them: when full, the one remembered the longest
+/// is forgotten for the next. Every transaction's signatures pass through here, so what is
+/// kept must not grow with the chain.
+struct Recovered {
+    capacity: usize,
+    signers: Option<HashMap<Signed, ShortId>>,
+    /// The keys of `signers`, the oldest first.
+    order: VecDeque<Signed>,
+}
+
+impl Recovered {
+    const fn new(capacity: usize) -> Recovered {
+        Recovered {
+            capacity,
+            signers: None,
+            order: VecDeque::new(),
+        }
+    }
+
+    fn get(&self, hash: &[u8; 32], sig: &[u8; 65]) -> Option<ShortId> {
+        self.signers.as_ref()?.get(&(*hash, *sig)).copied()
+    }
+
+    fn insert(&mut self, hash: [u8; 32], sig: [u8; 65], signer: ShortId) {
+        let signers = self
+            .signers
+            .get_or_insert_with(|| HashMap::with_capacity(self.capacity));
+        if signers.insert((hash, sig), signer).is_some() {
+            return;
+        }
+        self.order.push_back((hash, sig));
+        if self.order.len() > self.capacity
+            && let Some(oldest) = self.order.pop_front()
+        {
+            signers.remove(&oldest);
+        }
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        self.signers.as_ref().map_or(0, HashMap::len)
+    }
 }
 
 /// Why a transaction was refused: one sentence naming the place.
@@ -215,4 +261,39 @@ pub fn check_threshold(threshold: u32, addresses: usize, place: &str) -> Result<
         ));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn signed(n: u32) -> ([u8; 32], [u8; 65]) {
+        let mut hash = [0; 32];
+        hash[..4].copy_from_slice(&n.to_be_bytes());
+        (hash, [7; 65])
+    }
+
+    #[test]
+    fn recovered_signers_stay_bounded_and_keep_the_newest() {
+        let mut r = Recovered::new(4);
+        for n in 0..1_000 {
+            let (hash, sig) = signed(n);
+            r.insert(hash, sig, ShortId::new([n as u8; 20]));
+            assert!(r.len() <= 4, "{} signers after {n}", r.len());
+            assert!(r.order.len() <= 4);
+        }
+        for n in 996..1_000 {
+            let (hash, sig) = signed(n);
+            assert_eq!(r.get(&hash, &sig), Some(ShortId::new([n as u8; 20])));
+        }
+        let (hash, sig) = signed(995);
+        assert_eq!(r.get(&hash, &sig), None);
+        // The same signature again takes no second place.
+        let (hash, sig) = signed(999);
+        r.insert(hash, sig, ShortId::new([0; 20]));
+        assert_eq!(r.len(), 4);
+        assert_eq!(r.order.len(), 4);
+        let (hash, sig) = signed(996);
+        assert!(r.get(&hash, &sig).is_some());
+    }
 }
