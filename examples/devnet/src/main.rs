@@ -107,10 +107,21 @@ struct Flags {
     block_interval: f64,
 }
 
-#[tokio::main]
-async fn main() {
+fn main() {
+    // Before any other thread exists, so the limit holds for all of them.
+    avalanche_devnet::os::limit_arenas();
     let flags = Flags::parse();
-    if let Err(e) = run(flags).await {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("avalanche-devnet: cannot start the async runtime: {e}");
+            std::process::exit(1);
+        }
+    };
+    if let Err(e) = runtime.block_on(run(flags)) {
         eprintln!("avalanche-devnet: {e}");
         std::process::exit(1);
     }
