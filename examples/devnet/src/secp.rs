@@ -4,20 +4,23 @@
 use avalanche_rpc::codec::secp256k1fx;
 use avalanche_rpc::keys::PublicKey;
 use avalanche_rpc::wire::ShortId;
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::Mutex;
 
-/// How many recovered signers are remembered: the node's `RecoverCache` holds 256 per chain's
-/// secp256k1fx (`vms/secp256k1fx/fx.go` defaultCacheSize), and the devnet's two chains share
-/// this one.
-const RECOVERED_CAPACITY: usize = 2 * 256;
+/// How many recovered signers are remembered at most. An entry is taken when it is used (a
+/// signature is checked when its transaction is issued and once more when its block is
+/// built), so what is kept is the signatures of transactions still pending: a few thousand
+/// under the throughput example's rounds of 2,000 transfers on each of two sides, a handful
+/// under a steady load. The cap only bounds the signatures of transactions never built
+/// (dropped, or refused at build): past it, the older half is forgotten. The node's
+/// `RecoverCache` keeps 256 per chain (`vms/secp256k1fx/fx.go`), forgotten by age only.
+const RECOVERED_CAPACITY: usize = 8_192;
 
-/// The signer a signature of `hash` recovers to, remembered as the node's `RecoverCache`
-/// does: a transaction's signatures are checked when it is issued and again when its block
-/// is built, and the second time is a lookup.
+/// The signer a signature of `hash` recovers to, remembered between the check when its
+/// transaction is issued and the check when its block is built, which is a lookup.
 fn recover(hash: &[u8; 32], sig: &[u8; 65]) -> Result<ShortId, String> {
     static RECOVERED: Mutex<Recovered> = Mutex::new(Recovered::new(RECOVERED_CAPACITY));
-    if let Some(a) = RECOVERED.lock().expect("recover cache").get(hash, sig) {
+    if let Some(a) = RECOVERED.lock().expect("recover cache").take(hash, sig) {
         return Ok(a);
     }
     let address = PublicKey::recover(hash, sig)
@@ -33,14 +36,14 @@ fn recover(hash: &[u8; 32], sig: &[u8; 65]) -> Result<ShortId, String> {
 /// A signature: the hash signed and the recoverable signature.
 type Signed = ([u8; 32], [u8; 65]);
 
-/// Recovered signers, at most `capacity` of them: when full, the one remembered the longest
-/// is forgotten for the next. Every transaction's signatures pass through here, so what is
-/// kept must not grow with the chain.
+/// Recovered signers not yet used again, at most `capacity` of them, each with the order it
+/// came in. Every transaction's signatures pass through here, so what is kept must not grow
+/// with the chain.
 struct Recovered {
     capacity: usize,
-    signers: Option<HashMap<Signed, ShortId>>,
-    /// The keys of `signers`, the oldest first.
-    order: VecDeque<Signed>,
+    signers: Option<HashMap<Signed, (ShortId, u64)>>,
+    /// How many were ever inserted: the next one's order.
+    inserted: u64,
 }
 
 impl Recovered {
@@ -48,27 +51,26 @@ impl Recovered {
         Recovered {
             capacity,
             signers: None,
-            order: VecDeque::new(),
+            inserted: 0,
         }
     }
 
-    fn get(&self, hash: &[u8; 32], sig: &[u8; 65]) -> Option<ShortId> {
-        self.signers.as_ref()?.get(&(*hash, *sig)).copied()
+    /// The signer of a signature recovered before, which is then forgotten.
+    fn take(&mut self, hash: &[u8; 32], sig: &[u8; 65]) -> Option<ShortId> {
+        let signers = self.signers.as_mut()?;
+        signers.remove(&(*hash, *sig)).map(|(signer, _)| signer)
     }
 
     fn insert(&mut self, hash: [u8; 32], sig: [u8; 65], signer: ShortId) {
-        let signers = self
-            .signers
-            .get_or_insert_with(|| HashMap::with_capacity(self.capacity));
-        if signers.insert((hash, sig), signer).is_some() {
-            return;
+        let signers = self.signers.get_or_insert_with(HashMap::new);
+        if signers.len() >= self.capacity {
+            // Full of signatures never used again: the older half goes, once per half a
+            // capacity of insertions.
+            let keep_from = self.inserted.saturating_sub(self.capacity as u64 / 2);
+            signers.retain(|_, (_, order)| *order >= keep_from);
         }
-        self.order.push_back((hash, sig));
-        if self.order.len() > self.capacity
-            && let Some(oldest) = self.order.pop_front()
-        {
-            signers.remove(&oldest);
-        }
+        signers.insert((hash, sig), (signer, self.inserted));
+        self.inserted += 1;
     }
 
     #[cfg(test)]
@@ -274,26 +276,28 @@ mod tests {
     }
 
     #[test]
-    fn recovered_signers_stay_bounded_and_keep_the_newest() {
+    fn recovered_signers_stay_bounded_keep_the_newest_and_are_taken_once() {
         let mut r = Recovered::new(4);
         for n in 0..1_000 {
             let (hash, sig) = signed(n);
             r.insert(hash, sig, ShortId::new([n as u8; 20]));
             assert!(r.len() <= 4, "{} signers after {n}", r.len());
-            assert!(r.order.len() <= 4);
         }
-        for n in 996..1_000 {
-            let (hash, sig) = signed(n);
-            assert_eq!(r.get(&hash, &sig), Some(ShortId::new([n as u8; 20])));
-        }
-        let (hash, sig) = signed(995);
-        assert_eq!(r.get(&hash, &sig), None);
-        // The same signature again takes no second place.
+        // The newest is kept; the oldest of the last full set went.
         let (hash, sig) = signed(999);
-        r.insert(hash, sig, ShortId::new([0; 20]));
-        assert_eq!(r.len(), 4);
-        assert_eq!(r.order.len(), 4);
-        let (hash, sig) = signed(996);
-        assert!(r.get(&hash, &sig).is_some());
+        assert_eq!(r.take(&hash, &sig), Some(ShortId::new([999u32 as u8; 20])));
+        let (hash, sig) = signed(990);
+        assert_eq!(r.take(&hash, &sig), None);
+        // Used once, it is gone: the second check of a transaction is its last.
+        let (hash, sig) = signed(999);
+        assert_eq!(r.take(&hash, &sig), None);
+        // Signatures used as they come never fill it.
+        let mut r = Recovered::new(4);
+        for n in 0..1_000 {
+            let (hash, sig) = signed(n);
+            r.insert(hash, sig, ShortId::new([1; 20]));
+            assert_eq!(r.take(&hash, &sig), Some(ShortId::new([1; 20])));
+            assert_eq!(r.len(), 0);
+        }
     }
 }
