@@ -33,9 +33,11 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    /// A value in `lo..hi`.
+    /// A value in `lo..hi`. Wrapping, as release builds compute it, so the data are the same
+    /// in every build (a delegation drawn to end before it starts wraps around, as it always
+    /// has in the measured fixtures).
     fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next() % (hi - lo)
+        lo.wrapping_add(self.next() % hi.wrapping_sub(lo))
     }
 
     /// True with probability `percent`/100.
