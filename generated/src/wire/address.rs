@@ -280,6 +280,41 @@ mod tests {
     }
 
     #[test]
+    fn with_the_text_cache_on_addresses_are_still_read_in_full_and_their_checksums_checked() {
+        crate::wire::enable_text_cache(crate::wire::TEXT_CACHE_ENTRIES);
+        for byte in 0..=255u8 {
+            let payload = [byte; 20];
+            for (chain, hrp) in [
+                (Some("P"), "avax"),
+                (Some("X"), "avax"),
+                (None, "avax"),
+                (Some("P"), "fuji"),
+                (
+                    Some("2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5"),
+                    "custom",
+                ),
+            ] {
+                let address = Address::new(chain, hrp, payload).unwrap();
+                let text = address.to_string();
+                // The last character (a checksum character) changed: refused every time.
+                let (head, last) = text.split_at(text.len() - 1);
+                let bad = format!("{head}{}", if last == "q" { "p" } else { "q" });
+                for _ in 0..2 {
+                    assert_eq!(text.parse::<Address>().unwrap(), address);
+                    let err = bad.parse::<Address>().unwrap_err();
+                    assert!(err.reason().contains("checksum"), "{bad}: {err}");
+                }
+                // The same text upper-case (which bech32 allows) is the same address.
+                if let Some(chain) = chain {
+                    let (_, bech) = text.split_once('-').unwrap();
+                    let upper = format!("{chain}-{}", bech.to_uppercase());
+                    assert_eq!(upper.parse::<Address>().unwrap(), address);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_hand_built_chain_or_hrp_that_needs_escaping_is_still_valid_json_from_the_server() {
         let odd = Address::Bech32 {
             chain: Some("a\"b".into()),

@@ -42,27 +42,60 @@ const GENERATED: [u32; 32] = {
     t
 };
 
-fn step(chk: u32, value: u8) -> u32 {
-    (((chk & 0x01ff_ffff) << 5) ^ u32::from(value)) ^ GENERATED[(chk >> 25) as usize]
+const fn step(chk: u32, value: u8) -> u32 {
+    (((chk & 0x01ff_ffff) << 5) ^ value as u32) ^ GENERATED[(chk >> 25) as usize]
 }
 
 /// The checksum state after the expanded human-readable part, or `None` when it is not a
 /// valid lower-case one (1 to 83 characters in 33..=126, no upper case).
 fn hrp_state(hrp: &str) -> Option<u32> {
-    let h = hrp.as_bytes();
-    if h.is_empty() || h.len() > 83 || !h.iter().all(|&c| (33..=126).contains(&c)) {
+    // The networks' own, worked out once.
+    match hrp {
+        "avax" => return Some(AVAX),
+        "fuji" => return Some(FUJI),
+        "local" => return Some(LOCAL),
+        "custom" => return Some(CUSTOM),
+        _ => {}
+    }
+    hrp_state_of(hrp.as_bytes())
+}
+
+const AVAX: u32 = known(hrp_state_of(b"avax"));
+const FUJI: u32 = known(hrp_state_of(b"fuji"));
+const LOCAL: u32 = known(hrp_state_of(b"local"));
+const CUSTOM: u32 = known(hrp_state_of(b"custom"));
+
+/// A known HRP's state (a valid HRP always has one).
+const fn known(state: Option<u32>) -> u32 {
+    match state {
+        Some(state) => state,
+        None => panic!("not a valid HRP"),
+    }
+}
+
+/// As [`hrp_state`], computed.
+const fn hrp_state_of(h: &[u8]) -> Option<u32> {
+    if h.is_empty() || h.len() > 83 {
         return None;
     }
-    if h.iter().any(u8::is_ascii_uppercase) {
-        return None;
+    let mut i = 0;
+    while i < h.len() {
+        if h[i] < 33 || h[i] > 126 || h[i].is_ascii_uppercase() {
+            return None;
+        }
+        i += 1;
     }
     let mut chk = 1;
-    for &c in h {
-        chk = step(chk, c >> 5);
+    let mut i = 0;
+    while i < h.len() {
+        chk = step(chk, h[i] >> 5);
+        i += 1;
     }
     chk = step(chk, 0);
-    for &c in h {
-        chk = step(chk, c & 31);
+    let mut i = 0;
+    while i < h.len() {
+        chk = step(chk, h[i] & 31);
+        i += 1;
     }
     Some(chk)
 }
@@ -105,11 +138,13 @@ pub(crate) fn encode_into(hrp: &str, payload: &[u8; 20], out: &mut String) -> bo
 /// The human-readable part and payload of a lower-case bech32 string holding 20 bytes with a
 /// valid checksum; `None` for anything else.
 pub(crate) fn decode(text: &str) -> Option<(&str, [u8; 20])> {
-    let split = text.rfind('1')?;
-    let (hrp, rest) = (&text[..split], &text.as_bytes()[split + 1..]);
-    if rest.len() != DATA_CHARS + 6 || text.len() > 90 {
+    // The data part holds no `1` (it is not in the charset), so the separator is the last `1`
+    // exactly when it stands right before the data part's 38 characters.
+    let split = text.len().checked_sub(DATA_CHARS + 7)?;
+    if text.as_bytes()[split] != b'1' || text.len() > 90 {
         return None;
     }
+    let (hrp, rest) = (text.get(..split)?, &text.as_bytes()[split + 1..]);
     let mut chk = hrp_state(hrp)?;
     let mut payload = [0u8; 20];
     let (mut acc, mut bits, mut n) = (0u32, 0u32, 0);

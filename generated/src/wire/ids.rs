@@ -217,6 +217,50 @@ mod tests {
         }
     }
 
+    #[test]
+    fn with_the_text_cache_on_ids_are_still_read_in_full_and_their_checksums_checked() {
+        crate::wire::enable_text_cache(crate::wire::TEXT_CACHE_ENTRIES);
+        let mut seed = 0x1319_8a2e_0370_7344u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed.to_le_bytes()
+        };
+        // The last character changed to the next one of the alphabet: the same length, and a
+        // checksum that no longer holds.
+        let tampered = |text: &str| {
+            let (head, last) = text.split_at(text.len() - 1);
+            let next = if last == "z" { "y" } else { "z" };
+            format!("{head}{next}")
+        };
+        for _ in 0..2_000 {
+            // Written first, so that each text is in the cache when it is read.
+            let mut bytes = [0u8; 32];
+            bytes.chunks_mut(8).for_each(|c| c.copy_from_slice(&next()));
+            let short: [u8; 20] = bytes[..20].try_into().unwrap();
+            let (id_text, short_text) = (cb58_encode(&bytes), cb58_encode(&short));
+            let node_text = format!("NodeID-{short_text}");
+            let written = (Id::new(bytes).to_string(), NodeId::new(short).to_string());
+            assert_eq!(written, (id_text.clone(), node_text.clone()));
+            for _ in 0..2 {
+                assert_eq!(id_text.parse::<Id>().unwrap(), Id::new(bytes));
+                assert_eq!(short_text.parse::<ShortId>().unwrap(), ShortId::new(short));
+                assert_eq!(node_text.parse::<NodeId>().unwrap(), NodeId::new(short));
+                // Each type reads its own length only, whatever the cache holds.
+                assert!(id_text.parse::<ShortId>().is_err());
+                assert!(short_text.parse::<Id>().is_err());
+                assert!(short_text.parse::<NodeId>().is_err());
+                for bad in [tampered(&id_text), tampered(&short_text)] {
+                    let err = bad.parse::<Id>().unwrap_err();
+                    assert!(err.reason().contains("checksum"), "{bad}: {err}");
+                }
+                let err = tampered(&node_text).parse::<NodeId>().unwrap_err();
+                assert!(err.reason().contains("checksum"), "{err}");
+            }
+        }
+    }
+
     fn unhex(s: &str) -> Vec<u8> {
         (0..s.len())
             .step_by(2)

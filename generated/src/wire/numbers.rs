@@ -34,12 +34,18 @@ pub(crate) fn parse_decimal<T: Decimal>(s: &str) -> Result<T, WireError> {
     if let Some(v) = T::from_keyword(s) {
         return Ok(v);
     }
-    if s.is_empty() || !s.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(WireError::new(T::WHAT, s, T::EXPECTED));
+    // One pass: every byte a digit, and the value so far within u64.
+    let mut value = Some(0u64);
+    for b in s.bytes() {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            return Err(WireError::new(T::WHAT, s, T::EXPECTED));
+        }
+        value = value.and_then(|v| v.checked_mul(10)?.checked_add(u64::from(digit)));
     }
-    // Only digits remain, so the parse can fail only by overflowing u64.
-    match s.parse::<u64>() {
-        Ok(v) if v <= T::MAX => Ok(T::from_checked(v)),
+    match value {
+        _ if s.is_empty() => Err(WireError::new(T::WHAT, s, T::EXPECTED)),
+        Some(v) if v <= T::MAX => Ok(T::from_checked(v)),
         _ => Err(WireError::new(
             T::WHAT,
             s,
