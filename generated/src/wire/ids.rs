@@ -115,11 +115,8 @@ macro_rules! id_type {
                     WireError::new($what, s, concat!("missing \"", $prefix, "\" prefix"))
                 })?;
                 // The usual case on the stack; anything wrong is decoded again to say what.
-                let mut raw = base58::StackBytes::new();
-                if base58::decode_into(body, &mut raw).is_ok()
-                    && let Some(raw) = raw.get()
-                    && raw.len() == $len + 4
-                    && raw[$len..] == checksum(&raw[..$len])
+                if let Some(raw) = base58::decode_exact(body, $len + 4)
+                    && raw[$len..$len + 4] == checksum(&raw[..$len])
                     && let Ok(bytes) = <[u8; $len]>::try_from(&raw[..$len])
                 {
                     return Ok(Self(bytes));
