@@ -311,7 +311,7 @@ fn run_all(o: &Options) -> Result<(), String> {
         }
     };
     let steady = format!(
-        "warmed up until two consecutive {:.0} s windows agree within {:.0} % (at most {max_warmup} s), then {measure} s measured",
+        "warmed up until two consecutive {:.0} s windows agree within {:.0} % (at most {max_warmup} s), then {measure} s measured in 1 s slices taken in turn with the other servers",
         settings.plan.window.as_secs_f64(),
         settings.plan.agree * 100.0
     );

@@ -1,6 +1,9 @@
 //! Server throughput and CPU per request: each server in its own process on the server core,
-//! the load generator on this process's core; variants alternate within each repetition.
-//! Every figure is warmed up until the rate is steady, then measured (see [`load::Plan`]).
+//! the load generator on this process's core. For each reply, every server is first warmed up
+//! until its rate is steady (see [`load::Plan`]; the warm-up is reported), then all are
+//! measured in one-second slices taken in turn (A B C D A B C D …), so that whatever the
+//! machine's speed does meanwhile (other tenants, frequency) falls on every server alike and
+//! the ratios of one repetition compare like with like.
 
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -16,6 +19,8 @@ use crate::servers::{LARGE_METHOD, LARGE_PATH, SMALL_METHOD, SMALL_PATH, Variant
 
 pub struct Settings {
     pub reps: usize,
+    /// The warm-up rule (its `measure` is the seconds each server is measured in all, in
+    /// one-second slices).
     pub plan: load::Plan,
     pub small_connections: usize,
     pub large_connections: usize,
@@ -142,6 +147,31 @@ struct Series {
     moves: usize,
 }
 
+/// One server's slices added up.
+#[derive(Clone, Default)]
+struct Sums {
+    requests: u64,
+    elapsed: f64,
+    server_ticks: u64,
+    client_ticks: u64,
+    /// Other processes' cores, added over the slices.
+    foreign: f64,
+    /// Each slice's rate.
+    rates: Vec<f64>,
+}
+
+impl Sums {
+    fn add(&mut self, o: &load::Outcome, ticks: f64) {
+        let secs = o.elapsed.as_secs_f64();
+        self.requests += o.requests;
+        self.elapsed += secs;
+        self.server_ticks += o.server_ticks;
+        self.client_ticks += o.client_ticks;
+        self.foreign += o.foreign_ticks as f64 / ticks / secs;
+        self.rates.push(o.requests as f64 / secs);
+    }
+}
+
 pub struct ServerResults {
     pub rows: Vec<Row>,
     pub notes: Vec<String>,
@@ -174,69 +204,103 @@ pub async fn run(
     );
 
     let ticks = crate::sys::clock_ticks();
+    // The warm-up: the plan's rule, with one window measured once the rate is steady.
+    let warm = load::Plan {
+        measure: s.plan.window,
+        ..s.plan
+    };
+    // A slice: half a second to open the connections and fill them, then one second.
+    let slice = load::Plan {
+        window: std::time::Duration::from_millis(500),
+        agree: 1.0,
+        shift: f64::INFINITY,
+        max_warmup: std::time::Duration::ZERO,
+        measure: std::time::Duration::from_secs(1),
+    };
+    let rounds = (s.plan.measure.as_secs_f64() / slice.measure.as_secs_f64())
+        .round()
+        .max(1.0) as usize;
     let mut series: HashMap<(Reply, Variant), Series> = HashMap::new();
     let mut foreign = Vec::new();
     let pids: Vec<u32> = servers.iter().map(ServerProcess::pid).collect();
     for rep in 0..s.reps {
         for reply in Reply::ALL {
             let body = reply.body(fixtures);
-            for server in &servers {
-                let request: Rc<[u8]> = load::request(server.addr, reply.path(), &body).into();
-                let mut best: Option<(load::Outcome, f64)> = None;
-                loop {
+            let requests: Vec<Rc<[u8]>> = servers
+                .iter()
+                .map(|server| load::request(server.addr, reply.path(), &body).into())
+                .collect();
+            let fail = |server: &ServerProcess, e: String| {
+                format!(
+                    "{} server, {} reply: {e}",
+                    server.variant.name(),
+                    reply.name()
+                )
+            };
+            // Each server warmed up until its rate is steady (one window measured to show it).
+            let mut warmups = Vec::new();
+            for (server, request) in servers.iter().zip(&requests) {
+                quiet.wait(&pids);
+                let o = load::run(
+                    server.addr,
+                    request.clone(),
+                    reply.connections(s),
+                    warm,
+                    server.pid(),
+                )
+                .await
+                .map_err(|e| fail(server, e))?;
+                warmups.push(o);
+            }
+            // Then all of them, a slice each in turn.
+            let mut sums = vec![Sums::default(); servers.len()];
+            for _ in 0..rounds {
+                for ((server, request), sum) in servers.iter().zip(&requests).zip(&mut sums) {
                     quiet.wait(&pids);
                     let o = load::run(
                         server.addr,
                         request.clone(),
                         reply.connections(s),
-                        s.plan,
+                        slice,
                         server.pid(),
                     )
                     .await
-                    .map_err(|e| {
-                        format!(
-                            "{} server, {} reply: {e}",
-                            server.variant.name(),
-                            reply.name()
-                        )
-                    })?;
-                    let others = o.foreign_ticks as f64 / ticks / o.elapsed.as_secs_f64();
-                    if best.as_ref().is_none_or(|(_, b)| others < *b) {
-                        best = Some((o, others));
-                    }
-                    if !quiet.retry(others) {
-                        break;
-                    }
+                    .map_err(|e| fail(server, e))?;
+                    sum.add(&o, ticks);
                 }
-                let Some((o, others)) = best else { continue };
+            }
+            for ((server, o), sum) in servers.iter().zip(&warmups).zip(&sums) {
+                let secs = sum.elapsed;
+                let cpu = sum.server_ticks as f64 / ticks;
+                let rate = sum.requests as f64 / secs;
+                let others = sum.foreign / rounds as f64;
                 quiet.keep(others);
-                let secs = o.elapsed.as_secs_f64();
-                let cpu = o.server_ticks as f64 / ticks;
-                let rate = o.requests as f64 / secs;
                 let e = series.entry((reply, server.variant)).or_default();
                 e.throughput.push(rate);
-                e.cpu_per_request.push(if o.requests > 0 {
-                    cpu / o.requests as f64
+                e.cpu_per_request.push(if sum.requests > 0 {
+                    cpu / sum.requests as f64
                 } else {
                     f64::NAN
                 });
                 e.utilization.push(cpu / secs);
                 e.client_utilization
-                    .push(o.client_ticks as f64 / ticks / secs);
+                    .push(sum.client_ticks as f64 / ticks / secs);
                 e.warmup.push(o.warmup.as_secs_f64());
                 e.cut += usize::from(!o.converged);
                 e.moves += o.moves.len();
                 foreign.push(others);
                 println!(
-                    "    {} {}: {:.0} req/s ({:.0} s, windows ±{:.1} %), {}, server {:.0} %, client {:.0} %, others {:.2} cores",
+                    "    {} {}: {:.0} req/s ({} slices of {:.0} s, ±{:.1} %; steady alone: {:.0} req/s), {}, server {:.0} %, client {:.0} %, others {:.2} cores",
                     server.variant.name(),
                     reply.name(),
                     rate,
-                    secs,
-                    spread(&o.windows) * 100.0,
-                    warmup_text(&o, s.plan),
+                    rounds,
+                    slice.measure.as_secs_f64(),
+                    spread(&sum.rates) * 100.0,
+                    o.windows.first().copied().unwrap_or(f64::NAN),
+                    warmup_text(o, s.plan),
                     cpu / secs * 100.0,
-                    o.client_ticks as f64 / ticks / secs * 100.0,
+                    sum.client_ticks as f64 / ticks / secs * 100.0,
                     others
                 );
             }
@@ -325,15 +389,16 @@ pub async fn run(
     }
     let p = s.plan;
     notes.push(format!(
-        "Warm-up (the table's column, seconds, min..max over the repetitions): each server figure's load ran until two \
-         consecutive {:.0} s windows agreed within {:.0} %, at most {:.0} s; then {:.0} s were measured, and a window \
-         more than {:.0} % off the steady rate resumed the warm-up (the rate moved; {moves} time(s) in this run). \
-         {cut} figure(s) reached the cap before two windows agreed (measured after the cap; see the progress lines).",
+        "Warm-up (the table's column, seconds, min..max over the repetitions): for each reply, each server's load ran until two \
+         consecutive {:.0} s windows agreed within {:.0} %, at most {:.0} s (a window more than {:.0} % off the steady rate \
+         resumed it: {moves} time(s) in this run; {cut} warm-up(s) reached the cap, see the progress lines). Then the servers \
+         were measured {:.0} s each, in 1 s slices taken in turn (each after half a second of load), so that the machine's \
+         drift falls on all of them alike; a figure is its slices' requests over their seconds.",
         p.window.as_secs_f64(),
         p.agree * 100.0,
         p.max_warmup.as_secs_f64(),
-        p.measure.as_secs_f64(),
         p.shift * 100.0,
+        p.measure.as_secs_f64(),
     ));
     let f = crate::report::summarize(&foreign);
     notes.push(format!(
