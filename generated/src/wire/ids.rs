@@ -189,16 +189,9 @@ mod tests {
     #[test]
     fn ids_through_the_text_cache_are_written_as_without_it() {
         crate::wire::enable_text_cache(crate::wire::TEXT_CACHE_ENTRIES);
-        let mut seed = 0x243f_6a88_85a3_08d3u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed.to_le_bytes()
-        };
+        let mut rng = super::super::test_rng::XorShift(0x243f_6a88_85a3_08d3);
         for _ in 0..2_000 {
-            let mut bytes = [0u8; 32];
-            bytes.chunks_mut(8).for_each(|c| c.copy_from_slice(&next()));
+            let bytes: [u8; 32] = rng.bytes();
             let short: [u8; 20] = bytes[..20].try_into().unwrap();
             // The same 20 bytes as a short ID and as a node ID: two texts, never mixed up.
             let (id, short_id, node) = (Id::new(bytes), ShortId::new(short), NodeId::new(short));
@@ -217,13 +210,7 @@ mod tests {
     #[test]
     fn with_the_text_cache_on_ids_are_still_read_in_full_and_their_checksums_checked() {
         crate::wire::enable_text_cache(crate::wire::TEXT_CACHE_ENTRIES);
-        let mut seed = 0x1319_8a2e_0370_7344u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed.to_le_bytes()
-        };
+        let mut rng = super::super::test_rng::XorShift(0x1319_8a2e_0370_7344);
         // The last character changed to the next one of the alphabet: the same length, and a
         // checksum that no longer holds.
         let tampered = |text: &str| {
@@ -233,8 +220,7 @@ mod tests {
         };
         for _ in 0..2_000 {
             // Written first, so that each text is in the cache when it is read.
-            let mut bytes = [0u8; 32];
-            bytes.chunks_mut(8).for_each(|c| c.copy_from_slice(&next()));
+            let bytes: [u8; 32] = rng.bytes();
             let short: [u8; 20] = bytes[..20].try_into().unwrap();
             let (id_text, short_text) = (cb58_encode(&bytes), cb58_encode(&short));
             let node_text = format!("NodeID-{short_text}");

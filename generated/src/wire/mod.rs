@@ -13,6 +13,8 @@ mod height;
 mod hex;
 mod ids;
 mod numbers;
+#[cfg(test)]
+mod test_rng;
 pub(crate) mod text;
 mod text_cache;
 mod time;

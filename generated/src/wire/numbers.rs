@@ -311,14 +311,12 @@ mod tests {
 
     #[test]
     fn percent_is_written_as_the_exact_formatter_writes_it() {
-        let mut seed = 0x853c_49e6_748f_ea9bu64;
+        let mut rng = super::super::test_rng::XorShift(0x853c_49e6_748f_ea9b);
         let mut values = vec![
             0.0, 0.00005, 0.00015, 2.0, 99.5, 100.0, 1.23455, 0.1, 0.3, 1e5, 1e12,
         ];
         for _ in 0..20_000 {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
+            let seed = rng.next_u64();
             values.push((seed % 2_000_000) as f64 / 10_000.0 + (seed >> 40) as f64 * 1e-9);
         }
         for v in values {
