@@ -136,6 +136,18 @@ impl std::fmt::Display for InvalidCharacter {
     }
 }
 
+/// Multiplies the little-endian number in `limbs` by `mul` and adds `add` (one group of up to
+/// ten digits: 58^10 < 2^64), with one 128-bit product per limb; returns the limb carried out.
+fn mul_add(limbs: &mut [u64], mul: u64, add: u64) -> u64 {
+    let mut carry = u128::from(add);
+    for limb in limbs {
+        let cur = u128::from(*limb) * u128::from(mul) + carry;
+        *limb = cur as u64;
+        carry = cur >> 64;
+    }
+    carry as u64
+}
+
 /// Decodes base58 text into `out` (cleared first).
 ///
 /// The number is built in 64-bit limbs, ten digits at a time.
@@ -182,14 +194,9 @@ pub(crate) fn decode_into(text: &str, out: &mut Vec<u8>) -> Result<(), InvalidCh
             mul *= 58;
             add = add * 58 + u64::from(d);
         }
-        let mut carry = u128::from(add);
-        for limb in limbs[..used].iter_mut() {
-            let cur = u128::from(*limb) * u128::from(mul) + carry;
-            *limb = cur as u64;
-            carry = cur >> 64;
-        }
+        let carry = mul_add(&mut limbs[..used], mul, add);
         if carry > 0 {
-            limbs[used] = carry as u64;
+            limbs[used] = carry;
             used += 1;
         }
     }
@@ -228,14 +235,9 @@ pub(crate) fn decode_exact(text: &str, len: usize) -> Option<[u8; 40]> {
             mul *= 58;
             add = add * 58 + u64::from(v);
         }
-        let mut carry = u128::from(add);
-        for limb in limbs[..used].iter_mut() {
-            let cur = u128::from(*limb) * u128::from(mul) + carry;
-            *limb = cur as u64;
-            carry = cur >> 64;
-        }
+        let carry = mul_add(&mut limbs[..used], mul, add);
         if carry > 0 {
-            *limbs.get_mut(used)? = carry as u64;
+            *limbs.get_mut(used)? = carry;
             used += 1;
         }
     }
