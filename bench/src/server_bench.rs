@@ -230,43 +230,35 @@ pub async fn run(
                 .iter()
                 .map(|server| load::request(server.addr, reply.path(), &body).into())
                 .collect();
-            let fail = |server: &ServerProcess, e: String| {
-                format!(
-                    "{} server, {} reply: {e}",
-                    server.variant.name(),
-                    reply.name()
+            // One load run against `server`, once the machine is quiet.
+            let load = async |server: &ServerProcess, request: &Rc<[u8]>, plan: load::Plan| {
+                quiet.wait(&pids);
+                load::run(
+                    server.addr,
+                    request.clone(),
+                    reply.connections(s),
+                    plan,
+                    server.pid(),
                 )
+                .await
+                .map_err(|e| {
+                    format!(
+                        "{} server, {} reply: {e}",
+                        server.variant.name(),
+                        reply.name()
+                    )
+                })
             };
             // Each server warmed up until its rate is steady (one window measured to show it).
             let mut warmups = Vec::new();
             for (server, request) in servers.iter().zip(&requests) {
-                quiet.wait(&pids);
-                let o = load::run(
-                    server.addr,
-                    request.clone(),
-                    reply.connections(s),
-                    warm,
-                    server.pid(),
-                )
-                .await
-                .map_err(|e| fail(server, e))?;
-                warmups.push(o);
+                warmups.push(load(server, request, warm).await?);
             }
             // Then all of them, a slice each in turn.
             let mut sums = vec![Sums::default(); servers.len()];
             for _ in 0..rounds {
                 for ((server, request), sum) in servers.iter().zip(&requests).zip(&mut sums) {
-                    quiet.wait(&pids);
-                    let o = load::run(
-                        server.addr,
-                        request.clone(),
-                        reply.connections(s),
-                        slice,
-                        server.pid(),
-                    )
-                    .await
-                    .map_err(|e| fail(server, e))?;
-                    sum.add(&o, ticks);
+                    sum.add(&load(server, request, slice).await?, ticks);
                 }
             }
             for ((server, o), sum) in servers.iter().zip(&warmups).zip(&sums) {
