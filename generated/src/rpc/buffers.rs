@@ -8,6 +8,7 @@
 //! than that; a buffer under [`SMALLEST_POOLED`] never enters it (the allocator's own caches
 //! serve those sizes well).
 
+use crate::wire::Trails;
 use bytes::Bytes;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -31,14 +32,22 @@ struct Pool {
 }
 
 /// What one method's replies need, learnt from its last reply: the buffer of the next one
-/// starts that large (with a little room), so a reply is written without growing its buffer.
+/// starts that large (with a little room), so a reply is written without growing its buffer;
+/// and the order its identifiers came in, so the text cache is read in that order (see
+/// `wire/text_trail.rs`).
 #[derive(Debug, Default)]
-pub struct SizeHint(AtomicUsize);
+pub struct SizeHint(AtomicUsize, Trails);
 
 impl SizeHint {
     /// A hint that knows nothing yet.
     pub const fn new() -> Self {
-        Self(AtomicUsize::new(0))
+        Self(AtomicUsize::new(0), Trails::new())
+    }
+
+    /// Runs `f`, the writing of one reply, with the identifier order of this method's
+    /// earlier replies.
+    pub(crate) fn in_order<R>(&self, f: impl FnOnce() -> R) -> R {
+        self.1.in_order(f)
     }
 
     /// The capacity to start a reply with: the last one's length and a sixteenth more.

@@ -129,12 +129,8 @@ fn write_str(out: &mut Vec<u8>, text: &str) {
 /// Appends `text` escaped: each run of bytes that need no escape in one copy.
 fn write_escaped(out: &mut Vec<u8>, text: &str) {
     let bytes = text.as_bytes();
-    // Most text needs no escape: a branch-free look at every byte (which the compiler
-    // vectorizes), then one copy.
-    let plain = !bytes.iter().fold(false, |any, &b| {
-        any | (b < 0x20) | (b == b'"') | (b == b'\\')
-    });
-    if plain {
+    // Most text needs no escape: one look at every byte, then one copy.
+    if !needs_escape(bytes) {
         out.extend_from_slice(bytes);
         return;
     }
@@ -160,6 +156,44 @@ fn write_escaped(out: &mut Vec<u8>, text: &str) {
         run = i + 1;
     }
     out.extend_from_slice(&bytes[run..]);
+}
+
+/// Whether any byte of `bytes` is one JSON escapes (below 0x20, `"` or `\\`). Long text is
+/// looked at with a branch-free fold the compiler vectorizes; text of 8 to 32 bytes (most
+/// struct keys and values) eight bytes at a time in a `u64`, where the vector loop would
+/// spend its time in its scalar tail; shorter text byte by byte.
+fn needs_escape(bytes: &[u8]) -> bool {
+    if bytes.len() > 32 {
+        return bytes.iter().fold(false, |any, &b| {
+            any | (b < 0x20) | (b == b'"') | (b == b'\\')
+        });
+    }
+    let word_at = |at: usize| {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&bytes[at..at + 8]);
+        word_needs_escape(u64::from_le_bytes(word))
+    };
+    if bytes.len() < 8 {
+        return bytes.iter().fold(false, |any, &b| {
+            any | (b < 0x20) | (b == b'"') | (b == b'\\')
+        });
+    }
+    // Whole words, then the last eight bytes (overlapping the last whole word): no tail to
+    // pad, which would be stored and read back at once (a stall on every short string).
+    (0..bytes.len() / 8).fold(false, |any, i| any | word_at(i * 8)) | word_at(bytes.len() - 8)
+}
+
+/// Whether a byte of `word` is below 0x20, `"` or `\\`: the classic exact tests for "a byte
+/// below n" (n <= 128) and "a zero byte" (after xor with the byte looked for).
+fn word_needs_escape(word: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGHS;
+    let zero = |x: u64| below(x, 1);
+    (below(word, 0x20)
+        | zero(word ^ (ONES * u64::from(b'"')))
+        | zero(word ^ (ONES * u64::from(b'\\'))))
+        != 0
 }
 
 fn write_integer<I: itoa::Integer>(out: &mut Vec<u8>, value: I) {
@@ -595,7 +629,13 @@ impl ser::SerializeStruct for Compound<'_> {
         value: &T,
     ) -> Result<(), Error> {
         if self.state != State::Raw {
-            return ser::SerializeMap::serialize_entry(self, key, value);
+            // As `serialize_entry` with a string key, without the key's serializer.
+            self.separate();
+            write_str(self.out, key);
+            self.out.push(b':');
+            return value.serialize(Writer {
+                out: &mut *self.out,
+            });
         }
         if key == RAW_VALUE_TOKEN {
             value.serialize(RawText {
@@ -1050,6 +1090,28 @@ pub(crate) fn assert_same_as_serde_json<T: Serialize + ?Sized>(value: &T) {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn the_escape_check_finds_every_byte_json_escapes_in_every_position() {
+        for len in 1..=40 {
+            for at in 0..len {
+                for byte in 0..=u8::MAX {
+                    let mut bytes = vec![b'x'; len];
+                    bytes[at] = byte;
+                    let want = byte < 0x20 || byte == b'"' || byte == b'\\';
+                    assert_eq!(
+                        super::needs_escape(&bytes),
+                        want,
+                        "{byte:#x} at {at} of {len}"
+                    );
+                }
+            }
+        }
+        // Bytes above 0x7f (UTF-8) beside one that needs escaping, and alone.
+        assert!(super::needs_escape("é\"".as_bytes()));
+        assert!(!super::needs_escape("é€𝄞 and more text, é€𝄞".as_bytes()));
+        assert!(!super::needs_escape(b""));
+    }
     use std::collections::BTreeMap;
 
     use serde::{Serialize, Serializer};

@@ -146,7 +146,7 @@ pub fn reply_sized<R: Serialize>(hint: &SizeHint, result: Result<R, RpcError>) -
     let value = result?;
     let mut out = buffers::take(hint.capacity().saturating_add(AFTER_RESULT));
     out.extend_from_slice(RESULT_PREFIX);
-    json_write::write(&mut out, &value)
+    hint.in_order(|| json_write::write(&mut out, &value))
         .map_err(|e| RpcError::internal(format!("cannot encode the result: {e}")))?;
     hint.record(out.len());
     Ok(Encoded(out))
@@ -579,6 +579,65 @@ impl Future for CatchUnwind<'_> {
         match std::panic::catch_unwind(AssertUnwindSafe(|| future.as_mut().poll(cx))) {
             Ok(poll) => poll,
             Err(_) => Poll::Ready(Err(RpcError::internal("the handler panicked"))),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::wire::{Id, NodeId, cb58_encode};
+
+    /// The IDs and node IDs of `order`, as a reply's result, and the text serde_json gives
+    /// for them with every cb58 computed anew (no cache, no trail).
+    fn result(order: &[u32]) -> (Vec<(Id, NodeId)>, Vec<u8>) {
+        let bytes = |n: u32| {
+            let mut b = [0x5a; 32];
+            b[..4].copy_from_slice(&n.to_le_bytes());
+            b
+        };
+        let value: Vec<(Id, NodeId)> = order
+            .iter()
+            .map(|&n| {
+                let short: [u8; 20] = bytes(n)[..20].try_into().unwrap_or_default();
+                (Id::new(bytes(n)), NodeId::new(short))
+            })
+            .collect();
+        let items: Vec<String> = order
+            .iter()
+            .map(|&n| {
+                let b = bytes(n);
+                format!(
+                    "[\"{}\",\"NodeID-{}\"]",
+                    cb58_encode(&b),
+                    cb58_encode(&b[..20])
+                )
+            })
+            .collect();
+        let mut want = RESULT_PREFIX.to_vec();
+        want.extend_from_slice(format!("[{}]", items.join(",")).as_bytes());
+        (value, want)
+    }
+
+    #[test]
+    fn replies_in_the_order_of_earlier_ones_or_not_are_the_bytes_computed_anew() {
+        crate::wire::enable_text_cache(crate::wire::TEXT_CACHE_ENTRIES);
+        let hint = SizeHint::new();
+        let base: Vec<u32> = (0..500).collect();
+        let mut inserted = base.clone();
+        inserted.insert(250, 9_999);
+        let thinned: Vec<u32> = base.iter().copied().filter(|n| n % 3 != 1).collect();
+        let reversed: Vec<u32> = base.iter().rev().copied().collect();
+        let repeated = vec![7; 50];
+        for order in [
+            &base, &base, &inserted, &inserted, &thinned, &base, &reversed, &reversed, &repeated,
+            &base,
+        ] {
+            let (value, want) = result(order);
+            let Ok(Encoded(got)) = reply_sized(&hint, Ok(value)) else {
+                panic!("the reply was not written");
+            };
+            assert!(got == want, "a reply of {} items differs", order.len());
         }
     }
 }

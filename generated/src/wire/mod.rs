@@ -17,6 +17,7 @@ mod numbers;
 mod test_rng;
 pub(crate) mod text;
 mod text_cache;
+mod text_trail;
 mod time;
 
 pub use address::Address;
@@ -30,4 +31,6 @@ pub use serde_json::Value;
 pub use text_cache::{
     DEFAULT_ENTRIES as TEXT_CACHE_ENTRIES, enable_text_cache, text_cache_enabled,
 };
+#[cfg(feature = "server")]
+pub(crate) use text_trail::Trails;
 pub use time::Timestamp;

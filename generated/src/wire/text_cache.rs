@@ -19,6 +19,7 @@
 //!
 //! [`rpc::serve`]: crate::rpc::serve
 
+use super::text_trail;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering, fence};
 
@@ -85,6 +86,7 @@ static SETS: OnceLock<Box<[[Entry; WAYS]]>> = OnceLock::new();
 /// change nothing. Returns the number of entries.
 pub fn enable_text_cache(entries: usize) -> usize {
     let sets = SETS.get_or_init(|| {
+        text_trail::set_budget(entries.max(WAYS));
         let sets = (entries.max(WAYS) / WAYS).next_power_of_two();
         (0..sets)
             .map(|_| std::array::from_fn(|_| Entry(std::array::from_fn(|_| AtomicU64::new(0)))))
@@ -117,13 +119,18 @@ pub(crate) fn text_of(key: &[u8], make: impl FnOnce() -> Option<Text>) -> Option
         return make();
     };
     let words = words_of(key);
+    if let Some(text) = text_trail::next(key.len(), &words) {
+        return Some(text);
+    }
     let set = &sets[hash(&words, key.len()) as usize & (sets.len() - 1)];
     for entry in set {
         if let Some(text) = entry.read(key.len(), &words) {
+            text_trail::record(key.len(), &words, &text);
             return Some(text);
         }
     }
     let text = make()?;
+    text_trail::record(key.len(), &words, &text);
     // The way written the longest ago (an empty one has version 0).
     if let Some(oldest) = set.iter().min_by_key(|e| e.0[0].load(Ordering::Relaxed)) {
         oldest.write(key.len(), &words, &text);
