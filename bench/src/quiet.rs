@@ -111,23 +111,21 @@ impl Quiet {
 
     /// Waits, measures `f`, and measures again while disturbed (within the retry budget);
     /// returns the least disturbed figure.
-    pub fn measure(&self, ours: &[u32], mut f: impl FnMut() -> f64) -> f64 {
-        let mut best: Option<(f64, f64)> = None;
-        loop {
+    pub fn measure<T>(&self, ours: &[u32], mut f: impl FnMut() -> T) -> T {
+        self.wait(ours);
+        let start = self.snapshot(ours);
+        let mut best = (f(), self.since(&start, ours));
+        while self.retry(best.1) {
             self.wait(ours);
             let start = self.snapshot(ours);
             let value = f();
             let foreign = self.since(&start, ours);
-            if best.is_none_or(|(_, b)| foreign < b) {
-                best = Some((value, foreign));
-            }
-            if !self.retry(foreign) {
-                break;
+            if foreign < best.1 {
+                best = (value, foreign);
             }
         }
-        let (value, foreign) = best.unwrap_or((f64::NAN, f64::NAN));
-        self.keep(foreign);
-        value
+        self.keep(best.1);
+        best.0
     }
 
     /// A note for the table.
