@@ -1,5 +1,6 @@
 //! Addresses: `<chain>-<hrp>1<data>` bech32 strings or raw cb58 short IDs.
 
+use std::borrow::Cow;
 use std::error::Error;
 use std::fmt;
 use std::str::FromStr;
@@ -30,9 +31,11 @@ pub enum Address {
     /// `<chain>-<hrp>1<data>`, or `<hrp>1<data>` when `chain` is `None`.
     Bech32 {
         /// The chain alias before the first `-` (`X`, `P`, `C`, a chain ID…), if any.
-        chain: Option<String>,
+        /// Borrowed for the usual aliases, so reading an address allocates nothing for it.
+        chain: Option<Cow<'static, str>>,
         /// The lower-case human-readable part (`avax`, `fuji`, `local`, `custom`…).
-        hrp: String,
+        /// Borrowed for the networks' HRPs.
+        hrp: Cow<'static, str>,
         /// The 20 address bytes.
         payload: [u8; 20],
     },
@@ -51,6 +54,17 @@ fn error_chain(e: &dyn Error) -> String {
     msg
 }
 
+/// The chain aliases and HRPs an address usually holds, kept without an allocation.
+const USUAL_NAMES: [&str; 7] = ["X", "P", "C", "avax", "fuji", "local", "custom"];
+
+/// `name` as an address keeps it: borrowed when it is one of [`USUAL_NAMES`], else owned.
+fn kept(name: &str) -> Cow<'static, str> {
+    match USUAL_NAMES.iter().find(|usual| **usual == name) {
+        Some(usual) => Cow::Borrowed(usual),
+        None => Cow::Owned(name.to_owned()),
+    }
+}
+
 impl Address {
     /// A bech32 address. `chain` must be non-empty ASCII letters and digits, `hrp` a valid bech32
     /// human-readable part (stored lower-case).
@@ -67,8 +81,8 @@ impl Address {
         let parsed =
             Hrp::parse(hrp).map_err(|e| WireError::new("bech32 hrp", hrp, error_chain(&e)))?;
         Ok(Address::Bech32 {
-            chain: chain.map(str::to_owned),
-            hrp: parsed.to_lowercase(),
+            chain: chain.map(kept),
+            hrp: kept(&parsed.to_lowercase()),
             payload,
         })
     }
@@ -193,8 +207,8 @@ impl FromStr for Address {
         if chain_ok && let Some((hrp, payload)) = super::bech32_fast::decode(bech) {
             // A valid chain alias and a checked lower-case HRP: what `Address::new` stores.
             return Ok(Address::Bech32 {
-                chain: chain.map(str::to_owned),
-                hrp: hrp.to_owned(),
+                chain: chain.map(kept),
+                hrp: kept(hrp),
                 payload,
             });
         }
@@ -228,7 +242,7 @@ impl Serialize for Address {
         let cached = self.cached_text();
         let text = match &cached {
             Some(text) => text.as_str().into(),
-            None => std::borrow::Cow::Owned(self.to_canonical().map_err(S::Error::custom)?),
+            None => Cow::Owned(self.to_canonical().map_err(S::Error::custom)?),
         };
         // The data part is bech32's alphabet and a short ID is base58's; a chain alias or HRP
         // in a hand-built value could hold anything, so only theirs is looked at.
@@ -450,6 +464,35 @@ mod tests {
         let m = bech32::encode::<bech32::Bech32m>(Hrp::parse("avax").unwrap(), &EWOQ).unwrap();
         assert!(err(&format!("X-{m}")).contains("invalid bech32"));
         assert!(serde_json::from_str::<Address>("1").is_err());
+    }
+
+    #[test]
+    fn the_usual_chain_aliases_and_hrps_are_borrowed_and_others_owned() {
+        for chain in ["X", "P", "C"] {
+            for hrp in ["avax", "fuji", "local", "custom"] {
+                let text = Address::new(Some(chain), hrp, EWOQ).unwrap().to_string();
+                let read: Address = text.parse().unwrap();
+                assert!(
+                    matches!(
+                        &read,
+                        Address::Bech32 {
+                            chain: Some(Cow::Borrowed(c)),
+                            hrp: Cow::Borrowed(h),
+                            ..
+                        } if *c == chain && *h == hrp
+                    ),
+                    "{text}"
+                );
+            }
+        }
+        let chain_id = "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM";
+        let text = Address::new(Some(chain_id), "avax", EWOQ).unwrap().to_string();
+        let read: Address = text.parse().unwrap();
+        assert!(matches!(
+            &read,
+            Address::Bech32 { chain: Some(Cow::Owned(c)), .. } if c == chain_id
+        ));
+        assert_eq!(read.to_string(), text);
     }
 
     #[test]
