@@ -11,7 +11,7 @@ use serde::ser::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::text::deserialize_from_str;
-use super::text_cache::{KEY_BYTES, Text, text_of};
+use super::text_cache::{KEY_BYTES, Text, text_of_padded};
 use super::{ShortId, WireError};
 
 /// Number of bech32 data characters (5 bits each) that hold exactly 20 bytes.
@@ -137,7 +137,7 @@ impl Address {
         let at = 2 + c.len();
         key[at..at + hrp.len()].copy_from_slice(hrp.as_bytes());
         key[at + hrp.len() + 1..len].copy_from_slice(payload);
-        text_of(&key[..len], || {
+        text_of_padded(&key, len, || {
             let text = self.to_canonical().ok()?;
             let mut kept = Text::new();
             kept.push(text.as_bytes()).then_some(kept)
@@ -486,7 +486,9 @@ mod tests {
             }
         }
         let chain_id = "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM";
-        let text = Address::new(Some(chain_id), "avax", EWOQ).unwrap().to_string();
+        let text = Address::new(Some(chain_id), "avax", EWOQ)
+            .unwrap()
+            .to_string();
         let read: Address = text.parse().unwrap();
         assert!(matches!(
             &read,

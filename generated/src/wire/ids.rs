@@ -7,7 +7,7 @@ use sha2::{Digest, Sha256};
 
 use super::WireError;
 use super::base58::{self, ShortText};
-use super::text_cache::{Text, text_of};
+use super::text_cache::{KEY_BYTES, Text, text_of_padded};
 
 /// The 4-byte checksum used by cb58 and checksummed hex: the last 4 bytes of SHA-256(`bytes`).
 pub(crate) fn checksum(bytes: &[u8]) -> [u8; 4] {
@@ -40,10 +40,10 @@ fn id_text<const N: usize>(prefix: &str, bytes: &[u8; N]) -> Text {
         let fits = text.push(prefix.as_bytes()) && text.push(cb58_short(bytes).as_str().as_bytes());
         fits.then_some(text)
     };
-    let mut key = [0u8; 41];
+    let mut key = [0u8; KEY_BYTES];
     key[0] = N as u8 | if prefix.is_empty() { 0 } else { 0x80 };
     key[1..=N].copy_from_slice(bytes);
-    text_of(&key[..=N], make).unwrap_or_else(Text::new)
+    text_of_padded(&key, N + 1, make).unwrap_or_else(Text::new)
 }
 
 /// Decodes a cb58 string and verifies and removes its 4-byte checksum.

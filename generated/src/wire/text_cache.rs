@@ -17,6 +17,10 @@
 //! (a sequence lock), so readers on several threads never write to a shared cache line; a
 //! reader that meets an entry being written treats it as a miss.
 //!
+//! Each lookup is a random read of the table, about one trip to memory when the table is
+//! larger than the processor's caches; a server's reply first looks in the trail of its
+//! method's last reply, read in order ([`text_trail`](super::text_trail)).
+//!
 //! [`rpc::serve`]: crate::rpc::serve
 
 use super::text_trail;
@@ -82,8 +86,10 @@ struct Entry([AtomicU64; WORDS]);
 static SETS: OnceLock<Box<[[Entry; WAYS]]>> = OnceLock::new();
 
 /// Turns the text cache on with room for `entries` texts (rounded up to a power of two, at
-/// least 4; 128 bytes each), allocated and written now (so its memory counts from the start). The first call decides the size; later calls
-/// change nothing. Returns the number of entries.
+/// least 4; 128 bytes each), allocated and written now (so its memory counts from the
+/// start), and lets the server's replies keep trails of up to `entries` (key, text) pairs in
+/// all (about 120 bytes each, taken as replies need them; see `text_trail.rs`). The first
+/// call decides the sizes; later calls change nothing. Returns the number of entries.
 pub fn enable_text_cache(entries: usize) -> usize {
     let sets = SETS.get_or_init(|| {
         text_trail::set_budget(entries.max(WAYS));
@@ -100,40 +106,58 @@ pub fn text_cache_enabled() -> bool {
     SETS.get().is_some()
 }
 
-/// The key as words, zero-padded.
-fn words_of(key: &[u8]) -> [u64; KEY_BYTES / 8] {
-    let mut words = [0u64; KEY_BYTES / 8];
-    for (w, chunk) in words.iter_mut().zip(key.chunks(8)) {
-        let mut b = [0u8; 8];
-        b[..chunk.len()].copy_from_slice(chunk);
-        *w = u64::from_le_bytes(b);
-    }
-    words
+/// The key's words: the bytes of `key` (zero past the key's length) read eight at a time.
+fn words_of(key: &[u8; KEY_BYTES]) -> [u64; KEY_BYTES / 8] {
+    std::array::from_fn(|i| {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(&key[i * 8..i * 8 + 8]);
+        u64::from_le_bytes(word)
+    })
 }
 
-/// The text for `key` (at most [`KEY_BYTES`]): from the cache, or made by `make` (and kept)
-/// when the cache is on and does not hold it. `make` returns `None` when there is no text to
-/// keep.
+/// [`text_of_padded`] for a key of any length (more than [`KEY_BYTES`]: made every time).
+#[cfg(test)]
 pub(crate) fn text_of(key: &[u8], make: impl FnOnce() -> Option<Text>) -> Option<Text> {
-    let Some(sets) = SETS.get().filter(|_| key.len() <= KEY_BYTES) else {
+    let mut padded = [0u8; KEY_BYTES];
+    match padded.get_mut(..key.len()) {
+        Some(room) => room.copy_from_slice(key),
+        None => return make(),
+    }
+    text_of_padded(&padded, key.len(), make)
+}
+
+/// The text for the key that is the first `len` bytes of `key` (every byte after them 0):
+/// from the trail of the reply being written or the cache, or made by `make` (and kept)
+/// when the cache is on and does not hold it. `make` returns `None` when there is no text to
+/// keep. The key comes padded so that its words are read with fixed-size loads.
+pub(crate) fn text_of_padded(
+    key: &[u8; KEY_BYTES],
+    len: usize,
+    make: impl FnOnce() -> Option<Text>,
+) -> Option<Text> {
+    debug_assert!(
+        key.get(len..)
+            .is_some_and(|rest| rest.iter().all(|&b| b == 0))
+    );
+    let Some(sets) = SETS.get().filter(|_| len <= KEY_BYTES) else {
         return make();
     };
     let words = words_of(key);
-    if let Some(text) = text_trail::next(key.len(), &words) {
+    if let Some(text) = text_trail::next(len, &words) {
         return Some(text);
     }
-    let set = &sets[hash(&words, key.len()) as usize & (sets.len() - 1)];
+    let set = &sets[hash(&words, len) as usize & (sets.len() - 1)];
     for entry in set {
-        if let Some(text) = entry.read(key.len(), &words) {
-            text_trail::record(key.len(), &words, &text);
+        if let Some(text) = entry.read(len, &words) {
+            text_trail::record(len, &words, &text);
             return Some(text);
         }
     }
     let text = make()?;
-    text_trail::record(key.len(), &words, &text);
+    text_trail::record(len, &words, &text);
     // The way written the longest ago (an empty one has version 0).
     if let Some(oldest) = set.iter().min_by_key(|e| e.0[0].load(Ordering::Relaxed)) {
-        oldest.write(key.len(), &words, &text);
+        oldest.write(len, &words, &text);
     }
     Some(text)
 }
