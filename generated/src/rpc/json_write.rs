@@ -163,7 +163,7 @@ fn write_escaped(out: &mut Vec<u8>, text: &str) {
 /// struct keys and values) eight bytes at a time in a `u64`, where the vector loop would
 /// spend its time in its scalar tail; shorter text byte by byte.
 fn needs_escape(bytes: &[u8]) -> bool {
-    if bytes.len() > 32 {
+    if !(8..=32).contains(&bytes.len()) {
         return bytes.iter().fold(false, |any, &b| {
             any | (b < 0x20) | (b == b'"') | (b == b'\\')
         });
@@ -173,11 +173,6 @@ fn needs_escape(bytes: &[u8]) -> bool {
         word.copy_from_slice(&bytes[at..at + 8]);
         word_needs_escape(u64::from_le_bytes(word))
     };
-    if bytes.len() < 8 {
-        return bytes.iter().fold(false, |any, &b| {
-            any | (b < 0x20) | (b == b'"') | (b == b'\\')
-        });
-    }
     // Whole words, then the last eight bytes (overlapping the last whole word): no tail to
     // pad, which would be stored and read back at once (a stall on every short string).
     (0..bytes.len() / 8).fold(false, |any, i| any | word_at(i * 8)) | word_at(bytes.len() - 8)
@@ -1101,6 +1096,14 @@ pub(crate) fn assert_same_as_serde_json<T: Serialize + ?Sized>(value: &T) {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
+    use serde::{Serialize, Serializer};
+    use serde_json::value::RawValue;
+    use serde_json::{Map, Number, Value, json};
+
+    use super::{assert_same_as_serde_json, to_vec, write};
+    use crate::wire::ascii;
 
     #[test]
     fn the_escape_check_finds_every_byte_json_escapes_in_every_position() {
@@ -1123,14 +1126,6 @@ mod tests {
         assert!(!super::needs_escape("é€𝄞 and more text, é€𝄞".as_bytes()));
         assert!(!super::needs_escape(b""));
     }
-    use std::collections::BTreeMap;
-
-    use serde::{Serialize, Serializer};
-    use serde_json::value::RawValue;
-    use serde_json::{Map, Number, Value, json};
-
-    use super::{assert_same_as_serde_json, to_vec, write};
-    use crate::wire::ascii;
 
     /// Both writers' output for `value`, checked equal; ours as text.
     fn same<T: Serialize + ?Sized>(value: &T) -> String {
