@@ -112,16 +112,18 @@ impl Quiet {
     /// Waits, measures `f`, and measures again while disturbed (within the retry budget);
     /// returns the least disturbed figure.
     pub fn measure<T>(&self, ours: &[u32], mut f: impl FnMut() -> T) -> T {
-        self.wait(ours);
-        let start = self.snapshot(ours);
-        let mut best = (f(), self.since(&start, ours));
-        while self.retry(best.1) {
+        // One figure and the load of other processes while it was measured.
+        let mut once = || {
             self.wait(ours);
             let start = self.snapshot(ours);
             let value = f();
-            let foreign = self.since(&start, ours);
-            if foreign < best.1 {
-                best = (value, foreign);
+            (value, self.since(&start, ours))
+        };
+        let mut best = once();
+        while self.retry(best.1) {
+            let next = once();
+            if next.1 < best.1 {
+                best = next;
             }
         }
         self.keep(best.1);
