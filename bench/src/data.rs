@@ -21,6 +21,10 @@ const SEED: u64 = 0x00a1_a7c4_e2b3_7c01;
 /// does not change.
 const SEED_ALL_SIGNERS: u64 = 0x5e1d_0a11_5163_e125;
 
+/// The seed of a reply of the same shape as the first large one with none of its identifiers,
+/// for reading replies whose identifiers are all new.
+const SEED_OTHER: u64 = 0x7f4a_7c15_9e37_79b9;
+
 /// SplitMix64: small, fast, and the same on every machine.
 struct Rng(u64);
 
@@ -295,6 +299,16 @@ impl Fixtures {
 
     pub fn large_json(&self) -> String {
         serde_json::to_string(&self.validators).expect("serializable")
+    }
+
+    /// A result of the large reply's shape whose identifiers are all others.
+    pub fn large_other_json() -> String {
+        let mut rng = Rng(SEED_OTHER);
+        let validators: Vec<CurrentValidator> = (0..VALIDATORS)
+            .map(|_| validator(&mut rng, MIXED))
+            .collect();
+        serde_json::to_string(&platform::GetCurrentValidatorsResult::new(validators))
+            .expect("serializable")
     }
 
     pub fn large_all_signers_json(&self) -> String {

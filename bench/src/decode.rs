@@ -144,7 +144,7 @@ pub fn interleaved<const N: usize>(budget: Duration, mut fs: [&mut dyn FnMut(); 
 }
 
 /// One turn of [`interleaved`].
-const SLICE: Duration = Duration::from_millis(50);
+pub const SLICE: Duration = Duration::from_millis(50);
 
 pub fn run(
     fixtures: &Fixtures,
@@ -182,6 +182,48 @@ pub fn run(
             .target(Target::AtMost(4.0)),
     );
     rows.push(Row::new(&what, Unit::Seconds, l.generated).against("`serde_json::Value`", l.value));
+
+    // The same, with every identifier new: two replies of that shape with no identifier in
+    // common read in turn, so each read finds its method's trail holding the other's.
+    let other = data::reply_body(&Fixtures::large_other_json());
+    check::<GetCurrentValidatorsResult, hand::Validators>(large_method, &other)?;
+    let bodies = [&large, &other];
+    let (mut gen_new, mut hand_new) = (vec![], vec![]);
+    for _ in 0..reps {
+        let (mut g, mut h) = (0usize, 0usize);
+        let [generated, hand] = quiet.measure(&[], || {
+            interleaved(
+                budget,
+                [
+                    &mut || {
+                        g += 1;
+                        let body = bodies[g % 2];
+                        black_box(expect(
+                            "generated",
+                            generated_decode::<GetCurrentValidatorsResult>(large_method, body),
+                        ));
+                    },
+                    &mut || {
+                        h += 1;
+                        black_box(expect(
+                            "hand",
+                            serde_json::from_slice::<hand::Reply<hand::Validators>>(bodies[h % 2]),
+                        ));
+                    },
+                ],
+            )
+        });
+        gen_new.push(generated);
+        hand_new.push(hand);
+    }
+    rows.push(
+        Row::new(
+            "Client decode, large reply, every identifier new (two such replies read in turn)",
+            Unit::Seconds,
+            gen_new,
+        )
+        .against("hand-written serde structs", hand_new),
+    );
 
     let u = decode_series::<avm::GetUtxosResult, hand::Utxos>(
         utxos_method,

@@ -159,6 +159,7 @@ fn profile(what: Option<&str>, times: Option<u64>) -> Result<(), String> {
     let fixtures = data::Fixtures::build();
     let large = data::reply_body(&fixtures.large_json());
     let utxos = data::reply_body(&fixtures.utxos_json());
+    let other = data::reply_body(&data::Fixtures::large_other_json());
     let until = Instant::now() + Duration::from_secs(5);
     let mut n = 0u64;
     let mut runs = 0u64;
@@ -191,6 +192,20 @@ fn profile(what: Option<&str>, times: Option<u64>) -> Result<(), String> {
                 .map_err(|e| e.to_string())?;
                 n += r.validators.len() as u64;
             }
+            // Two replies with no identifier in common, in turn: every identifier new (with
+            // the reading trails on, or off).
+            Some("decode-new" | "decode-new-off") => {
+                if what == Some("decode-new-off") && n == 0 {
+                    avalanche_rpc::wire::limit_read_trails(0);
+                }
+                let body = if runs.is_multiple_of(2) { &large } else { &other };
+                let r: GetCurrentValidatorsResult = decode::generated_decode(
+                    &avalanche_rpc::platform::methods::GET_CURRENT_VALIDATORS,
+                    body,
+                )
+                .map_err(|e| e.to_string())?;
+                n += r.validators.len() as u64;
+            }
             Some("decode-hand") => {
                 let r: hand::Reply<hand::Validators> =
                     serde_json::from_slice(&large).map_err(|e| e.to_string())?;
@@ -208,7 +223,7 @@ fn profile(what: Option<&str>, times: Option<u64>) -> Result<(), String> {
                 n += r.utxos.len() as u64;
             }
             _ => return Err(
-                "profile serialize|reply|reply-cached|hand|decode|decode-hand|decode-ignored|utxos"
+                "profile serialize|reply|reply-cached|hand|decode|decode-new|decode-new-off|decode-hand|decode-ignored|utxos"
                     .into(),
             ),
         }

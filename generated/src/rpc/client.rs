@@ -691,8 +691,12 @@ pub fn decode_reply<R: DeserializeOwned>(
             body: snippet(&reply.body),
         });
     }
+    // A large reply is read with the identifiers met in this method's last one (see
+    // `wire::limit_read_trails`).
     if method.rules.is_empty()
-        && let Some(result) = envelope::read_success(&reply.body, id)
+        && let Some(result) = crate::wire::while_reading(method.name, reply.body.len(), || {
+            envelope::read_success(&reply.body, id)
+        })
     {
         return Ok(result);
     }
@@ -813,5 +817,69 @@ mod tests {
         }
         let big = vec![b'x'; 10 << 20];
         assert_eq!(snippet(&big).chars().count(), 201);
+    }
+
+    /// The body of a `platform.getCurrentValidators` reply with `n` validators, the `bad`-th
+    /// (if any) with the last character of its node ID changed.
+    fn validators_body(n: u8, bad: Option<u8>) -> String {
+        use crate::wire::{Address, Id, NodeId};
+        let validators: Vec<serde_json::Value> = (0..n)
+            .map(|i| {
+                let mut node = NodeId::new([i; 20]).to_string();
+                if bad == Some(i) {
+                    let last = node.pop().unwrap_or('1');
+                    node.push(if last == '2' { '3' } else { '2' });
+                }
+                let owner = serde_json::json!({
+                    "locktime": "0",
+                    "threshold": "1",
+                    "addresses": [Address::new(Some("P"), "avax", [i; 20]).unwrap().to_string()],
+                });
+                serde_json::json!({
+                    "txID": Id::new([i; 32]).to_string(),
+                    "nodeID": node,
+                    "startTime": "1",
+                    "endTime": "2",
+                    "weight": "2000000000000",
+                    "validationRewardOwner": owner,
+                    "delegationRewardOwner": owner,
+                })
+            })
+            .collect();
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "result": {"validators": validators}})
+            .to_string()
+    }
+
+    #[test]
+    fn a_large_reply_read_again_gives_the_same_values_and_a_changed_checksum_is_still_refused() {
+        use crate::platform::{GetCurrentValidatorsResult, methods::GET_CURRENT_VALIDATORS};
+        let read = |body: String| {
+            assert!(body.len() > 8 * 1024, "large enough for a trail");
+            decode_reply::<GetCurrentValidatorsResult>(
+                &GET_CURRENT_VALIDATORS,
+                1,
+                &HttpReply::new(200, body),
+            )
+        };
+        let first = read(validators_body(100, None)).unwrap();
+        assert_eq!(first.validators.len(), 100);
+        // Read again (from the trail of the first) and again: the same values.
+        for _ in 0..2 {
+            assert_eq!(read(validators_body(100, None)).unwrap(), first);
+        }
+        // One node ID's checksum broken where the trail holds the right one: refused, at
+        // its path, every time.
+        for _ in 0..2 {
+            match read(validators_body(100, Some(40))) {
+                Err(ClientError::Decode { path, message, .. }) => {
+                    assert_eq!(path, "validators[40].nodeID");
+                    assert!(message.contains("checksum"), "{message}");
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        // Fewer validators: the rest still right.
+        let fewer = read(validators_body(60, None)).unwrap();
+        assert_eq!(fewer.validators[..], first.validators[..60]);
     }
 }

@@ -65,6 +65,52 @@ fn kept(name: &str) -> Cow<'static, str> {
     }
 }
 
+/// The key of a bech32 address in the text cache and the trails, and its length; `None` when
+/// the chain and HRP are too long for one. The kind (an address, with or without a chain), the
+/// chain's length and the chain, the HRP and a 0 byte after it (which an HRP never holds), the
+/// payload last.
+fn bech32_key(
+    chain: Option<&str>,
+    hrp: &str,
+    payload: &[u8; 20],
+) -> Option<([u8; KEY_BYTES], usize)> {
+    let c = chain.unwrap_or("").as_bytes();
+    let len = 2 + c.len() + hrp.len() + 1 + payload.len();
+    if len > KEY_BYTES {
+        return None;
+    }
+    let mut key = [0u8; KEY_BYTES];
+    key[0] = BECH32_KIND | u8::from(chain.is_some());
+    key[1] = c.len() as u8;
+    key[2..2 + c.len()].copy_from_slice(c);
+    let at = 2 + c.len();
+    key[at..at + hrp.len()].copy_from_slice(hrp.as_bytes());
+    key[at + hrp.len() + 1..len].copy_from_slice(payload);
+    Some((key, len))
+}
+
+/// The kind byte of a bech32 address's key (its low bit says whether it has a chain).
+const BECH32_KIND: u8 = 0x40;
+
+/// The address whose text `s` the trail of the reply being read met last time, if it holds it
+/// next (the payload from the key; the chain and HRP, which the text holds as they are, from
+/// the text).
+fn bech32_from_trail(s: &str) -> Option<Address> {
+    let (len, key) = super::text_trail::key_of(s.as_bytes(), |k| k & !1 == BECH32_KIND)?;
+    let payload = key.get(len.checked_sub(20)?..len)?.try_into().ok()?;
+    let (chain, bech) = match key[0] & 1 {
+        1 => s.split_once('-').map(|(c, b)| (Some(c), b))?,
+        _ => (None, s),
+    };
+    // The separator and the 38 characters of data and checksum follow the HRP.
+    let hrp = bech.get(..bech.len().checked_sub(PAYLOAD_CHARS + 7)?)?;
+    Some(Address::Bech32 {
+        chain: chain.map(kept),
+        hrp: kept(hrp),
+        payload,
+    })
+}
+
 impl Address {
     /// A bech32 address. `chain` must be non-empty ASCII letters and digits, `hrp` a valid bech32
     /// human-readable part (stored lower-case).
@@ -122,21 +168,7 @@ impl Address {
         else {
             return None;
         };
-        let chain = chain.as_deref();
-        let c = chain.unwrap_or("").as_bytes();
-        let len = 2 + c.len() + hrp.len() + 1 + payload.len();
-        if len > KEY_BYTES {
-            return None;
-        }
-        // The kind (an address, with or without a chain), the chain's length and the chain,
-        // the HRP and a 0 byte after it (which an HRP never holds), the payload.
-        let mut key = [0u8; KEY_BYTES];
-        key[0] = 0x40 | u8::from(chain.is_some());
-        key[1] = c.len() as u8;
-        key[2..2 + c.len()].copy_from_slice(c);
-        let at = 2 + c.len();
-        key[at..at + hrp.len()].copy_from_slice(hrp.as_bytes());
-        key[at + hrp.len() + 1..len].copy_from_slice(payload);
+        let (key, len) = bech32_key(chain.as_deref(), hrp, payload)?;
         text_of_padded(&key, len, || {
             let text = self.to_canonical().ok()?;
             let mut kept = Text::new();
@@ -194,6 +226,9 @@ impl FromStr for Address {
     type Err = WireError;
 
     fn from_str(s: &str) -> Result<Self, WireError> {
+        if let Some(address) = bech32_from_trail(s) {
+            return Ok(address);
+        }
         let fail = |reason: String| WireError::new("address", s, reason);
         let (chain, bech) = match s.split_once('-') {
             Some((chain, bech)) => (Some(chain), bech),
@@ -205,7 +240,13 @@ impl FromStr for Address {
         let chain_ok =
             chain.is_none_or(|c| !c.is_empty() && c.bytes().all(|b| b.is_ascii_alphanumeric()));
         if chain_ok && let Some((hrp, payload)) = super::bech32_fast::decode(bech) {
-            // A valid chain alias and a checked lower-case HRP: what `Address::new` stores.
+            // A valid chain alias and a checked lower-case HRP: what `Address::new` stores,
+            // and the text is its canonical one.
+            super::text_trail::remember(|| {
+                let (key, len) = bech32_key(chain, hrp, &payload)?;
+                let mut text = Text::new();
+                text.push(s.as_bytes()).then_some((len, key, text))
+            });
             return Ok(Address::Bech32 {
                 chain: chain.map(kept),
                 hrp: kept(hrp),

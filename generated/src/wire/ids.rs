@@ -8,6 +8,7 @@ use sha2::{Digest, Sha256};
 use super::WireError;
 use super::base58::{self, ShortText};
 use super::text_cache::{KEY_BYTES, Text, text_of_padded};
+use super::text_trail;
 
 /// The 4-byte checksum used by cb58 and checksummed hex: the last 4 bytes of SHA-256(`bytes`).
 pub(crate) fn checksum(bytes: &[u8]) -> [u8; 4] {
@@ -32,18 +33,56 @@ fn cb58_short<const N: usize>(bytes: &[u8; N]) -> ShortText {
     ShortText::encode(&buf[..N + 4])
 }
 
-/// The text of a fixed-size identifier: `prefix` and the cb58 of `bytes`, from the text
-/// cache when it is on (keyed by the size, whether there is a prefix, and the bytes).
-fn id_text<const N: usize>(prefix: &str, bytes: &[u8; N]) -> Text {
-    let make = || {
-        let mut text = Text::new();
-        let fits = text.push(prefix.as_bytes()) && text.push(cb58_short(bytes).as_str().as_bytes());
-        fits.then_some(text)
-    };
+/// The key of a fixed-size identifier in the text cache and the trails: a kind byte (the size,
+/// and whether there is a prefix), then the bytes.
+fn id_key<const N: usize>(prefix: &str, bytes: &[u8; N]) -> [u8; KEY_BYTES] {
     let mut key = [0u8; KEY_BYTES];
-    key[0] = N as u8 | if prefix.is_empty() { 0 } else { 0x80 };
+    key[0] = id_kind(N, prefix);
     key[1..=N].copy_from_slice(bytes);
-    text_of_padded(&key, N + 1, make).unwrap_or_else(Text::new)
+    key
+}
+
+const fn id_kind(n: usize, prefix: &str) -> u8 {
+    n as u8 | if prefix.is_empty() { 0 } else { 0x80 }
+}
+
+/// `prefix` and the cb58 of `bytes`.
+fn make_id_text<const N: usize>(prefix: &str, bytes: &[u8; N]) -> Option<Text> {
+    let mut text = Text::new();
+    let fits = text.push(prefix.as_bytes()) && text.push(cb58_short(bytes).as_str().as_bytes());
+    fits.then_some(text)
+}
+
+/// The text of a fixed-size identifier: `prefix` and the cb58 of `bytes`, from the text
+/// cache when it is on.
+fn id_text<const N: usize>(prefix: &str, bytes: &[u8; N]) -> Text {
+    text_of_padded(&id_key(prefix, bytes), N + 1, || {
+        make_id_text(prefix, bytes)
+    })
+    .unwrap_or_else(Text::new)
+}
+
+/// The bytes of `s` when it is the canonical text of an `N`-byte identifier (`prefix`, then
+/// the cb58 of the bytes and their checksum): from the trail of the reply being read when it
+/// met this text, else decoded on the stack, its checksum verified, and kept in that trail.
+/// `None` for anything else, which the caller decodes again to say what is wrong.
+fn id_of_text<const N: usize>(prefix: &str, s: &str) -> Option<[u8; N]> {
+    let kind = id_kind(N, prefix);
+    if let Some((_, key)) = text_trail::key_of(s.as_bytes(), |k| k == kind) {
+        return key[1..=N].try_into().ok();
+    }
+    let raw = base58::decode_exact(s.strip_prefix(prefix)?, N + 4)?;
+    if raw[N..N + 4] != checksum(&raw[..N]) {
+        return None;
+    }
+    let bytes: [u8; N] = raw[..N].try_into().ok()?;
+    // Base58 has one text for each byte string, so this text is the identifier's own.
+    text_trail::remember(|| {
+        let mut text = Text::new();
+        text.push(s.as_bytes())
+            .then(|| (N + 1, id_key(prefix, &bytes), text))
+    });
+    Some(bytes)
 }
 
 /// Decodes a cb58 string and verifies and removes its 4-byte checksum.
@@ -111,16 +150,14 @@ macro_rules! id_type {
             type Err = WireError;
 
             fn from_str(s: &str) -> Result<Self, WireError> {
+                // The usual case on the stack or from the reply's trail; anything wrong is
+                // decoded again to say what.
+                if let Some(bytes) = id_of_text::<$len>($prefix, s) {
+                    return Ok(Self(bytes));
+                }
                 let body = s.strip_prefix($prefix).ok_or_else(|| {
                     WireError::new($what, s, concat!("missing \"", $prefix, "\" prefix"))
                 })?;
-                // The usual case on the stack; anything wrong is decoded again to say what.
-                if let Some(raw) = base58::decode_exact(body, $len + 4)
-                    && raw[$len..$len + 4] == checksum(&raw[..$len])
-                    && let Ok(bytes) = <[u8; $len]>::try_from(&raw[..$len])
-                {
-                    return Ok(Self(bytes));
-                }
                 let bytes = cb58_decode(body).map_err(|e| WireError::new($what, s, e.reason()))?;
                 <[u8; $len]>::try_from(bytes.as_slice()).map(Self).map_err(|_| {
                     WireError::new($what, s, format!("expected {} bytes, got {}", $len, bytes.len()))

@@ -33,4 +33,7 @@ pub use text_cache::{
 };
 #[cfg(feature = "server")]
 pub(crate) use text_trail::Trails;
+#[cfg(feature = "client")]
+pub(crate) use text_trail::while_reading;
+pub use text_trail::{DEFAULT_READ_PAIRS, limit_read_trails};
 pub use time::Timestamp;

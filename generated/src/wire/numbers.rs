@@ -34,7 +34,12 @@ pub(crate) fn parse_decimal<T: Decimal>(s: &str) -> Result<T, WireError> {
     if let Some(v) = T::from_keyword(s) {
         return Ok(v);
     }
-    // One pass: every byte a digit, and the value so far within u64.
+    if let Some(v) = short_decimal(s.as_bytes())
+        && v <= T::MAX
+    {
+        return Ok(T::from_checked(v));
+    }
+    // One pass: every byte a digit, and the value so far within u64 (and the error if not).
     let mut value = Some(0u64);
     for b in s.bytes() {
         let digit = b.wrapping_sub(b'0');
@@ -55,6 +60,45 @@ pub(crate) fn parse_decimal<T: Decimal>(s: &str) -> Result<T, WireError> {
 }
 
 /// Range-checks a bare JSON integer.
+/// The value of `s` when it is 1 to 19 ASCII digits (always within `u64`), read eight at a
+/// time; `None` for anything else.
+fn short_decimal(s: &[u8]) -> Option<u64> {
+    if s.is_empty() || s.len() > 19 {
+        return None;
+    }
+    let mut value = 0u64;
+    let mut rest = s;
+    while let Some((eight, tail)) = rest.split_first_chunk::<8>() {
+        value = value * 100_000_000 + eight_digits(u64::from_le_bytes(*eight))?;
+        rest = tail;
+    }
+    for &b in rest {
+        let digit = b.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        value = value * 10 + u64::from(digit);
+    }
+    Some(value)
+}
+
+/// The value of eight ASCII digits read as a little-endian word (the first digit in the lowest
+/// byte), or `None` when a byte is not a digit: every byte is `0x30..=0x39` exactly when its
+/// high nibble is 3 and stays 3 after adding 6 (a byte that does not carry into the next).
+fn eight_digits(word: u64) -> Option<u64> {
+    const HIGH: u64 = 0xf0f0_f0f0_f0f0_f0f0;
+    const THREES: u64 = 0x3030_3030_3030_3030;
+    if word & HIGH != THREES || word.wrapping_add(0x0606_0606_0606_0606) & HIGH != THREES {
+        return None;
+    }
+    // Digits to pairs, pairs to fours, fours to eight, each lane the one before times its
+    // base plus the next; each lane holds its value without carrying into the next.
+    let v = word - THREES;
+    let v = (v.wrapping_mul(10) + (v >> 8)) & 0x00ff_00ff_00ff_00ff;
+    let v = (v.wrapping_mul(100) + (v >> 16)) & 0x0000_ffff_0000_ffff;
+    Some((v.wrapping_mul(10_000) + (v >> 32)) & 0xffff_ffff)
+}
+
 fn decimal_from_u64<T: Decimal>(v: u64) -> Result<T, WireError> {
     if v <= T::MAX {
         Ok(T::from_checked(v))
@@ -240,6 +284,9 @@ impl FromStr for Percent {
 
     /// Accepts digits with at most one `.` (`"99.5"`, `"2.0000"`, `"7"`); no sign or exponent.
     fn from_str(s: &str) -> Result<Self, WireError> {
+        if let Some(v) = exact_short_decimal(s) {
+            return Ok(Self(v));
+        }
         let plain = s.bytes().any(|b| b.is_ascii_digit())
             && s.bytes().all(|b| b.is_ascii_digit() || b == b'.')
             && s.bytes().filter(|&b| b == b'.').count() <= 1;
@@ -252,6 +299,32 @@ impl FromStr for Percent {
             )),
         }
     }
+}
+
+/// The value of `s` when it is at most 15 digits with at most one `.` between or after them
+/// (`"99.5000"`, `"7"`): its digits as an integer, exact in an `f64`, divided by an exact power
+/// of ten, which IEEE rounds once, to the nearest `f64` of the decimal: what `str::parse` gives.
+/// `None` for anything else (more digits, no digit, a sign, an exponent, another character).
+fn exact_short_decimal(s: &str) -> Option<f64> {
+    const POW10: [f64; 16] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ];
+    let (mut digits, mut mantissa, mut point) = (0usize, 0u64, None);
+    for (i, b) in s.bytes().enumerate() {
+        match b {
+            b'0'..=b'9' => {
+                digits += 1;
+                mantissa = mantissa * 10 + u64::from(b - b'0');
+            }
+            b'.' if point.is_none() && i > 0 => point = Some(i),
+            _ => return None,
+        }
+        if digits > 15 {
+            return None;
+        }
+    }
+    let decimals = point.map_or(0, |p| s.len() - p - 1);
+    (digits > 0).then(|| mantissa as f64 / POW10[decimals])
 }
 
 impl Serialize for Percent {
@@ -485,5 +558,71 @@ mod tests {
         );
         let p = Percent(12.3456);
         assert_eq!(de::<Percent>(&serde_json::to_string(&p).unwrap()), Ok(p));
+    }
+
+    #[test]
+    fn short_decimals_read_as_str_parse_reads_them() {
+        let mut rng = super::super::test_rng::XorShift(0x51ed_2701_a3c9_44b1);
+        for _ in 0..200_000 {
+            let r = rng.next_u64();
+            let digits = (r % 17) as usize + 1;
+            let text: String = (0..digits)
+                .map(|i| char::from(b'0' + ((r >> (8 + 3 * i)) % 10) as u8))
+                .collect();
+            let at = ((r >> 60) as usize) % (digits + 1);
+            for s in [text.clone(), format!("{}.{}", &text[..at], &text[at..])] {
+                let want = s.parse::<f64>().ok();
+                match exact_short_decimal(&s) {
+                    Some(v) => assert_eq!(Some(v.to_bits()), want.map(f64::to_bits), "{s}"),
+                    // Only longer texts, or a point first, are left to `str::parse`.
+                    None => assert!(digits > 15 || s.starts_with('.'), "{s}"),
+                }
+                assert_eq!(
+                    s.parse::<Percent>().ok().map(|p| p.0.to_bits()),
+                    want.map(f64::to_bits)
+                );
+            }
+        }
+        for s in ["", ".", "1.2.3", "+1", "-1", "1e3", "1_0", "١"] {
+            assert_eq!(exact_short_decimal(s), None, "{s}");
+        }
+    }
+
+    #[test]
+    fn decimals_read_eight_digits_at_a_time_as_one_at_a_time() {
+        let slow = |s: &[u8]| -> Option<u64> {
+            if s.is_empty() || !s.iter().all(u8::is_ascii_digit) {
+                return None;
+            }
+            std::str::from_utf8(s).ok()?.parse().ok()
+        };
+        let mut rng = super::super::test_rng::XorShift(0x2b99_2ddf_a232_49d6);
+        for _ in 0..100_000 {
+            let r = rng.next_u64();
+            let len = (r % 21) as usize;
+            let mut text: Vec<u8> = (0..len)
+                .map(|i| b'0' + ((r >> (5 + 3 * i)) % 10) as u8)
+                .collect();
+            let want = (len <= 19).then(|| slow(&text)).flatten();
+            assert_eq!(short_decimal(&text), want, "{text:?}");
+            // Any byte but a digit, anywhere, is refused.
+            if len > 0 {
+                let at = (r >> 40) as usize % len;
+                for b in (0..=255u8).filter(|b| !b.is_ascii_digit()) {
+                    let kept = std::mem::replace(&mut text[at], b);
+                    assert_eq!(short_decimal(&text), None, "{text:?}");
+                    text[at] = kept;
+                }
+            }
+        }
+        assert_eq!(
+            short_decimal(b"9999999999999999999"),
+            Some(9_999_999_999_999_999_999)
+        );
+        assert_eq!(short_decimal(b"18446744073709551615"), None);
+        assert_eq!(
+            parse_decimal::<U64>("18446744073709551615"),
+            Ok(U64(u64::MAX))
+        );
     }
 }

@@ -67,6 +67,11 @@ impl Text {
         true
     }
 
+    /// The text's bytes.
+    pub(crate) fn as_bytes(&self) -> &[u8] {
+        &self.bytes[..usize::from(self.len)]
+    }
+
     /// The text. Only ASCII is ever pushed (identifier alphabets, chain aliases, HRPs).
     pub(crate) fn as_str(&self) -> &str {
         std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
@@ -107,7 +112,7 @@ pub fn text_cache_enabled() -> bool {
 }
 
 /// The key's words: the bytes of `key` (zero past the key's length) read eight at a time.
-fn words_of(key: &[u8; KEY_BYTES]) -> [u64; KEY_BYTES / 8] {
+pub(crate) fn words_of(key: &[u8; KEY_BYTES]) -> [u64; KEY_BYTES / 8] {
     std::array::from_fn(|i| {
         let mut word = [0u8; 8];
         word.copy_from_slice(&key[i * 8..i * 8 + 8]);

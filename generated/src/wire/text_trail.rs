@@ -19,17 +19,26 @@
 //! bytes each): a trail that cannot get room stops recording, and a reply past that looks the
 //! rest up in the table. Rebuilding a trail briefly holds its old and new pairs together.
 //!
-//! Only the server runtime starts trails (`SizeHint` in `rpc/buffers.rs`); without the
-//! `server` feature no lookup ever finds one active.
-#![cfg_attr(not(feature = "server"), allow(dead_code))]
+//! The server runtime starts trails for the replies it writes (`SizeHint` in
+//! `rpc/buffers.rs`). The client starts them, the same way, for the large replies it reads
+//! ([`while_reading`], from `rpc/client.rs`): there a lookup goes the other way, from a text to
+//! its key, so that reading the same validators again takes each identifier's bytes from the
+//! pair met last time instead of decoding its base58 or bech32 and verifying its checksum
+//! again. Such a pair is only ever taken for a text equal to the one that was decoded and
+//! checked in full, and only canonical texts (the one text an identifier has) are kept, so a
+//! pair is right in both directions. Reading trails have a budget of their own
+//! ([`limit_read_trails`]), with no table behind them: a text not in the trail is decoded.
+#![cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 
-use super::text_cache::{KEY_BYTES, Text, text_cache_enabled};
+use super::text_cache::{KEY_BYTES, Text, text_cache_enabled, words_of};
 use std::cell::RefCell;
-use std::sync::Mutex;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
-/// How many pairs past the expected one a lookup checks.
-const WINDOW: usize = 4;
+/// How many pairs from the expected one a lookup checks: enough to step over a validator
+/// taken out of a reply (its ID, node ID and reward addresses).
+const WINDOW: usize = 8;
 
 /// The least room a trail asks for at a time.
 const FIRST_ROOM: usize = 64;
@@ -76,54 +85,184 @@ pub(crate) fn set_budget(pairs: usize) {
     BUDGET.0.store(pairs, Ordering::Relaxed);
 }
 
+/// The pairs all reading trails hold by default: the identifiers and addresses of a reply of
+/// about 2,500 validators (six or seven each), in about 2 MiB.
+pub const DEFAULT_READ_PAIRS: usize = 16_384;
+
+/// The room of the reading trails, and the limit set once.
+static READ_BUDGET: Budget = Budget::new(0);
+static READ_LIMIT: OnceLock<usize> = OnceLock::new();
+
+/// Replies shorter than this are read without a trail: they hold few identifiers, and
+/// taking a trail would cost more than it saves.
+const READ_TRAIL_FROM: usize = 8 * 1024;
+
+/// Sets how many (text, identifier) pairs the client's reading trails hold in all, across
+/// methods and threads (about 120 bytes each; [`DEFAULT_READ_PAIRS`] unless set), and returns
+/// the limit in force. `0` turns them off. The first call, or the first large reply read,
+/// decides; later calls change nothing.
+///
+/// With them on, a client that reads a method's large reply again (the validator set, say)
+/// takes the bytes of each ID, node ID and address whose text is the same as in the last
+/// reply, at the same place or a few places on, from that reply instead of decoding the text
+/// and verifying its checksum anew: a text is only ever matched in full against one that was
+/// decoded and checked, so every identifier read is still one whose checksum held.
+pub fn limit_read_trails(pairs: usize) -> usize {
+    *READ_LIMIT.get_or_init(|| {
+        READ_BUDGET.give(pairs);
+        pairs
+    })
+}
+
+/// Runs `f`, the reading of one reply of `method` (`body_len` bytes), with a trail of the
+/// identifiers met in its last large reply, when the reply is large and reading trails are on.
+pub(crate) fn while_reading<R>(method: &'static str, body_len: usize, f: impl FnOnce() -> R) -> R {
+    if body_len < READ_TRAIL_FROM || limit_read_trails(DEFAULT_READ_PAIRS) == 0 {
+        return f();
+    }
+    static POOLS: OnceLock<Mutex<HashMap<&'static str, &'static Trails>>> = OnceLock::new();
+    // One pool per method, for the life of the process: the methods are the catalog's.
+    let pool = POOLS
+        .get_or_init(Default::default)
+        .lock()
+        .ok()
+        .map(|mut pools| {
+            *pools.entry(method).or_insert_with(|| {
+                Box::leak(Box::new(Trails {
+                    idle: Mutex::new(Vec::new()),
+                    budget: Some(&READ_BUDGET),
+                    reading: true,
+                }))
+            })
+        });
+    match pool {
+        Some(pool) => pool.in_order(f),
+        None => f(),
+    }
+}
+
+/// Pairs in order, each with a tag: a word that differs between most pairs looked up the
+/// same way, checked before the pair itself so that a lookup's candidates are read from one
+/// or two cache lines of tags rather than from as many pairs.
+#[derive(Default)]
+struct Pairs {
+    pairs: Vec<Pair>,
+    tags: Vec<u64>,
+}
+
+impl Pairs {
+    fn len(&self) -> usize {
+        self.pairs.len()
+    }
+
+    /// Room for `more` pairs beyond those held.
+    fn reserve_exact(&mut self, more: usize) {
+        self.pairs.reserve_exact(more);
+        self.tags.reserve_exact(more);
+    }
+
+    fn clear(&mut self) {
+        self.pairs.clear();
+        self.tags.clear();
+    }
+
+    fn push(&mut self, pair: Pair, tag: u64) {
+        self.pairs.push(pair);
+        self.tags.push(tag);
+    }
+
+    /// The pair at `i` and its tag.
+    fn get(&self, i: usize) -> Option<(Pair, u64)> {
+        Some((*self.pairs.get(i)?, *self.tags.get(i)?))
+    }
+}
+
+/// The tag of a pair looked up by its key: all the key's words and its length, folded.
+fn key_tag(len: u8, words: &[u64; KEY_BYTES / 8]) -> u64 {
+    words.iter().fold(u64::from(len), |tag, w| tag ^ w)
+}
+
+/// The tag of a pair looked up by its text: the text's last eight bytes (checksum
+/// characters, for an identifier) and its length.
+fn text_tag(text: &[u8]) -> u64 {
+    text.last_chunk::<8>().map_or(0, |w| u64::from_le_bytes(*w)) ^ text.len() as u64
+}
+
 /// The trail of one reply: the pairs of the last one in order, and what this one met.
 struct Trail {
     /// The last reply's pairs, in order.
-    seq: Vec<Pair>,
+    seq: Pairs,
     /// Where in `seq` the next lookup is expected.
     cursor: usize,
+    /// Lookups missed since the last one the trail gave.
+    misses: usize,
     /// What this reply met, in order: an index into `seq`, or `seq.len()` plus one into
     /// `fresh`.
     order: Vec<u32>,
     /// Pairs this reply met that `seq` did not hold where it was expected.
-    fresh: Vec<Pair>,
+    fresh: Pairs,
     /// Whether this reply's order differs from `seq`.
     changed: bool,
-    /// Room taken from `budget`, in pairs (the capacity of `seq` and `fresh`).
+    /// Room taken from `budget`, in pairs (the capacities of `seq` and `fresh`).
     held: usize,
     budget: &'static Budget,
+    /// Whether it serves a reply being read (lookups by text) rather than written (by key).
+    reading: bool,
 }
 
 impl Trail {
-    fn new(budget: &'static Budget) -> Self {
+    fn new(budget: &'static Budget, reading: bool) -> Self {
         Self {
-            seq: Vec::new(),
+            reading,
+            seq: Pairs::default(),
             cursor: 0,
+            misses: 0,
             order: Vec::new(),
-            fresh: Vec::new(),
+            fresh: Pairs::default(),
             changed: false,
             held: 0,
             budget,
         }
     }
 
+    /// The first of the next pairs with `tag` that `matches`, taken as the one met: one of
+    /// the [`WINDOW`] pairs from where this lookup is expected, or, after that many lookups
+    /// or more missed in a row (a run of identifiers replaced by others), from as far past it.
+    fn next_where(&mut self, tag: u64, matches: impl Fn(&Pair) -> bool) -> Option<&Pair> {
+        let seq = &self.seq;
+        let within = |from: usize| {
+            let to = (from + WINDOW).min(seq.len());
+            (from..to).find(|&i| seq.tags[i] == tag && matches(&seq.pairs[i]))
+        };
+        let found = within(self.cursor).or_else(|| {
+            (self.misses >= WINDOW)
+                .then(|| within(self.cursor + self.misses))
+                .flatten()
+        });
+        let Some(at) = found else {
+            self.misses += 1;
+            return None;
+        };
+        self.changed |= at != self.cursor;
+        self.cursor = at + 1;
+        self.misses = 0;
+        self.order.push(at as u32);
+        Some(&self.seq.pairs[at])
+    }
+
     /// The text of the key if one of the next pairs holds it.
     fn next(&mut self, len: u8, words: &[u64; KEY_BYTES / 8]) -> Option<Text> {
-        let from = self.cursor;
-        let to = (from + WINDOW).min(self.seq.len());
-        let at = (from..to).find(|&i| self.seq[i].len == len && self.seq[i].words == *words)?;
-        self.changed |= at != from;
-        self.cursor = at + 1;
-        self.order.push(at as u32);
-        Some(self.seq[at].text)
+        self.next_where(key_tag(len, words), |p| p.len == len && p.words == *words)
+            .map(|p| p.text)
     }
 
     /// Keeps a pair the trail did not give, if there is room for it.
     fn record(&mut self, len: u8, words: &[u64; KEY_BYTES / 8], text: &Text) {
         self.changed = true;
-        if self.fresh.len() == self.fresh.capacity() {
+        if self.fresh.len() == self.fresh.pairs.capacity() {
             let got = self.budget.take(
                 self.fresh
+                    .pairs
                     .capacity()
                     .max(FIRST_ROOM)
                     .min(u32::MAX as usize / 4),
@@ -138,17 +277,24 @@ impl Trail {
         let Ok(index) = u32::try_from(index) else {
             return;
         };
-        self.fresh.push(Pair {
+        let tag = if self.reading {
+            text_tag(text.as_bytes())
+        } else {
+            key_tag(len, words)
+        };
+        let pair = Pair {
             len,
             words: *words,
             text: *text,
-        });
+        };
+        self.fresh.push(pair, tag);
         self.order.push(index);
     }
 
     /// Ready for a reply.
     fn begin(&mut self) {
         self.cursor = 0;
+        self.misses = 0;
         self.changed = false;
         self.order.clear();
     }
@@ -159,20 +305,36 @@ impl Trail {
             return;
         }
         let order = std::mem::take(&mut self.order);
-        let (seq, fresh) = (&self.seq, &self.fresh);
-        let pair = |&i: &u32| {
-            let i = i as usize;
-            seq.get(i).or_else(|| fresh.get(i - seq.len())).copied()
-        };
-        // Every index of `order` is used once and points into `seq` or `fresh`, so the new
-        // sequence fits in the room they hold, which is given back first.
-        self.budget.give(self.held);
-        let room = self.budget.take(order.len());
-        let mut rebuilt = Vec::with_capacity(room);
-        rebuilt.extend(order.iter().take(room).filter_map(pair));
-        self.seq = rebuilt;
-        self.fresh = Vec::new();
-        self.held = room;
+        let first_fresh = self.seq.len();
+        let all_fresh = order.len() == self.fresh.len()
+            && order
+                .iter()
+                .zip(first_fresh..)
+                .all(|(&i, k)| i as usize == k);
+        if all_fresh {
+            // Nothing of the last reply met, the new pairs in the order kept: they become the
+            // trail as they stand, and the old one's room holds the next reply's new pairs
+            // (a reply whose identifiers are all new costs no copy and no allocation).
+            std::mem::swap(&mut self.seq, &mut self.fresh);
+            self.fresh.clear();
+        } else {
+            // Every index of `order` is used once and points into `seq` or `fresh`, so the
+            // new sequence fits in the room they hold, which is given back first.
+            self.budget.give(self.held);
+            let room = self.budget.take(order.len());
+            let (seq, fresh) = (&self.seq, &self.fresh);
+            let mut rebuilt = Pairs::default();
+            rebuilt.reserve_exact(room);
+            for &i in order.iter().take(room) {
+                let i = i as usize;
+                if let Some((pair, tag)) = seq.get(i).or_else(|| fresh.get(i - seq.len())) {
+                    rebuilt.push(pair, tag);
+                }
+            }
+            self.seq = rebuilt;
+            self.fresh = Pairs::default();
+            self.held = room;
+        }
         self.order = order;
         self.order.clear();
         self.cursor = 0;
@@ -194,6 +356,7 @@ thread_local! {
 pub(crate) struct Trails {
     idle: Mutex<Vec<Trail>>,
     budget: Option<&'static Budget>,
+    reading: bool,
 }
 
 impl std::fmt::Debug for Trails {
@@ -214,13 +377,15 @@ impl Trails {
         Self {
             idle: Mutex::new(Vec::new()),
             budget: None,
+            reading: false,
         }
     }
 
     /// Runs `f` (the writing of one reply) with one of these trails, so the text cache's
-    /// lookups in it follow the order of an earlier reply. Without the text cache, just `f`.
+    /// lookups in it follow the order of an earlier reply. Without the text cache, just `f`
+    /// (a pool with a budget of its own is always used).
     pub(crate) fn in_order<R>(&self, f: impl FnOnce() -> R) -> R {
-        if !text_cache_enabled() {
+        if self.budget.is_none() && !text_cache_enabled() {
             return f();
         }
         let budget = self.budget.unwrap_or(&BUDGET);
@@ -229,7 +394,7 @@ impl Trails {
             .lock()
             .ok()
             .and_then(|mut idle| idle.pop())
-            .unwrap_or_else(|| Trail::new(budget));
+            .unwrap_or_else(|| Trail::new(budget, self.reading));
         trail.begin();
         let _active = Active {
             pool: self,
@@ -264,16 +429,53 @@ impl Drop for Active<'_> {
 
 /// The text of the key from the trail of the reply being written, if it holds it next.
 pub(crate) fn next(len: usize, words: &[u64; KEY_BYTES / 8]) -> Option<Text> {
-    ACTIVE.with(|a| a.try_borrow_mut().ok()?.as_mut()?.next(len as u8, words))
+    ACTIVE.with(|a| {
+        let mut active = a.try_borrow_mut().ok()?;
+        active
+            .as_mut()
+            .filter(|t| !t.reading)?
+            .next(len as u8, words)
+    })
 }
 
 /// Keeps a pair that the table or `make` gave in the trail of the reply being written.
 pub(crate) fn record(len: usize, words: &[u64; KEY_BYTES / 8], text: &Text) {
     ACTIVE.with(|a| {
         if let Ok(mut active) = a.try_borrow_mut()
-            && let Some(trail) = active.as_mut()
+            && let Some(trail) = active.as_mut().filter(|t| !t.reading)
         {
             trail.record(len as u8, words, text);
+        }
+    });
+}
+
+/// The key (its length and bytes) whose text is `text`, if the trail of the reply being read
+/// holds it next under a key whose kind byte passes `kind`.
+pub(crate) fn key_of(text: &[u8], kind: impl Fn(u8) -> bool) -> Option<(usize, [u8; KEY_BYTES])> {
+    ACTIVE.with(|a| {
+        let mut active = a.try_borrow_mut().ok()?;
+        let tag = text_tag(text);
+        let pair = active
+            .as_mut()
+            .filter(|t| t.reading)?
+            .next_where(tag, |p| p.text.as_bytes() == text && kind(p.words[0] as u8))?;
+        let mut key = [0u8; KEY_BYTES];
+        for (bytes, word) in key.chunks_exact_mut(8).zip(&pair.words) {
+            bytes.copy_from_slice(&word.to_le_bytes());
+        }
+        Some((usize::from(pair.len), key))
+    })
+}
+
+/// Keeps the pair `make` gives (a key's length and bytes, and its canonical text) in the trail
+/// of the reply being read, if there is one; `make` is called only then.
+pub(crate) fn remember(make: impl FnOnce() -> Option<(usize, [u8; KEY_BYTES], Text)>) {
+    ACTIVE.with(|a| {
+        if let Ok(mut active) = a.try_borrow_mut()
+            && let Some(trail) = active.as_mut().filter(|t| t.reading)
+            && let Some((len, key, text)) = make()
+        {
+            trail.record(len as u8, &words_of(&key), &text);
         }
     });
 }
@@ -340,6 +542,14 @@ mod tests {
         Trails {
             idle: Mutex::new(Vec::new()),
             budget: Some(budget),
+            reading: false,
+        }
+    }
+
+    fn reading_trails(budget: &'static Budget) -> Trails {
+        Trails {
+            reading: true,
+            ..trails(budget)
         }
     }
 
@@ -422,5 +632,113 @@ mod tests {
         assert!(ACTIVE.with(|a| a.borrow().is_none()));
         assert_eq!(t.idle.lock().unwrap().len(), 1);
         assert_eq!(reply(&t, &keys), 10);
+    }
+
+    /// Reads `texts` (an ID, node ID, bech32 address and short ID in turn) as one reply with
+    /// `trails`; returns what each gave (its `Debug` form or the error) and how many came from
+    /// the trail.
+    fn read(trails: &Trails, texts: &[String]) -> (Vec<String>, usize) {
+        use super::super::{Address, Id, NodeId, ShortId};
+        fn shown<T: std::fmt::Debug, E: std::fmt::Display>(r: Result<T, E>) -> String {
+            r.map_or_else(|e| format!("error: {e}"), |v| format!("{v:?}"))
+        }
+        trails.in_order(|| {
+            let values = texts
+                .iter()
+                .enumerate()
+                .map(|(i, t)| match i % 4 {
+                    0 => shown(t.parse::<Id>()),
+                    1 => shown(t.parse::<NodeId>()),
+                    2 => shown(t.parse::<Address>()),
+                    _ => shown(t.parse::<ShortId>()),
+                })
+                .collect();
+            let served = ACTIVE.with(|a| {
+                let a = a.borrow();
+                let t = a.as_ref().unwrap();
+                t.order
+                    .iter()
+                    .filter(|&&i| (i as usize) < t.seq.len())
+                    .count()
+            });
+            (values, served)
+        })
+    }
+
+    fn texts(from: u8, to: u8) -> Vec<String> {
+        use super::super::{Address, Id, NodeId, ShortId};
+        (from..to)
+            .flat_map(|b| {
+                [
+                    Id::new([b; 32]).to_string(),
+                    NodeId::new([b; 20]).to_string(),
+                    Address::new(Some("P"), "fuji", [b; 20])
+                        .unwrap()
+                        .to_string(),
+                    ShortId::new([b; 20]).to_string(),
+                ]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_reply_read_again_takes_its_identifiers_from_the_trail_and_only_for_the_same_text() {
+        // With the text cache on, the `Debug` of what was read (inside the reply, in `read`)
+        // must not take the reading trail for a writing one.
+        enable_text_cache(DEFAULT_ENTRIES);
+        let t = reading_trails(own_budget(1_000));
+        let base = texts(0, 25);
+        let (first, served) = read(&t, &base);
+        assert_eq!(served, 0);
+        assert!(first.iter().all(|v| !v.starts_with("error")), "{first:?}");
+        let (again, served) = read(&t, &base);
+        assert_eq!((again.as_slice(), served), (first.as_slice(), 100));
+        // A checksum character changed in each kind: refused, though the trail holds the text
+        // it was at that place; the rest still come from the trail.
+        let mut changed = base.clone();
+        for i in [40, 41, 42, 43] {
+            let last = changed[i].pop().unwrap();
+            changed[i].push(if last == '2' { '3' } else { '2' });
+        }
+        let (values, served) = read(&t, &changed);
+        for (i, v) in values.iter().enumerate() {
+            if (40..44).contains(&i) {
+                assert!(v.starts_with("error") && v.contains("checksum"), "{i}: {v}");
+            } else {
+                assert_eq!(v, &first[i]);
+            }
+        }
+        assert_eq!(served, 96);
+        // A run of four taken out, and another of eight replaced: the rest from the trail.
+        read(&t, &base);
+        let mut edited = base.clone();
+        edited.drain(20..24);
+        edited.splice(40..48, texts(100, 102));
+        let (values, served) = read(&t, &edited);
+        assert!(values.iter().all(|v| !v.starts_with("error")));
+        assert_eq!(served, 88);
+        read(&t, &base);
+        // Upper-case bech32 is the same address but not its text: decoded, never kept.
+        let mut upper = base.clone();
+        upper[2] = upper[2].to_uppercase();
+        let (values, _) = read(&t, &upper);
+        assert_eq!(values, first);
+        let (values, served) = read(&t, &upper);
+        assert_eq!((values, served), (first.clone(), 99));
+        // Texts of one kind are never taken for another: the IDs as short IDs fail to read.
+        let ids_as_short: Vec<String> = base
+            .iter()
+            .step_by(4)
+            .flat_map(|id| ["x".into(), "x".into(), "x".into(), id.clone()])
+            .collect();
+        let (values, _) = read(&t, &ids_as_short);
+        assert!(
+            values
+                .iter()
+                .skip(3)
+                .step_by(4)
+                .all(|v| v.starts_with("error")),
+            "{values:?}"
+        );
     }
 }
