@@ -11,28 +11,33 @@ use avalanche_rpc::platform::{GetCurrentValidatorsParams, PlatformClient};
 use avalanche_rpc::rpc::Node;
 
 use crate::child::ServerProcess;
+use crate::decode::SLICE;
 use crate::hand;
 use crate::quiet::Quiet;
 use crate::report::{Row, Target, Unit};
 use crate::servers::{LARGE_METHOD, LARGE_PATH, SMALL_METHOD, SMALL_PATH, Variant};
 
-/// Seconds per call, calling `call` sequentially for about `budget` (at least 3 calls),
-/// measured again while other processes disturb it (see [`Quiet`]).
-async fn per_call<F, Fut>(
+/// Seconds per call of `typed` and of `hand`, each called sequentially for about `budget` in
+/// all, in slices of [`SLICE`] taken in turn (so the machine's drift falls on both alike),
+/// measured again while other processes disturb them (see [`Quiet`]).
+async fn per_call<A, FutA, B, FutB>(
     quiet: &Quiet,
     ours: &[u32],
     budget: Duration,
-    mut call: F,
-) -> Result<f64, String>
+    mut typed: A,
+    mut hand: B,
+) -> Result<(f64, f64), String>
 where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = Result<(), String>>,
+    A: FnMut() -> FutA,
+    FutA: Future<Output = Result<(), String>>,
+    B: FnMut() -> FutB,
+    FutB: Future<Output = Result<(), String>>,
 {
-    let mut best: Option<(f64, f64)> = None;
+    let mut best: Option<((f64, f64), f64)> = None;
     loop {
         quiet.wait(ours);
         let start = quiet.snapshot(ours);
-        let value = time_calls(budget, &mut call).await?;
+        let value = in_turn(budget, &mut typed, &mut hand).await?;
         let foreign = quiet.since(&start, ours);
         if best.is_none_or(|(_, b)| foreign < b) {
             best = Some((value, foreign));
@@ -41,24 +46,48 @@ where
             break;
         }
     }
-    let (value, foreign) = best.unwrap_or((f64::NAN, f64::NAN));
+    let (value, foreign) = best.unwrap_or(((f64::NAN, f64::NAN), f64::NAN));
     quiet.keep(foreign);
     Ok(value)
 }
 
-async fn time_calls<F, Fut>(budget: Duration, call: &mut F) -> Result<f64, String>
+async fn in_turn<A, FutA, B, FutB>(
+    budget: Duration,
+    a: &mut A,
+    b: &mut B,
+) -> Result<(f64, f64), String>
 where
-    F: FnMut() -> Fut,
-    Fut: Future<Output = Result<(), String>>,
+    A: FnMut() -> FutA,
+    FutA: Future<Output = Result<(), String>>,
+    B: FnMut() -> FutB,
+    FutB: Future<Output = Result<(), String>>,
 {
-    call().await?; // opens the connection
-    let start = Instant::now();
-    let mut n = 0u64;
-    while n < 3 || start.elapsed() < budget {
-        call().await?;
-        n += 1;
+    // Open the connection and warm both paths.
+    a().await?;
+    b().await?;
+    let (mut spent, mut calls) = ([Duration::ZERO; 2], [0u64; 2]);
+    while spent.iter().zip(&calls).any(|(s, &n)| *s < budget || n < 3) {
+        let start = Instant::now();
+        loop {
+            a().await?;
+            calls[0] += 1;
+            if start.elapsed() >= SLICE {
+                break;
+            }
+        }
+        spent[0] += start.elapsed();
+        let start = Instant::now();
+        loop {
+            b().await?;
+            calls[1] += 1;
+            if start.elapsed() >= SLICE {
+                break;
+            }
+        }
+        spent[1] += start.elapsed();
     }
-    Ok(start.elapsed().as_secs_f64() / n as f64)
+    let per = |i: usize| spent[i].as_secs_f64() / calls[i] as f64;
+    Ok((per(0), per(1)))
 }
 
 /// A hand-written JSON-RPC call: format the body, POST it, check the status, decode.
@@ -111,17 +140,17 @@ pub async fn run(
         (vec![], vec![], vec![], vec![]);
     let ours = [server.pid()];
     for _ in 0..reps {
-        typed_small.push(
-            per_call(quiet, &ours, budget, || async {
+        let (typed, hand) = per_call(
+            quiet,
+            &ours,
+            budget,
+            || async {
                 info.get_network_id(GetNetworkIdParams::default())
                     .await
                     .map(drop)
                     .map_err(|e| format!("typed {SMALL_METHOD}: {e}"))
-            })
-            .await?,
-        );
-        hand_small.push(
-            per_call(quiet, &ours, budget, || {
+            },
+            || {
                 let id = next_id();
                 let (client, url) = (&client, &small_url);
                 async move {
@@ -130,21 +159,23 @@ pub async fn run(
                         .map(drop)
                         .map_err(|e| format!("hand-written {SMALL_METHOD}: {e}"))
                 }
-            })
-            .await?,
-        );
-        typed_large.push(
-            per_call(quiet, &ours, budget, || async {
+            },
+        )
+        .await?;
+        typed_small.push(typed);
+        hand_small.push(hand);
+        let (typed, hand) = per_call(
+            quiet,
+            &ours,
+            budget,
+            || async {
                 platform
                     .get_current_validators(GetCurrentValidatorsParams::default())
                     .await
                     .map(drop)
                     .map_err(|e| format!("typed {LARGE_METHOD}: {e}"))
-            })
-            .await?,
-        );
-        hand_large.push(
-            per_call(quiet, &ours, budget, || {
+            },
+            || {
                 let id = next_id();
                 let (client, url) = (&client, &large_url);
                 async move {
@@ -153,9 +184,11 @@ pub async fn run(
                         .map(drop)
                         .map_err(|e| format!("hand-written {LARGE_METHOD}: {e}"))
                 }
-            })
-            .await?,
-        );
+            },
+        )
+        .await?;
+        typed_large.push(typed);
+        hand_large.push(hand);
     }
     drop(server);
     Ok(vec![
