@@ -38,6 +38,9 @@ struct Pool {
 #[derive(Debug, Default)]
 pub struct SizeHint(AtomicUsize, Trails);
 
+/// The length of a method's last reply from which its next one is written with a trail.
+const TRAIL_FROM: usize = 4 * 1024;
+
 impl SizeHint {
     /// A hint that knows nothing yet.
     pub const fn new() -> Self {
@@ -45,8 +48,12 @@ impl SizeHint {
     }
 
     /// Runs `f`, the writing of one reply, with the identifier order of this method's
-    /// earlier replies.
+    /// earlier replies; without, when its last reply was short (a few identifiers at most,
+    /// which taking a trail would cost more than it saves).
     pub(crate) fn in_order<R>(&self, f: impl FnOnce() -> R) -> R {
+        if self.0.load(Ordering::Relaxed) < TRAIL_FROM {
+            return f();
+        }
         self.1.in_order(f)
     }
 

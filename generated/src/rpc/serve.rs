@@ -94,7 +94,7 @@ pub struct ServeConfig {
     /// that [`serve`] turns on: the text of every ID, node ID and address the server writes is
     /// computed once (SHA-256 and base58, or bech32) and then found by its bytes, read in the
     /// order of the method's last reply. 32,768 by default, 128 bytes each (4 MiB), and the
-    /// methods' trails of (ID, text) pairs up to as many again, about 120 bytes each, held
+    /// methods' trails of (ID, text) pairs up to as many again, about 128 bytes each, held
     /// only as replies need them; 0 leaves the cache as it is. The node has no such cache.
     pub text_cache_entries: usize,
 }

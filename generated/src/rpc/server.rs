@@ -123,13 +123,16 @@ impl Params {
     /// naming the field path and the problem.
     pub fn parse<T: DeserializeOwned>(&self) -> Result<T, RpcError> {
         let text = self.0.as_deref().map(RawValue::get).unwrap_or("{}");
-        serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(
-            |e| {
-                let path = e.path().to_string();
-                let field = if path == "." { "" } else { path.as_str() };
-                RpcError::invalid_params(field, strip_position(e.inner().to_string()))
-            },
-        )
+        // One typed pass; only params that fail are read again to name the path.
+        serde_json::from_str(text).or_else(|_| {
+            serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(
+                |e| {
+                    let path = e.path().to_string();
+                    let field = if path == "." { "" } else { path.as_str() };
+                    RpcError::invalid_params(field, strip_position(e.inner().to_string()))
+                },
+            )
+        })
     }
 }
 

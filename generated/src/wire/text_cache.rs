@@ -93,7 +93,7 @@ static SETS: OnceLock<Box<[[Entry; WAYS]]>> = OnceLock::new();
 /// Turns the text cache on with room for `entries` texts (rounded up to a power of two, at
 /// least 4; 128 bytes each), allocated and written now (so its memory counts from the
 /// start), and lets the server's replies keep trails of up to `entries` (key, text) pairs in
-/// all (about 120 bytes each, taken as replies need them; see `text_trail.rs`). The first
+/// all (about 128 bytes each, taken as replies need them; see `text_trail.rs`). The first
 /// call decides the sizes; later calls change nothing. Returns the number of entries.
 pub fn enable_text_cache(entries: usize) -> usize {
     let sets = SETS.get_or_init(|| {

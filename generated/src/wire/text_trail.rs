@@ -15,7 +15,7 @@
 //! reply is written, its trail becomes the order it actually met (rebuilt when it differed).
 //!
 //! Each method has a small pool of trails ([`Trails`], one per reply being written at once).
-//! All trails together hold at most as many pairs as the text cache has entries (about 120
+//! All trails together hold at most as many pairs as the text cache has entries (about 128
 //! bytes each): a trail that cannot get room stops recording, and a reply past that looks the
 //! rest up in the table. Rebuilding a trail briefly holds its old and new pairs together.
 //!
@@ -98,7 +98,7 @@ static READ_LIMIT: OnceLock<usize> = OnceLock::new();
 const READ_TRAIL_FROM: usize = 8 * 1024;
 
 /// Sets how many (text, identifier) pairs the client's reading trails hold in all, across
-/// methods and threads (about 120 bytes each; [`DEFAULT_READ_PAIRS`] unless set), and returns
+/// methods and threads (about 128 bytes each; [`DEFAULT_READ_PAIRS`] unless set), and returns
 /// the limit in force. `0` turns them off. The first call, or the first large reply read,
 /// decides; later calls change nothing.
 ///
