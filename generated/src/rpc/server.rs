@@ -213,9 +213,9 @@ async fn serve(State(shared): State<Arc<Shared>>, request: Request) -> Response 
             .into_response();
     }
     match request.headers().get(header::CONTENT_TYPE).map(media_type) {
-        Some(Some(t)) if t == "application/json" => {}
+        Some(Some(t)) if t.eq_ignore_ascii_case("application/json") => {}
         Some(t) => {
-            let shown = t.unwrap_or_else(|| "(not text)".into());
+            let shown = t.map_or_else(|| "(not text)".into(), str::to_ascii_lowercase);
             let text = format!(
                 "unsupported Content-Type {:?}: send application/json\n",
                 excerpt(&shown)
@@ -252,15 +252,11 @@ async fn serve(State(shared): State<Arc<Shared>>, request: Request) -> Response 
     }
 }
 
-fn media_type(value: &HeaderValue) -> Option<String> {
+/// The media type of a `Content-Type` value (before any `;`, trimmed; compared without case),
+/// or `None` when the value is not visible ASCII.
+fn media_type(value: &HeaderValue) -> Option<&str> {
     let text = value.to_str().ok()?;
-    Some(
-        text.split(';')
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_ascii_lowercase(),
-    )
+    Some(text.split(';').next().unwrap_or("").trim())
 }
 
 fn json_response(status: StatusCode, mut text: Vec<u8>) -> Response {
