@@ -544,56 +544,30 @@ impl Compound<'_> {
     }
 }
 
-impl ser::SerializeSeq for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
+/// The array-like compounds: each element written by `element`; at the end the `]`, and for
+/// a tuple variant the `}` of its object.
+macro_rules! array_like {
+    ($($name:ident :: $method:ident => $after:literal;)*) => {$(
+        impl ser::$name for Compound<'_> {
+            type Ok = ();
+            type Error = Error;
 
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
+            fn $method<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
+                self.element(value)
+            }
 
-    fn end(self) -> Result<(), Error> {
-        self.close(b']', b"")
-    }
+            fn end(self) -> Result<(), Error> {
+                self.close(b']', $after)
+            }
+        }
+    )*};
 }
 
-impl ser::SerializeTuple for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-
-    fn end(self) -> Result<(), Error> {
-        self.close(b']', b"")
-    }
-}
-
-impl ser::SerializeTupleStruct for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-
-    fn end(self) -> Result<(), Error> {
-        self.close(b']', b"")
-    }
-}
-
-impl ser::SerializeTupleVariant for Compound<'_> {
-    type Ok = ();
-    type Error = Error;
-
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.element(value)
-    }
-
-    fn end(self) -> Result<(), Error> {
-        self.close(b']', b"}")
-    }
+array_like! {
+    SerializeSeq::serialize_element => b"";
+    SerializeTuple::serialize_element => b"";
+    SerializeTupleStruct::serialize_field => b"";
+    SerializeTupleVariant::serialize_field => b"}";
 }
 
 impl ser::SerializeMap for Compound<'_> {

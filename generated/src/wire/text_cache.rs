@@ -97,8 +97,9 @@ static SETS: OnceLock<Box<[[Entry; WAYS]]>> = OnceLock::new();
 /// call decides the sizes; later calls change nothing. Returns the number of entries.
 pub fn enable_text_cache(entries: usize) -> usize {
     let sets = SETS.get_or_init(|| {
-        text_trail::set_budget(entries.max(WAYS));
         let sets = (entries.max(WAYS) / WAYS).next_power_of_two();
+        // As many pairs as the table holds entries, once rounded.
+        text_trail::set_budget(sets * WAYS);
         (0..sets)
             .map(|_| std::array::from_fn(|_| Entry(std::array::from_fn(|_| AtomicU64::new(0)))))
             .collect()
