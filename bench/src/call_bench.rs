@@ -67,27 +67,29 @@ where
     b().await?;
     let (mut spent, mut calls) = ([Duration::ZERO; 2], [0u64; 2]);
     while spent.iter().zip(&calls).any(|(s, &n)| *s < budget || n < 3) {
-        let start = Instant::now();
-        loop {
-            a().await?;
-            calls[0] += 1;
-            if start.elapsed() >= SLICE {
-                break;
-            }
-        }
-        spent[0] += start.elapsed();
-        let start = Instant::now();
-        loop {
-            b().await?;
-            calls[1] += 1;
-            if start.elapsed() >= SLICE {
-                break;
-            }
-        }
-        spent[1] += start.elapsed();
+        slice(a, &mut spent[0], &mut calls[0]).await?;
+        slice(b, &mut spent[1], &mut calls[1]).await?;
     }
     let per = |i: usize| spent[i].as_secs_f64() / calls[i] as f64;
     Ok((per(0), per(1)))
+}
+
+/// Calls `f` for one [`SLICE`], adding the time to `spent` and the calls to `calls`.
+async fn slice<F, Fut>(f: &mut F, spent: &mut Duration, calls: &mut u64) -> Result<(), String>
+where
+    F: FnMut() -> Fut,
+    Fut: Future<Output = Result<(), String>>,
+{
+    let start = Instant::now();
+    loop {
+        f().await?;
+        *calls += 1;
+        if start.elapsed() >= SLICE {
+            break;
+        }
+    }
+    *spent += start.elapsed();
+    Ok(())
 }
 
 /// A hand-written JSON-RPC call: format the body, POST it, check the status, decode.

@@ -427,38 +427,34 @@ impl Drop for Active<'_> {
     }
 }
 
-/// The text of the key from the trail of the reply being written, if it holds it next.
-pub(crate) fn next(len: usize, words: &[u64; KEY_BYTES / 8]) -> Option<Text> {
+/// `f` with the trail of the reply this thread is reading (`reading`) or writing, if any.
+fn with_active<R>(reading: bool, f: impl FnOnce(&mut Trail) -> Option<R>) -> Option<R> {
     ACTIVE.with(|a| {
         let mut active = a.try_borrow_mut().ok()?;
-        active
-            .as_mut()
-            .filter(|t| !t.reading)?
-            .next(len as u8, words)
+        f(active.as_mut().filter(|t| t.reading == reading)?)
     })
+}
+
+/// The text of the key from the trail of the reply being written, if it holds it next.
+pub(crate) fn next(len: usize, words: &[u64; KEY_BYTES / 8]) -> Option<Text> {
+    with_active(false, |trail| trail.next(len as u8, words))
 }
 
 /// Keeps a pair that the table or `make` gave in the trail of the reply being written.
 pub(crate) fn record(len: usize, words: &[u64; KEY_BYTES / 8], text: &Text) {
-    ACTIVE.with(|a| {
-        if let Ok(mut active) = a.try_borrow_mut()
-            && let Some(trail) = active.as_mut().filter(|t| !t.reading)
-        {
-            trail.record(len as u8, words, text);
-        }
+    with_active(false, |trail| {
+        trail.record(len as u8, words, text);
+        Some(())
     });
 }
 
 /// The key (its length and bytes) whose text is `text`, if the trail of the reply being read
 /// holds it next under a key whose kind byte passes `kind`.
 pub(crate) fn key_of(text: &[u8], kind: impl Fn(u8) -> bool) -> Option<(usize, [u8; KEY_BYTES])> {
-    ACTIVE.with(|a| {
-        let mut active = a.try_borrow_mut().ok()?;
+    with_active(true, |trail| {
         let tag = text_tag(text);
-        let pair = active
-            .as_mut()
-            .filter(|t| t.reading)?
-            .next_where(tag, |p| p.text.as_bytes() == text && kind(p.words[0] as u8))?;
+        let pair =
+            trail.next_where(tag, |p| p.text.as_bytes() == text && kind(p.words[0] as u8))?;
         let mut key = [0u8; KEY_BYTES];
         for (bytes, word) in key.chunks_exact_mut(8).zip(&pair.words) {
             bytes.copy_from_slice(&word.to_le_bytes());
@@ -470,13 +466,10 @@ pub(crate) fn key_of(text: &[u8], kind: impl Fn(u8) -> bool) -> Option<(usize, [
 /// Keeps the pair `make` gives (a key's length and bytes, and its canonical text) in the trail
 /// of the reply being read, if there is one; `make` is called only then.
 pub(crate) fn remember(make: impl FnOnce() -> Option<(usize, [u8; KEY_BYTES], Text)>) {
-    ACTIVE.with(|a| {
-        if let Ok(mut active) = a.try_borrow_mut()
-            && let Some(trail) = active.as_mut().filter(|t| t.reading)
-            && let Some((len, key, text)) = make()
-        {
-            trail.record(len as u8, &words_of(&key), &text);
-        }
+    with_active(true, |trail| {
+        let (len, key, text) = make()?;
+        trail.record(len as u8, &words_of(&key), &text);
+        Some(())
     });
 }
 
