@@ -476,7 +476,7 @@ impl server::Dispatch for Padded {
     fn dispatch<'a>(
         &'a self,
         method: &str,
-        params: server::Params,
+        params: server::Params<'a>,
     ) -> Option<server::BoxFuture<'a, server::Reply>> {
         #[derive(serde::Deserialize)]
         struct Pad {

@@ -95,7 +95,7 @@ pub fn interface(r: &Rust, i: &Interface) -> TokenStream {
         pub struct #service<S>(pub S);
 
         impl<S: #trait_name> crate::__private::Dispatch for #service<S> {
-            fn dispatch<'a>(&'a self, method: &str, params: crate::__private::Params) -> ::std::option::Option<crate::__private::BoxFuture<'a, crate::__private::Reply>> {
+            fn dispatch<'a>(&'a self, method: &str, params: crate::__private::Params<'a>) -> ::std::option::Option<crate::__private::BoxFuture<'a, crate::__private::Reply>> {
                 #body
             }
         }

@@ -240,7 +240,7 @@ pub mod search {
         fn dispatch<'a>(
             &'a self,
             method: &str,
-            params: crate::__private::Params,
+            params: crate::__private::Params<'a>,
         ) -> ::std::option::Option<
             crate::__private::BoxFuture<'a, crate::__private::Reply>,
         > {

@@ -178,17 +178,23 @@ fn needs_escape(bytes: &[u8]) -> bool {
     (0..bytes.len() / 8).fold(false, |any, i| any | word_at(i * 8)) | word_at(bytes.len() - 8)
 }
 
-/// Whether a byte of `word` is below 0x20, `"` or `\\`: the classic exact tests for "a byte
-/// below n" (n <= 128) and "a zero byte" (after xor with the byte looked for).
+/// Whether a byte of `word` is below 0x20, `"` or `\\`.
 fn word_needs_escape(word: u64) -> bool {
+    word_escapes(word) != 0
+}
+
+/// The bytes of `word` that are below 0x20, `"` or `\\`, as the high bit of each: the classic
+/// tests for "a byte below n" (n <= 128) and "a zero byte" (after xor with the byte looked
+/// for). Exact up to the lowest such byte (a borrow can mark bytes above it), so the first
+/// one in text order is at `trailing_zeros() / 8` of a little-endian word.
+pub(crate) fn word_escapes(word: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let below = |x: u64, n: u64| x.wrapping_sub(ONES * n) & !x & HIGHS;
     let zero = |x: u64| below(x, 1);
-    (below(word, 0x20)
+    below(word, 0x20)
         | zero(word ^ (ONES * u64::from(b'"')))
-        | zero(word ^ (ONES * u64::from(b'\\'))))
-        != 0
+        | zero(word ^ (ONES * u64::from(b'\\')))
 }
 
 fn write_integer<I: itoa::Integer>(out: &mut Vec<u8>, value: I) {

@@ -22,6 +22,8 @@ mod mock;
 #[cfg(feature = "client")]
 pub mod paging;
 mod path;
+#[cfg(feature = "server")]
+mod plain_request;
 #[cfg(feature = "client")]
 mod retry;
 #[cfg(feature = "server")]

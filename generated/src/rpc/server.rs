@@ -70,6 +70,7 @@ use super::envelope::{self, Envelope};
 use super::error::{RpcError, codes, strip_position};
 use super::excerpt::excerpt;
 use super::json_write;
+use super::plain_request;
 use axum::Router;
 use axum::extract::{Request, State};
 use axum::http::{HeaderValue, Method, StatusCode, header};
@@ -79,6 +80,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::de::StrRead;
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
@@ -106,23 +108,23 @@ const AFTER_RESULT: usize = MAX_ID_BYTES + 16;
 /// Routes a wire method name to a handler. Generated per interface (`InfoService`, …).
 pub trait Dispatch: Send + Sync + 'static {
     /// The handler's future for `method`, or `None` if this interface has no such method.
-    fn dispatch<'a>(&'a self, method: &str, params: Params) -> Option<BoxFuture<'a, Reply>>;
+    fn dispatch<'a>(&'a self, method: &str, params: Params<'a>) -> Option<BoxFuture<'a, Reply>>;
 }
 
-/// A request's params: the object, or nothing.
-#[derive(Debug, Default)]
-pub struct Params(Option<Box<RawValue>>);
+/// A request's params: the JSON text of the object, borrowed from the request, or nothing.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct Params<'a>(Option<&'a str>);
 
-impl Params {
+impl<'a> Params<'a> {
     /// Params from the JSON text of an object (or nothing).
-    pub fn new(object: Option<Box<RawValue>>) -> Self {
+    pub fn new(object: Option<&'a str>) -> Self {
         Self(object)
     }
 
     /// Decodes the params into `T`; absent params decode as `{}`. A failure is -32602
     /// naming the field path and the problem.
     pub fn parse<T: DeserializeOwned>(&self) -> Result<T, RpcError> {
-        let text = self.0.as_deref().map(RawValue::get).unwrap_or("{}");
+        let text = self.0.unwrap_or("{}");
         // One typed pass; only params that fail are read again to name the path.
         serde_json::from_str(text).or_else(|_| {
             serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(
@@ -255,6 +257,10 @@ async fn serve(State(shared): State<Arc<Shared>>, request: Request) -> Response 
 /// The media type of a `Content-Type` value (before any `;`, trimmed; compared without case),
 /// or `None` when the value is not visible ASCII.
 fn media_type(value: &HeaderValue) -> Option<&str> {
+    // What clients send, without a look for parameters.
+    if value.as_bytes().eq_ignore_ascii_case(b"application/json") {
+        return Some("application/json");
+    }
     let text = value.to_str().ok()?;
     Some(text.split(';').next().unwrap_or("").trim())
 }
@@ -301,10 +307,10 @@ async fn handle_bytes(
             return Some(error_reply("null", &err));
         }
     };
-    if !body
-        .trim_start_matches([' ', '\t', '\n', '\r'])
-        .starts_with('[')
-    {
+    let first = body
+        .bytes()
+        .find(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+    if first != Some(b'[') {
         return handle_one(dispatch, body).await;
     }
     // Each request borrowed from the body, not copied.
@@ -417,24 +423,45 @@ async fn handle_one(dispatch: &dyn Dispatch, body: &str) -> Option<Vec<u8>> {
 /// reply a malformed one always gets, none for a notification.
 fn refuse(body: &str, error: &RpcError) -> Option<Vec<u8>> {
     match read_call(body) {
-        Ok(call) => answer(&call, check(&call).and_then(|_| Err(error.clone()))),
+        Ok(call) => {
+            let outcome = match &call.method {
+                Ok(_) => Err(error.clone()),
+                Err(e) => Err(e.clone()),
+            };
+            answer(&call, outcome)
+        }
         Err(reply) => Some(reply),
     }
 }
 
-/// A request's envelope, read but not yet checked.
+/// A request's envelope, read and checked.
 struct Call<'a> {
     /// The `id` as sent; `None` for a notification.
     id: Option<&'a str>,
     /// The `id` to answer with.
     reply_id: &'a str,
-    jsonrpc: Option<&'a RawValue>,
-    method: Option<&'a RawValue>,
-    params: Option<&'a RawValue>,
+    /// The method's name, or why the request is not valid (`jsonrpc` or `method`).
+    method: Result<Cow<'a, str>, RpcError>,
+    /// The JSON text of `params`, if given.
+    params: Option<&'a str>,
 }
 
 /// Reads a request's members and checks its `id`; the error reply if it has none to answer.
 fn read_call(body: &str) -> Result<Call<'_>, Vec<u8>> {
+    // The usual request in one pass; anything else by serde_json, which says what is wrong.
+    if let Some(plain) = plain_request::read(body, MAX_ID_BYTES) {
+        return Ok(Call {
+            id: plain.id,
+            reply_id: plain.id.unwrap_or("null"),
+            method: Ok(Cow::Borrowed(plain.method)),
+            params: plain.params,
+        });
+    }
+    read_any_call(body)
+}
+
+/// As [`read_call`], for any request, with serde_json.
+fn read_any_call(body: &str) -> Result<Call<'_>, Vec<u8>> {
     // A member given twice counts with its last value.
     let [jsonrpc, method, params, id] =
         match envelope::read(StrRead::new(body), ["jsonrpc", "method", "params", "id"]) {
@@ -476,9 +503,8 @@ fn read_call(body: &str) -> Result<Call<'_>, Vec<u8>> {
     Ok(Call {
         id,
         reply_id,
-        jsonrpc,
-        method,
-        params,
+        method: check(jsonrpc, method),
+        params: params.map(RawValue::get),
     })
 }
 
@@ -501,15 +527,18 @@ fn answer(call: &Call<'_>, outcome: Reply) -> Option<Vec<u8>> {
 }
 
 /// Checks `jsonrpc` and `method`; the method's name.
-fn check<'a>(call: &Call<'a>) -> Result<std::borrow::Cow<'a, str>, RpcError> {
+fn check<'a>(
+    jsonrpc: Option<&RawValue>,
+    method: Option<&'a RawValue>,
+) -> Result<Cow<'a, str>, RpcError> {
     let is_two = |raw: &RawValue| {
         raw.get() == r#""2.0""#
             || serde_json::from_str::<String>(raw.get()).is_ok_and(|v| v == "2.0")
     };
-    if !call.jsonrpc.is_some_and(is_two) {
+    if !jsonrpc.is_some_and(is_two) {
         return Err(RpcError::invalid_request(r#"`jsonrpc` must be "2.0""#));
     }
-    match call.method.map(RawValue::get) {
+    match method.map(RawValue::get) {
         None => Err(RpcError::invalid_request("`method` is missing")),
         Some(text) => match serde_json::from_str::<&str>(text) {
             Ok(m) => Ok(m.into()),
@@ -523,25 +552,22 @@ fn check<'a>(call: &Call<'a>) -> Result<std::borrow::Cow<'a, str>, RpcError> {
 }
 
 async fn run(dispatch: &dyn Dispatch, call: &Call<'_>) -> Reply {
-    let method = check(call)?;
+    let method = call.method.as_ref().map_err(Clone::clone)?;
     let params = match call.params {
-        None => Params(None),
-        Some(raw) if raw.get() == "null" => Params(None),
-        Some(raw) if raw.get().starts_with('{') => Params(Some(raw.to_owned())),
-        Some(raw) if raw.get().starts_with('[') => {
-            match serde_json::from_str::<Vec<Box<RawValue>>>(raw.get()) {
-                Ok(items) if items.is_empty() => Params(None),
-                Ok(mut items) if items.len() == 1 && items[0].get().starts_with('{') => {
-                    Params(items.pop())
-                }
-                _ => {
-                    return Err(RpcError::invalid_params(
-                        "",
-                        "`params` must be an object, or an array holding one object",
-                    ));
-                }
+        None | Some("null") => Params(None),
+        Some(raw) if raw.starts_with('{') => Params(Some(raw)),
+        Some(raw) if raw.starts_with('[') => match serde_json::from_str::<Vec<&RawValue>>(raw) {
+            Ok(items) if items.is_empty() => Params(None),
+            Ok(items) if items.len() == 1 && items[0].get().starts_with('{') => {
+                Params(Some(items[0].get()))
             }
-        }
+            _ => {
+                return Err(RpcError::invalid_params(
+                    "",
+                    "`params` must be an object, or an array holding one object",
+                ));
+            }
+        },
         Some(_) => {
             return Err(RpcError::invalid_params(
                 "",
@@ -549,9 +575,9 @@ async fn run(dispatch: &dyn Dispatch, call: &Call<'_>) -> Reply {
             ));
         }
     };
-    match dispatch.dispatch(&method, params) {
+    match dispatch.dispatch(method, params) {
         Some(future) => CatchUnwind(future).await,
-        None => Err(RpcError::method_not_found(&method)),
+        None => Err(RpcError::method_not_found(method)),
     }
 }
 
@@ -616,6 +642,118 @@ mod tests {
         let mut want = RESULT_PREFIX.to_vec();
         want.extend_from_slice(format!("[{}]", items.join(",")).as_bytes());
         (value, want)
+    }
+
+    #[test]
+    fn the_usual_requests_read_in_one_pass_give_what_serde_json_gives() {
+        const SPACE: [&str; 4] = ["", " ", "\n\t", "\r\n "];
+        const NAMES: [&str; 6] = ["jsonrpc", "method", "id", "params", "x", "jsonrp\\u0063"];
+        const VALUES: [&[&str]; 6] = [
+            &[r#""2.0""#, r#""1.0""#, r#""2\u002e0""#, "2"],
+            &[
+                r#""info.getNetworkID""#,
+                r#""a\u0062""#,
+                r#""é""#,
+                "1",
+                r#""""#,
+            ],
+            &[
+                "1",
+                "-0",
+                "01",
+                "1.5",
+                "7e2",
+                r#""x""#,
+                "null",
+                "true",
+                "{}",
+                "-",
+                "123456789012345678901234567890",
+            ],
+            &[
+                "{}",
+                "[ ]",
+                "null",
+                r#"{"a":[1,{"b":"\u0041"}]}"#,
+                "[{}]",
+                r#"[{"a":1}]"#,
+                r#""s""#,
+                r#"{"a":}"#,
+                "[1,",
+                "{ }",
+            ],
+            &["0", r#"{"y":[]}"#],
+            &[r#""2.0""#],
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut pick = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let (mut fast, mut full) = (0, 0);
+        for _ in 0..20_000 {
+            let mut body = String::from(SPACE[pick(4)]);
+            body.push('{');
+            // Mostly the four members, each once, in a random order; sometimes one missing,
+            // another or one given twice.
+            let mut order = vec![0, 1, 2, 3];
+            for i in (1..4).rev() {
+                order.swap(i, pick(i + 1));
+            }
+            let mut members = Vec::new();
+            for n in order {
+                if pick(6) != 0 {
+                    members.push(n);
+                }
+                if pick(8) == 0 {
+                    members.push(pick(6));
+                }
+            }
+            for (m, &n) in members.iter().enumerate() {
+                if m > 0 {
+                    body.push_str(SPACE[pick(4)]);
+                    body.push(',');
+                }
+                let values = VALUES[n];
+                let value = if pick(3) == 0 {
+                    values[pick(values.len())]
+                } else {
+                    values[0]
+                };
+                let space = SPACE[pick(4)];
+                body.push_str(&format!("{space}\"{}\"{space}:{space}{value}", NAMES[n]));
+            }
+            body.push_str(SPACE[pick(4)]);
+            body.push('}');
+            match pick(16) {
+                0 => body.push_str(" x"),
+                1 => {
+                    let mut end = pick(body.len() + 1);
+                    while !body.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    body.truncate(end);
+                }
+                _ => {}
+            }
+            let Some(plain) = plain_request::read(&body, MAX_ID_BYTES) else {
+                full += 1;
+                continue;
+            };
+            fast += 1;
+            let Ok(call) = read_any_call(&body) else {
+                panic!("read in one pass, refused by serde_json: {body}");
+            };
+            assert_eq!(call.id, plain.id, "{body}");
+            assert_eq!(call.params, plain.params, "{body}");
+            assert_eq!(call.method.ok().as_deref(), Some(plain.method), "{body}");
+        }
+        assert!(
+            fast > 1_000 && full > 1_000,
+            "{fast} read in one pass, {full} not"
+        );
     }
 
     #[test]
