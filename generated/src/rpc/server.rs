@@ -424,11 +424,8 @@ async fn handle_one(dispatch: &dyn Dispatch, body: &str) -> Option<Vec<u8>> {
 fn refuse(body: &str, error: &RpcError) -> Option<Vec<u8>> {
     match read_call(body) {
         Ok(call) => {
-            let outcome = match &call.method {
-                Ok(_) => Err(error.clone()),
-                Err(e) => Err(e.clone()),
-            };
-            answer(&call, outcome)
+            let refusal = call.method.as_ref().err().unwrap_or(error).clone();
+            answer(&call, Err(refusal))
         }
         Err(reply) => Some(reply),
     }
