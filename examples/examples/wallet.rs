@@ -4,12 +4,16 @@
 //! ```sh
 //! cargo run -p avalanche-devnet &                      # a fresh devnet on 127.0.0.1:9650
 //! cargo run -p avalanche-rpc-examples --example wallet # or: -- http://HOST:PORT
+//! # against AvalancheGo, whose BLS key (--staking-signer-key-file) the tour then holds:
+//! tests/with-node 9660 tour sh -c 'cargo run -p avalanche-rpc-examples --example wallet -- "$NODE_URL" --warp-key "$NODE_SIGNER_KEY"'
 //! ```
 //!
 //! A 2-of-3 multisig send on X; AVAX from X to P (export, import); a Primary Network
-//! validator with a BLS key and a delegator; a Subnet with a chain, converted to an L1; an L1
-//! validator registered through a Warp message the devnet signs as the L1's validators,
-//! reweighted, its balance increased, and disabled.
+//! validator with a BLS key and a delegator; a Subnet with a chain, converted to an L1 whose
+//! first validator is the node; an L1 validator registered through a Warp message signed as
+//! the L1's validators (by the devnet, `devnet.signWarpMessage`; or, with `--warp-key`, here
+//! with the node's BLS key, as a signature aggregator would), reweighted, its balance
+//! increased, and disabled.
 
 use std::time::Duration;
 
@@ -25,7 +29,7 @@ use avalanche_rpc::platform::{
 use avalanche_rpc::rpc::Node;
 use avalanche_rpc::transact::p::{self, Authority, ChainRequest, Stake, ValidatorRequest};
 use avalanche_rpc::transact::{self, Context, Keychain, Payer, owners, x};
-use avalanche_rpc::wire::{HexBytes, Id, NodeId, ShortId};
+use avalanche_rpc::wire::{Height, HexBytes, Id, NodeId, ShortId};
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
 
@@ -72,6 +76,8 @@ struct Tour {
     ctx: Context,
     ewoq: Keychain,
     me: ShortId,
+    /// The node's BLS key (`--warp-key`): Warp messages signed here rather than by the devnet.
+    warp_key: Option<SecretKey>,
 }
 
 impl Tour {
@@ -139,6 +145,22 @@ impl Tour {
         Ok(id)
     }
 
+    /// `unsigned` signed as the validators of `subnet`, the L1 of its source chain.
+    async fn sign_warp(&self, subnet: Id, unsigned: Vec<u8>) -> Result<Vec<u8>> {
+        let Some(key) = &self.warp_key else {
+            let r = self
+                .node
+                .devnet()
+                .sign_warp_message(SignWarpMessageParams::new(HexBytes(unsigned)))
+                .await?;
+            return Ok(r.signed_message.0);
+        };
+        // The node checks the message against the L1's validators at its proposer's P-chain
+        // height, which trails the tip: sign for the set there.
+        let set = transact::warp_validators(&self.node, subnet, Height::Proposed).await?;
+        Ok(transact::warp::sign(&unsigned, &set, &[key])?)
+    }
+
     async fn p_utxos(&self) -> Result<Vec<pc::Utxo>> {
         Ok(transact::p_utxos(&self.node, &self.ctx, &[self.me], None).await?)
     }
@@ -146,9 +168,27 @@ impl Tour {
 
 #[tokio::main]
 async fn main() -> Result<()> {
-    let url = std::env::args()
-        .nth(1)
-        .unwrap_or_else(|| "http://127.0.0.1:9650".into());
+    let mut args = std::env::args().skip(1);
+    let mut url = "http://127.0.0.1:9650".to_string();
+    let mut warp_key = None;
+    while let Some(a) = args.next() {
+        if a == "--warp-key" {
+            let path = args.next().ok_or("--warp-key needs a file")?;
+            let bytes = std::fs::read(&path).map_err(|e| format!("--warp-key {path}: {e}"))?;
+            let bytes: [u8; 32] = bytes.as_slice().try_into().map_err(|_| {
+                format!(
+                    "--warp-key {path}: {} bytes, not the 32 of a BLS secret key",
+                    bytes.len()
+                )
+            })?;
+            warp_key = Some(
+                SecretKey::from_bytes(&bytes)
+                    .map_err(|e| format!("--warp-key {path}: not a BLS secret key: {e}"))?,
+            );
+        } else {
+            url = a;
+        }
+    }
     let node = Node::http(&url)?;
     let ctx = Context::from_node(&node).await?;
     println!(
@@ -162,6 +202,7 @@ async fn main() -> Result<()> {
         ctx,
         ewoq,
         me,
+        warp_key,
     };
 
     multisig_on_x(&t).await?;
@@ -430,7 +471,7 @@ async fn l1(t: &mut Tour) -> Result<()> {
             && s.manager_address.map(|a| a.0) == Some(manager.to_vec()),
     )?;
 
-    // The manager's RegisterL1Validator message, signed by the L1 (the devnet).
+    // The manager's RegisterL1Validator message, signed by the L1 (the node).
     let node = node_id(20);
     let bls = SecretKey::from_seed(&fresh(21))?;
     let registration =
@@ -444,23 +485,12 @@ async fn l1(t: &mut Tour) -> Result<()> {
             30,
         )));
     let validation_id = transact::warp::validation_id(&registration)?;
-    let devnet = t.node.devnet();
-    let sign = |unsigned: Vec<u8>| {
-        let control = devnet.clone();
-        async move {
-            control
-                .sign_warp_message(SignWarpMessageParams::new(HexBytes(unsigned)))
-                .await
-                .map(|r| r.signed_message.0)
-        }
-    };
-    let signed = sign(transact::warp::l1_message(
-        t.ctx.network_id,
-        chain,
-        &manager,
-        &registration,
-    )?)
-    .await?;
+    let signed = t
+        .sign_warp(
+            subnet,
+            transact::warp::l1_message(t.ctx.network_id, chain, &manager, &registration)?,
+        )
+        .await?;
     let tx = p::register_l1_validator_tx(
         &t.ctx,
         &t.p_utxos().await?,
@@ -488,13 +518,12 @@ async fn l1(t: &mut Tour) -> Result<()> {
         v.min_nonce.get(),
         40,
     ));
-    let signed = sign(transact::warp::l1_message(
-        t.ctx.network_id,
-        chain,
-        &manager,
-        &weight,
-    )?)
-    .await?;
+    let signed = t
+        .sign_warp(
+            subnet,
+            transact::warp::l1_message(t.ctx.network_id, chain, &manager, &weight)?,
+        )
+        .await?;
     let tx =
         p::set_l1_validator_weight_tx(&t.ctx, &t.p_utxos().await?, &t.payer().await?, &signed)?;
     t.p_send("P: L1 validator reweighted", tx).await?;

@@ -108,8 +108,9 @@ pub fn revert(d: &Devnet, id: u64) -> Result<bool, StoreError> {
 pub fn sign_warp(d: &Devnet, unsigned: &[u8]) -> Result<Vec<u8>, String> {
     use crate::pchain::warp;
     let mut r = avalanche_rpc::codec::Reader::new(unsigned);
-    let (version, network, chain, payload) = (|| {
-        let parts = (r.u16()?, r.u32()?, r.id()?, r.bytes()?);
+    let (version, network, chain) = (|| {
+        let parts = (r.u16()?, r.u32()?, r.id()?);
+        r.bytes()?;
         r.finish()?;
         Ok::<_, avalanche_rpc::codec::DecodeError>(parts)
     })()
@@ -134,5 +135,10 @@ pub fn sign_warp(d: &Devnet, unsigned: &[u8]) -> Result<Vec<u8>, String> {
     let set = warp::canonical(&r, &subnet, u64::MAX).map_err(|e| e.to_string())?;
     let held: Vec<&avalanche_rpc::bls::SecretKey> =
         d.nodes.iter().filter_map(|n| n.bls.as_ref()).collect();
-    warp::sign(network, &chain, payload, &set, &held)
+    avalanche_rpc::transact::warp::sign(unsigned, &set, &held).map_err(|e| match e {
+        avalanche_rpc::transact::BuildError::Invalid { problem, .. } => {
+            format!("the devnet cannot sign: {problem}")
+        }
+        e => e.to_string(),
+    })
 }

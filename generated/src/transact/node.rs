@@ -371,3 +371,43 @@ pub async fn wait_p<T: Transport + Clone>(
     })
     .await
 }
+
+/// The canonical validator set of `subnet` at `height` (`platform.getValidatorsAt`), as
+/// [`super::warp::sign`] indexes signatures. The P-chain checks a Warp message in a
+/// transaction against the set at its proposer's P-chain height, so sign with
+/// [`Height::Proposed`](crate::wire::Height::Proposed) unless you know the block's.
+pub async fn warp_validators<T: Transport + Clone>(
+    node: &Node<T>,
+    subnet: Id,
+    height: crate::wire::Height,
+) -> Result<super::warp::CanonicalSet, WalletError> {
+    const METHOD: &str = "platform.getValidatorsAt";
+    let set = node
+        .platform()
+        .get_validators_at(
+            crate::platform::GetValidatorsAtParams::new()
+                .with_height(height)
+                .with_subnet_id(subnet),
+        )
+        .await
+        .map_err(call(METHOD))?;
+    let mut members = Vec::with_capacity(set.len());
+    for (node_id, v) in set {
+        let key = match &v.public_key {
+            None => None,
+            Some(k) => {
+                Some(
+                    <[u8; 48]>::try_from(k.0.as_slice()).map_err(|_| WalletError::Reply {
+                        method: METHOD,
+                        problem: format!(
+                            "the BLS key of {node_id} has {} bytes, not 48",
+                            k.0.len()
+                        ),
+                    })?,
+                )
+            }
+        };
+        members.push((key, v.weight.get()));
+    }
+    Ok(super::warp::CanonicalSet::new(members))
+}

@@ -1,27 +1,16 @@
 //! Warp messages as the P-chain reads them (ACP-77): a signed message, the AddressedCall it
 //! carries and the L1 message inside; its aggregate signature checked against the canonical
 //! validator set of the source chain's Subnet (`warp.GetCanonicalValidatorSetFromChainID`,
-//! quorum 67 %); and signing one as the validators the devnet runs would (what a signature
-//! aggregator does on a real network).
+//! quorum 67 %). Signing one is the crate's (`avalanche_rpc::transact::warp::sign`), as a
+//! signature aggregator would, with the keys of the validators the devnet runs.
 
 use super::{stakers, subnets};
 use crate::secp::{TxError, fail};
 use crate::store::{Reader, StoreError};
-use avalanche_rpc::bls::SecretKey;
 use avalanche_rpc::codec::{Writer, warp, warp_l1, warp_payload};
 use avalanche_rpc::wire::Id;
-use std::collections::BTreeMap;
 
-/// The share of the validator set's weight that must sign.
-pub const QUORUM: (u64, u64) = (67, 100);
-
-/// A validator set as Warp signatures index it: the validators with BLS keys sorted by key
-/// (validators sharing a key merged), and the weight of the whole set.
-#[derive(Debug, Clone, Default)]
-pub struct Canonical {
-    pub validators: Vec<([u8; 48], u64)>,
-    pub total: u64,
-}
+pub use avalanche_rpc::transact::warp::{CanonicalSet as Canonical, QUORUM};
 
 /// The Subnet that validates `chain` (the P-chain's is the Primary Network).
 pub fn subnet_of<R: Reader>(r: &R, chain: &Id) -> Result<Option<Id>, StoreError> {
@@ -34,19 +23,9 @@ pub fn subnet_of<R: Reader>(r: &R, chain: &Id) -> Result<Option<Id>, StoreError>
 /// The canonical validator set of `subnet` after the block at `height`.
 pub fn canonical<R: Reader>(r: &R, subnet: &Id, height: u64) -> Result<Canonical, StoreError> {
     let set = stakers::validators_at(r, subnet, height)?;
-    let mut by_key: BTreeMap<[u8; 48], u64> = BTreeMap::new();
-    let mut total = 0u64;
-    for (weight, pk) in set.values() {
-        total = total.saturating_add(*weight);
-        if let Some(pk) = pk {
-            let w = by_key.entry(*pk).or_default();
-            *w = w.saturating_add(*weight);
-        }
-    }
-    Ok(Canonical {
-        validators: by_key.into_iter().collect(),
-        total,
-    })
+    Ok(Canonical::new(
+        set.values().map(|(weight, pk)| (*pk, *weight)),
+    ))
 }
 
 /// The bytes a Warp signature signs: the unsigned message (codec version, network, source
@@ -148,46 +127,4 @@ pub fn verify(parsed: &Parsed, network_id: u32, set: &Canonical) -> Result<(), T
     let unsigned = unsigned_bytes(m.network_id, &m.source_chain_id, &m.payload);
     avalanche_rpc::bls::verify_signature(&key, &sig.signature, &unsigned)
         .map_err(|e| TxError(format!("`unsignedTx.message`'s signature: {e}")))
-}
-
-/// Signs `payload` from `source_chain` with every key of `set` that `held` has: the signed
-/// message's bytes, or why the keys held are not enough.
-pub fn sign(
-    network_id: u32,
-    source_chain: &Id,
-    payload: Vec<u8>,
-    set: &Canonical,
-    held: &[&SecretKey],
-) -> Result<Vec<u8>, String> {
-    let unsigned = unsigned_bytes(network_id, source_chain, &payload);
-    let mut bits = vec![0u8; set.validators.len().div_ceil(8)];
-    let mut signatures = Vec::new();
-    let mut weight = 0u64;
-    for (i, (pk, w)) in set.validators.iter().enumerate() {
-        if let Some(k) = held.iter().find(|k| k.public_key() == *pk) {
-            let len = bits.len();
-            bits[len - 1 - i / 8] |= 1 << (i % 8);
-            signatures.push(k.sign(&unsigned));
-            weight = weight.saturating_add(*w);
-        }
-    }
-    if u128::from(weight) * u128::from(QUORUM.1) < u128::from(set.total) * u128::from(QUORUM.0) {
-        return Err(format!(
-            "the devnet holds the keys of {weight} of the source Subnet's weight {}, less than the {} % a Warp message needs",
-            set.total, QUORUM.0
-        ));
-    }
-    while bits.first() == Some(&0) {
-        bits.remove(0);
-    }
-    let signature =
-        avalanche_rpc::bls::aggregate_signatures(&signatures).map_err(|e| e.to_string())?;
-    warp::Message::new(
-        network_id,
-        *source_chain,
-        payload,
-        warp::BitSetSignature::new(bits, signature).into(),
-    )
-    .to_bytes()
-    .map_err(|e| e.to_string())
 }

@@ -650,7 +650,8 @@ fn signed(message: &warp_l1::L1Message, signer: &SecretKey) -> Vec<u8> {
         validators: vec![(signer.public_key(), 100)],
         total: 100,
     };
-    warp::sign(NETWORK, &CHAIN, payload, &set, &[signer]).unwrap()
+    let unsigned = warp::unsigned_bytes(NETWORK, &CHAIN, &payload);
+    avalanche_rpc::transact::warp::sign(&unsigned, &set, &[signer]).unwrap()
 }
 
 fn l1_validator(w: &World, subnet: Id, id: Id) -> state::Validator {
