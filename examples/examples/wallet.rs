@@ -19,13 +19,14 @@ use std::time::Duration;
 
 use avalanche_rpc::bls::SecretKey;
 use avalanche_rpc::codec::{platform as pc, warp, warp_l1};
-use avalanche_rpc::devnet::{DevnetClient, SignWarpMessageParams};
+use avalanche_rpc::devnet::{AdvanceClockParams, DevnetClient, SignWarpMessageParams};
 use avalanche_rpc::info::InfoClient;
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::platform::{
     GetCurrentValidatorsParams, GetL1ValidatorParams, GetSubnetParams, PlatformClient,
     ValidatedByParams,
 };
+use avalanche_rpc::proposervm::ProposervmClient;
 use avalanche_rpc::rpc::Node;
 use avalanche_rpc::transact::p::{self, Authority, ChainRequest, Stake, ValidatorRequest};
 use avalanche_rpc::transact::{self, Context, Keychain, Payer, owners, x};
@@ -45,6 +46,13 @@ fn check(what: &str, ok: bool) -> Result<()> {
     } else {
         Err(format!("check failed: {what}").into())
     }
+}
+
+/// This machine's time, Unix seconds.
+fn unix_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 /// Fresh bytes for keys and node IDs: a tour run twice on one devnet uses new ones.
@@ -145,6 +153,46 @@ impl Tour {
         Ok(id)
     }
 
+    /// Waits until a P-chain block built now checks Warp messages against the validator sets
+    /// as of `height`, as the node decides: since Granite a block verifies them at its
+    /// epoch's P-chain height (`proposervm.getCurrentEpoch`), which a block opens at most
+    /// every epoch (30 s on a local network) and takes from its parent; and the P-chain height
+    /// a block names trails the tip by the node's window of recent blocks (30 s,
+    /// `RecentlyAcceptedWindowTTL`). So: wait until both have run past (on the devnet, move
+    /// its clock instead of waiting), then send a transfer to self, whose block opens the
+    /// next epoch.
+    async fn settle(&mut self, height: u64) -> Result<()> {
+        const EPOCH: u64 = 30;
+        const WINDOW: u64 = 30;
+        let since = self.now().await?;
+        for _ in 0..4 {
+            let epoch = self
+                .node
+                .proposervm("P")
+                .get_current_epoch(Default::default())
+                .await?;
+            if epoch.p_chain_height.get() >= height {
+                return Ok(());
+            }
+            let until = (epoch.start_time.get() + EPOCH).max(since + WINDOW + 1);
+            let now = unix_now();
+            if until > now {
+                if self.warp_key.is_some() {
+                    tokio::time::sleep(Duration::from_secs(until - now)).await;
+                } else {
+                    let ahead = self.now().await?.saturating_sub(now);
+                    self.node
+                        .devnet()
+                        .advance_clock(AdvanceClockParams::new(until.saturating_sub(now + ahead)))
+                        .await?;
+                }
+            }
+            let tx = p::base_tx(&self.ctx, &self.p_utxos().await?, &self.payer().await?, &[])?;
+            self.p_send("P: a block to open the next epoch", tx).await?;
+        }
+        Err(format!("the P-chain's epoch did not reach height {height}").into())
+    }
+
     /// `unsigned` signed as the validators of `subnet`, the L1 of its source chain.
     async fn sign_warp(&self, subnet: Id, unsigned: Vec<u8>) -> Result<Vec<u8>> {
         let Some(key) = &self.warp_key else {
@@ -155,9 +203,15 @@ impl Tour {
                 .await?;
             return Ok(r.signed_message.0);
         };
-        // The node checks the message against the L1's validators at its proposer's P-chain
-        // height, which trails the tip: sign for the set there.
-        let set = transact::warp_validators(&self.node, subnet, Height::Proposed).await?;
+        // The node checks the message against the L1's validators at the P-chain height of
+        // the epoch a block built now belongs to: sign for the set there.
+        let epoch = self
+            .node
+            .proposervm("P")
+            .get_current_epoch(Default::default())
+            .await?;
+        let at = Height::Number(epoch.p_chain_height.get());
+        let set = transact::warp_validators(&self.node, subnet, at).await?;
         Ok(transact::warp::sign(&unsigned, &set, &[key])?)
     }
 
@@ -460,6 +514,13 @@ async fn l1(t: &mut Tour) -> Result<()> {
         &first,
     )?;
     t.p_send("P: converted to an L1", tx).await?;
+    let converted = t
+        .node
+        .platform()
+        .get_height(Default::default())
+        .await?
+        .height
+        .get();
     let s = t
         .node
         .platform()
@@ -470,6 +531,9 @@ async fn l1(t: &mut Tour) -> Result<()> {
         s.manager_chain_id == Some(chain)
             && s.manager_address.map(|a| a.0) == Some(manager.to_vec()),
     )?;
+
+    // The P-chain checks the L1's messages against its validators at the epoch's height.
+    t.settle(converted).await?;
 
     // The manager's RegisterL1Validator message, signed by the L1 (the node).
     let node = node_id(20);

@@ -374,8 +374,9 @@ pub async fn wait_p<T: Transport + Clone>(
 
 /// The canonical validator set of `subnet` at `height` (`platform.getValidatorsAt`), as
 /// [`super::warp::sign`] indexes signatures. The P-chain checks a Warp message in a
-/// transaction against the set at its proposer's P-chain height, so sign with
-/// [`Height::Proposed`](crate::wire::Height::Proposed) unless you know the block's.
+/// transaction against the set at the P-chain height of the block's epoch since Granite
+/// (`proposervm.getCurrentEpoch` on P gives the one a block built now belongs to), before it
+/// at the block's proposer height ([`Height::Proposed`](crate::wire::Height::Proposed)).
 pub async fn warp_validators<T: Transport + Clone>(
     node: &Node<T>,
     subnet: Id,
