@@ -727,7 +727,8 @@ async fn with_the_cap_reached_the_connection_idle_the_longest_makes_room() {
     // The oldest: silent since it connected.
     let mut silent = connect(addr).await;
     sleep(Duration::from_millis(50)).await;
-    // Mid-request: half a head, never to be closed for room.
+    // Mid-request: half a head, not to be closed for room within its grace (2 s by default;
+    // this test takes a fraction of it).
     let mut half = connect(addr).await;
     half.write_all(b"POST /ext/info HTTP/1.1\r\nHost: te")
         .await
@@ -1132,12 +1133,24 @@ async fn two_thousand_half_sent_heads_do_not_lock_callers_out() {
         long(ServeConfig::default().max_connections),
     )
     .await;
-    let stalled = flood(addr, b"POST /ext/info HTT").await;
-    // The heads stall past the grace they have under pressure (the default, 2 s).
     let grace = ServeConfig::default()
         .head_grace
         .expect("a grace by default");
-    sleep(grace + Duration::from_millis(500)).await;
+    let stalled = flood(addr, b"POST /ext/info HTT").await;
+    let flooded = Instant::now();
+    // A call at once: the heads are within their grace (2 s), so it waits for the first
+    // ones to pass it, and for the newcomers that sent part of a head before it.
+    let since = Instant::now();
+    let reply = timeout(grace + CALL_BOUND, call(addr, "/ext/info", NETWORK_NAME))
+        .await
+        .expect("the first call answered once the heads' grace passed");
+    assert_eq!(reply.json()["id"], 7);
+    eprintln!(
+        "half-sent heads: a call at once after the flood: {:?} (grace {grace:?})",
+        since.elapsed()
+    );
+    // Then the heads have stalled past their grace: the calls are answered at once.
+    tokio::time::sleep_until(flooded + grace + Duration::from_millis(500)).await;
     time_calls("half-sent heads", addr).await;
     drop(stalled);
 }
