@@ -829,6 +829,8 @@ async fn at_the_cap_a_caller_waits_no_longer_than_the_grace_of_a_stalled_head() 
         .write_all(b"POST /ext/info HTT")
         .await
         .expect("send part of a head");
+    // Time for the server to read it: until then, it is a silent connection.
+    sleep(Duration::from_millis(50)).await;
     // A caller at once: the head is within its grace, so the caller waits for it to pass
     // (told by the stalled connection's own timer), then takes its place.
     let reply = call(addr, "/ext/info", NETWORK_NAME).await;
@@ -1114,7 +1116,8 @@ async fn time_calls(what: &str, addr: SocketAddr) {
     );
 }
 
-#[tokio::test]
+// On two threads, as a server runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_thousand_silent_sockets_do_not_delay_callers() {
     let addr = start(
         common::router(),
@@ -1126,7 +1129,8 @@ async fn two_thousand_silent_sockets_do_not_delay_callers() {
     drop(silent);
 }
 
-#[tokio::test]
+// On two threads, as a server runs.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_thousand_half_sent_heads_do_not_lock_callers_out() {
     let addr = start(
         common::router(),
