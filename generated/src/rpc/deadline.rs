@@ -16,9 +16,14 @@
 //! phase's deadline passes. The phases change only while the connection is being polled, and
 //! the supervisor reads the deadline after every poll, so no wake-up is needed when it moves.
 //!
-//! A connection in `Idle` may also be [evicted](Clock::evict) to make room for a new one when
-//! the server is at its connection cap: the supervisor is woken and drops it. A connection in
-//! any other phase (a request under way) is never evicted.
+//! When the server is at its connection cap, a connection may be [evicted](Clock::evict) to
+//! make room for a new one: the supervisor is woken and drops it. A connection in `Idle` may
+//! be, and one in `Head` once its head has taken longer than the head grace (a head stalled
+//! or trickled, as slowloris sends), counted from the request's start; in `Body`, `Handling`
+//! or `Replying` (a body under way, a request being handled) never. The server is told
+//! whenever a connection becomes evictable: when it goes idle after a reply, and when its
+//! head outlives the grace (the supervisor's timer), so a new connection waiting for room
+//! need not poll.
 
 use bytes::Bytes;
 use hyper::body::{Body, Frame, Incoming, SizeHint};
@@ -33,13 +38,16 @@ use tokio::net::TcpStream;
 use tokio::sync::Notify;
 use tokio::time::{Instant, Sleep};
 
-/// The four timeouts; `None` is no limit.
+/// The four timeouts, and the head grace; `None` is no limit.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Timeouts {
     pub(crate) read_header: Option<Duration>,
     pub(crate) read: Option<Duration>,
     pub(crate) write: Option<Duration>,
     pub(crate) idle: Option<Duration>,
+    /// How long a request head is safe from eviction, counted from the request's start;
+    /// `None`: always.
+    pub(crate) head_grace: Option<Duration>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -71,9 +79,26 @@ struct State {
     evicted: bool,
     /// The supervisor's, to wake it on eviction.
     waker: Option<Waker>,
-    /// Told whenever the connection becomes idle after a reply (so evictable), for a server
-    /// waiting for room.
-    became_idle: Option<Arc<Notify>>,
+    /// Told (one waiter) whenever the connection becomes evictable after its start: idle after
+    /// a reply, or its head past the grace. For a server waiting for room.
+    evictable: Option<Arc<Notify>>,
+}
+
+impl State {
+    /// See [`Clock::evictable_since`].
+    fn evictable_since(&self, now: Instant) -> Option<Instant> {
+        if self.evicted {
+            return None;
+        }
+        match self.phase {
+            Phase::Idle { since, .. } => Some(since),
+            Phase::Head { start } => {
+                let stale = after(start, self.timeouts.head_grace)?;
+                (stale <= now).then_some(start)
+            }
+            Phase::Body { .. } | Phase::Handling | Phase::Replying { .. } => None,
+        }
+    }
 }
 
 /// One connection's phase, shared by its IO, its service and its bodies.
@@ -104,37 +129,54 @@ impl Clock {
             },
             evicted: false,
             waker: None,
-            became_idle: None,
+            evictable: None,
         })))
     }
 
-    /// As [`new`](Self::new), telling `became_idle` each time a reply has been written and the
-    /// connection waits for its next request.
-    pub(crate) fn with_idle_notice(
+    /// As [`new`](Self::new), telling `evictable` (one waiter) each time the connection becomes
+    /// evictable: a reply has been written and it waits for its next request, or its request
+    /// head has taken longer than the grace.
+    pub(crate) fn with_evictable_notice(
         timeouts: Timeouts,
         now: Instant,
-        became_idle: Arc<Notify>,
+        evictable: Arc<Notify>,
     ) -> Self {
         let clock = Self::new(timeouts, now);
-        clock.lock().became_idle = Some(became_idle);
+        clock.lock().evictable = Some(evictable);
         clock
     }
 
-    /// Since when the connection has been idle (sent nothing of a next request), or `None` if a
-    /// request is under way (or it was evicted already).
-    pub(crate) fn idle_since(&self) -> Option<Instant> {
+    /// Since when the connection may be evicted at `now`: since it went idle (sent nothing of
+    /// a next request), or since its request started if the head is still arriving after the
+    /// grace. `None` while it may not (a head within its grace, a body under way, a request
+    /// being handled or answered), and once evicted.
+    pub(crate) fn evictable_since(&self, now: Instant) -> Option<Instant> {
+        self.lock().evictable_since(now)
+    }
+
+    /// When a head still arriving passes its grace (and the connection becomes evictable);
+    /// `None` outside the `Head` phase or without a grace.
+    fn head_stale_at(&self) -> Option<Instant> {
         let state = self.lock();
         match state.phase {
-            Phase::Idle { since, .. } if !state.evicted => Some(since),
+            Phase::Head { start } => after(start, state.timeouts.head_grace),
             _ => None,
         }
     }
 
-    /// Drops the connection if it is idle: `true` if it was (its supervisor is woken to close
-    /// it), `false` if a request has started meanwhile, which is never cut short for this.
-    pub(crate) fn evict(&self) -> bool {
+    /// Tells the server the connection became evictable.
+    fn tell_evictable(&self) {
+        if let Some(notify) = &self.lock().evictable {
+            notify.notify_one();
+        }
+    }
+
+    /// Drops the connection if it is [evictable](Self::evictable_since) at `now`: `true` if it
+    /// was (its supervisor is woken to close it), `false` if it has moved on meanwhile (a
+    /// request started, a head completed), which is never cut short for this.
+    pub(crate) fn evict(&self, now: Instant) -> bool {
         let mut state = self.lock();
-        if state.evicted || !matches!(state.phase, Phase::Idle { .. }) {
+        if state.evictable_since(now).is_none() {
             return false;
         }
         state.evicted = true;
@@ -142,11 +184,6 @@ impl Clock {
             waker.wake();
         }
         true
-    }
-
-    /// Whether the connection was evicted.
-    pub(crate) fn was_evicted(&self) -> bool {
-        self.lock().evicted
     }
 
     /// Whether the connection was evicted; if not, `waker` is woken when it is.
@@ -191,7 +228,7 @@ impl Clock {
     }
 
     /// Bytes arrived: an idle connection starts a request.
-    fn bytes_read(&self, now: Instant) {
+    pub(crate) fn bytes_read(&self, now: Instant) {
         let mut state = self.lock();
         if let Phase::Idle { since, first } = state.phase {
             let start = if first { since } else { now };
@@ -264,31 +301,46 @@ impl Clock {
                 since: now,
                 first: false,
             };
-            if let Some(notify) = &state.became_idle {
-                notify.notify_waiters();
+            if let Some(notify) = &state.evictable {
+                notify.notify_one();
             }
         }
     }
 }
 
 /// Drives `connection` until it ends, its clock's deadline passes or it is evicted, whichever
-/// comes first; dropping it closes the socket.
+/// comes first; dropping it closes the socket. Tells the server when the connection's head
+/// outlives its grace.
 pub(crate) async fn supervise<F: Future>(connection: F, clock: Clock) {
     let mut connection = std::pin::pin!(connection);
     let mut timer: Option<Pin<Box<Sleep>>> = None;
+    // The moment a stale head was told, so it is told once.
+    let mut told: Option<Instant> = None;
     std::future::poll_fn(|cx| {
         if connection.as_mut().poll(cx).is_ready() || clock.evicted(cx.waker()) {
             return Poll::Ready(());
         }
-        let Some(deadline) = clock.deadline() else {
-            return Poll::Pending;
-        };
-        let timer = timer.get_or_insert_with(|| Box::pin(tokio::time::sleep_until(deadline)));
-        if timer.deadline() != deadline {
-            timer.as_mut().reset(deadline);
+        loop {
+            let deadline = clock.deadline();
+            let stale_at = clock.head_stale_at().filter(|&at| told != Some(at));
+            let Some(wake) = earliest(deadline, stale_at) else {
+                return Poll::Pending;
+            };
+            let timer = timer.get_or_insert_with(|| Box::pin(tokio::time::sleep_until(wake)));
+            if timer.deadline() != wake {
+                timer.as_mut().reset(wake);
+            }
+            if timer.as_mut().poll(cx).is_pending() {
+                return Poll::Pending;
+            }
+            // The phase stayed the same: past its deadline, the connection is dropped; past the
+            // head's grace, it is told and kept.
+            if deadline == Some(wake) {
+                return Poll::Ready(());
+            }
+            clock.tell_evictable();
+            told = stale_at;
         }
-        // Ready means the deadline passed while the phase stayed the same.
-        timer.as_mut().poll(cx)
     })
     .await
 }
@@ -470,6 +522,7 @@ mod tests {
                 read: secs(3),
                 write: secs(5),
                 idle: secs(7),
+                head_grace: secs(1),
             },
             now,
         )
@@ -512,6 +565,59 @@ mod tests {
     }
 
     #[test]
+    fn only_an_idle_connection_or_a_head_past_its_grace_may_be_evicted() {
+        let t0 = Instant::now();
+        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        let c = clock(t0);
+        // Silent since accept.
+        assert_eq!(c.evictable_since(at(0)), Some(t0));
+        // Part of a head: its start is accept, and it is safe for the grace (1 s).
+        c.bytes_read(at(100));
+        assert_eq!(c.evictable_since(at(999)), None);
+        assert!(!c.evict(at(999)));
+        assert_eq!(c.head_stale_at(), Some(at(1000)));
+        assert_eq!(c.evictable_since(at(1000)), Some(t0));
+        // A body under way, a request handled, a reply written: never.
+        c.request_started(at(1100), false);
+        assert_eq!(c.head_stale_at(), None);
+        c.request_body_waiting(true);
+        assert_eq!(c.evictable_since(at(60_000)), None);
+        c.request_body_done();
+        assert_eq!(c.evictable_since(at(60_000)), None);
+        c.reply_ready(at(1200));
+        assert_eq!(c.evictable_since(at(60_000)), None);
+        c.reply_body_done();
+        c.flushed(at(1300));
+        // Idle after the reply, since it was written.
+        assert_eq!(c.evictable_since(at(1300)), Some(at(1300)));
+        // A next head counts from its first byte.
+        c.bytes_read(at(2000));
+        assert_eq!(c.evictable_since(at(2999)), None);
+        assert!(c.evict(at(3000)));
+        // Once evicted, it is not offered again.
+        assert_eq!(c.evictable_since(at(3000)), None);
+        assert!(!c.evict(at(3000)));
+    }
+
+    #[test]
+    fn without_a_grace_a_head_is_never_evicted() {
+        let now = Instant::now();
+        let c = Clock::new(
+            Timeouts {
+                read_header: secs(30),
+                read: secs(30),
+                write: None,
+                idle: None,
+                head_grace: None,
+            },
+            now,
+        );
+        c.bytes_read(now);
+        assert_eq!(c.head_stale_at(), None);
+        assert!(!c.evict(now + Duration::from_secs(3600)));
+    }
+
+    #[test]
     fn no_limit_and_far_limits_mean_no_deadline() {
         let now = Instant::now();
         let c = Clock::new(
@@ -520,6 +626,7 @@ mod tests {
                 read: Some(Duration::MAX),
                 write: None,
                 idle: None,
+                head_grace: None,
             },
             now,
         );
@@ -537,6 +644,7 @@ mod tests {
                 read: secs(3),
                 write: None,
                 idle: None,
+                head_grace: None,
             },
             now,
         );

@@ -1,6 +1,6 @@
 //! [`serve`]: accepting connections and serving a router on them, with the node's timeouts, a
-//! cap on open connections (making room from idle ones) and a budget for request bodies in
-//! flight. Use it instead of `axum::serve`, which has no timeouts.
+//! cap on open connections (making room from idle ones and from stalled request heads) and a
+//! budget for request bodies in flight. Use it instead of `axum::serve`, which has no timeouts.
 
 use super::budget::{Budget, CountedBody, Tally};
 use super::deadline::{Clock, ReplyBody, RequestBody, TimedIo, Timeouts, supervise};
@@ -12,11 +12,11 @@ use hyper::server::conn::http1;
 use hyper_util::rt::TokioIo;
 use std::convert::Infallible;
 use std::io;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::Poll;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, oneshot};
 use tokio::time::Instant;
 
 /// How long to wait before accepting again after an error that is not about one connection
@@ -33,9 +33,11 @@ const ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
 ///     .read_timeout(Duration::from_secs(10))
 ///     .idle_timeout(None)
 ///     .max_connections(2_000)
+///     .head_grace(Duration::from_secs(5))
 ///     .body_budget(64 * 1024 * 1024);
 /// assert_eq!(config.read_header_timeout, Some(Duration::from_secs(30)));
 /// assert_eq!(config.idle_timeout, None);
+/// assert_eq!(config.head_grace, Some(Duration::from_secs(5)));
 /// assert!(config.evict_idle);
 /// ```
 ///
@@ -66,14 +68,28 @@ pub struct ServeConfig {
     pub max_connections: usize,
     /// With the cap reached, a new connection that sends a request makes room by closing the
     /// connection idle the longest: one that has sent nothing yet, or nothing of a next
-    /// request since its last reply. A connection with a request under way is never closed
-    /// for this; when every connection has one, the new connection waits until one ends or
-    /// becomes idle. Until it sends something, a new connection waits beside the served ones
-    /// (see [`max_waiting`](Self::max_waiting)). So a flood of silent sockets cannot make a
-    /// caller wait for their timeouts. On by default.
+    /// request since its last reply, or whose request head is still arriving after
+    /// [`head_grace`](Self::head_grace) (idle since its request's start), oldest first. A
+    /// connection whose body is under way, or whose request is being handled or answered, is
+    /// never closed for this; when no connection may be closed, the new connection waits
+    /// until one ends or may be. Until it sends something, a new connection waits beside the
+    /// served ones (see [`max_waiting`](Self::max_waiting)). So a flood of silent sockets, or
+    /// of sockets that send part of a request head and stall, cannot make a caller wait for
+    /// their timeouts. On by default.
     /// Off, a new connection waits (accepted, holding one descriptor; the ones after it wait
     /// unaccepted in the listener's backlog) until a connection closes.
     pub evict_idle: bool,
+    /// With [`evict_idle`](Self::evict_idle) and the cap reached, how long a request head may
+    /// take before its connection may be closed to make room, as an idle one is: 2 s by
+    /// default, counted as [`read_header_timeout`](Self::read_header_timeout) is. Below the
+    /// cap, a head has the whole header timeout. A caller's head arrives in one segment, at
+    /// once; 2 s leaves room for several round trips and one lost segment sent again after
+    /// TCP's initial retransmission timeout of 1 s (RFC 6298), and is short beside the 30 s a
+    /// stalled head would otherwise hold its place (nginx and HAProxy likewise meet slowloris
+    /// with short header timeouts). `None`: a head is never closed for room (then a flood of
+    /// half-sent heads locks callers out until the header timeout). The node has no cap, so
+    /// no such grace.
+    pub head_grace: Option<Duration>,
     /// With [`evict_idle`](Self::evict_idle), how many connections beyond the cap may be
     /// accepted and wait for their first byte (4,096 by default, as many as the kernel's
     /// backlog holds by default). A waiting connection holds a descriptor and a few hundred
@@ -108,6 +124,7 @@ impl Default for ServeConfig {
             idle_timeout: Some(Duration::from_secs(120)),
             max_connections: 512,
             evict_idle: true,
+            head_grace: Some(Duration::from_secs(2)),
             max_waiting: 4_096,
             body_budget: 32 * 1024 * 1024,
             text_cache_entries: crate::wire::TEXT_CACHE_ENTRIES,
@@ -158,6 +175,12 @@ impl ServeConfig {
         self
     }
 
+    /// Sets [`head_grace`](Self::head_grace) (`None`: a head is never closed for room).
+    pub fn head_grace(mut self, grace: impl Into<Option<Duration>>) -> Self {
+        self.head_grace = grace.into();
+        self
+    }
+
     /// Sets [`max_waiting`](Self::max_waiting) (at least 1).
     pub fn max_waiting(mut self, max: usize) -> Self {
         self.max_waiting = max;
@@ -176,6 +199,7 @@ impl ServeConfig {
             read: self.read_timeout,
             write: self.write_timeout,
             idle: self.idle_timeout,
+            head_grace: self.head_grace,
         }
     }
 }
@@ -266,17 +290,21 @@ pub async fn serve(listener: TcpListener, router: Router, config: ServeConfig) -
         // something (and waits for a slot), this one waits for room before the next accept,
         // so at most max_connections + max_waiting + 1 connections are ever accepted.
         let wait_slot = room(&waiting_slots, &waiting).await;
-        // Once it sends something, an idle connection makes room for it. A silent one never
-        // displaces anyone.
+        // Once it sends something, an idle connection (or a stalled head) makes room for it.
+        // A silent one never displaces anyone.
         let clock = server.clock(accepted);
         let entry = waiting.insert(clock.clone());
         let (server, waiting) = (server.clone(), waiting.clone());
         tokio::spawn(async move {
             let sent = first_byte(&stream, &clock).await;
-            waiting.remove(entry);
-            if !sent || clock.was_evicted() {
+            let heir = waiting.remove(entry);
+            if !sent || heir.is_some() {
+                pass_on(wait_slot, heir);
                 return;
             }
+            // Its request has started (at accept): from now on it is a head under way, which
+            // a waiting newcomer may close only after the grace.
+            clock.bytes_read(Instant::now());
             let slot = room(&server.slots, &server.open).await;
             drop(wait_slot);
             server.spawn_served(stream, slot, clock);
@@ -299,10 +327,11 @@ struct Server {
 impl Server {
     /// The clock of a connection accepted at `accepted`.
     fn clock(&self, accepted: Instant) -> Clock {
-        Clock::with_idle_notice(self.timeouts, accepted, self.open.became_idle.clone())
+        Clock::with_evictable_notice(self.timeouts, accepted, self.open.evictable.clone())
     }
 
-    /// Serves `stream` on a task of its own until it ends, then gives back its slot.
+    /// Serves `stream` on a task of its own until it ends, then gives back its slot (to the
+    /// connection that evicted it, if one did).
     fn spawn_served(self: &Arc<Self>, stream: TcpStream, slot: OwnedSemaphorePermit, clock: Clock) {
         // As Go sets on every TCP connection; a failure only costs latency.
         let _ = stream.set_nodelay(true);
@@ -317,8 +346,7 @@ impl Server {
         let server = self.clone();
         tokio::spawn(async move {
             supervise(connection, clock).await;
-            server.open.remove(entry);
-            drop(slot);
+            pass_on(slot, server.open.remove(entry));
         });
     }
 }
@@ -361,86 +389,123 @@ async fn accept(listener: &TcpListener) -> Option<TcpStream> {
     }
 }
 
-/// A slot for a new connection: a free one, or one made by evicting the connection idle the
-/// longest, or the first to free up or become idle.
+/// A slot for a new connection: a free one, or the one of the connection evicted for it (idle
+/// the longest, or a head stalled the longest), or the first to free up or become evictable.
 async fn room(slots: &Arc<Semaphore>, open: &Open) -> OwnedSemaphorePermit {
     loop {
         if let Ok(slot) = slots.clone().try_acquire_owned() {
             return slot;
         }
-        // Registered before looking, so a connection becoming idle meanwhile is not missed.
-        let became_idle = open.became_idle.notified();
-        let mut became_idle = std::pin::pin!(became_idle);
-        became_idle.as_mut().enable();
-        if open.evict_oldest_idle() {
-            // Its task gives the slot back as it ends.
-            if let Ok(slot) = slots.clone().acquire_owned().await {
-                return slot;
-            }
-        }
-        tokio::select! {
-            slot = slots.clone().acquire_owned() => {
-                if let Ok(slot) = slot {
-                    return slot;
+        let heir = {
+            // Registered before looking, so a connection becoming evictable meanwhile is not
+            // missed. Each such connection tells one waiter (a notice this one does not use
+            // passes on to the next as it is dropped), so a stalled head is not a stampede.
+            let evictable = open.evictable.notified();
+            let mut evictable = std::pin::pin!(evictable);
+            evictable.as_mut().enable();
+            match open.evict_oldest(Instant::now()) {
+                Some(heir) => heir,
+                None => {
+                    tokio::select! {
+                        slot = slots.clone().acquire_owned() => {
+                            if let Ok(slot) = slot {
+                                return slot;
+                            }
+                        }
+                        () = evictable => {}
+                    }
+                    continue;
                 }
             }
-            () = became_idle => {}
+        };
+        // The evicted connection's task hands its slot to this one as it ends (not to the
+        // first in the semaphore's queue, who may be waiting for the same reason).
+        if let Ok(slot) = heir.await {
+            return slot;
         }
     }
 }
 
-/// The open connections' clocks, to find the one idle the longest.
-#[derive(Default)]
-struct Open {
-    clocks: Mutex<Slots>,
-    /// Told when a connection becomes idle after a reply.
-    became_idle: Arc<Notify>,
+/// Where an evicted connection's slot goes: to the connection that evicted it.
+type Heir = oneshot::Sender<OwnedSemaphorePermit>;
+
+/// Gives `slot` to `heir`, or back to its semaphore if there is none (or it is gone).
+fn pass_on(slot: OwnedSemaphorePermit, heir: Option<Heir>) {
+    if let Some(heir) = heir {
+        // A refused slot comes back in the error and is dropped: back to the semaphore.
+        let _ = heir.send(slot);
+    }
 }
 
-/// A slab: clocks by entry, and the free entries.
+/// The open connections' clocks, to find the one to evict.
 #[derive(Default)]
-struct Slots {
-    clocks: Vec<Option<Clock>>,
+struct Open {
+    entries: Mutex<Entries>,
+    /// Told (one waiter) when a connection becomes evictable: idle after a reply, or its head
+    /// past the grace.
+    evictable: Arc<Notify>,
+}
+
+/// A slab: connections by entry, and the free entries.
+#[derive(Default)]
+struct Entries {
+    open: Vec<Option<Entry>>,
     free: Vec<usize>,
 }
 
+struct Entry {
+    clock: Clock,
+    /// Set when the connection is evicted: who gets its slot.
+    heir: Option<Heir>,
+}
+
 impl Open {
+    fn lock(&self) -> MutexGuard<'_, Entries> {
+        self.entries.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
     fn insert(&self, clock: Clock) -> usize {
-        let mut s = self.clocks.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut s = self.lock();
+        let entry = Some(Entry { clock, heir: None });
         match s.free.pop() {
             Some(i) => {
-                s.clocks[i] = Some(clock);
+                s.open[i] = entry;
                 i
             }
             None => {
-                s.clocks.push(Some(clock));
-                s.clocks.len() - 1
+                s.open.push(entry);
+                s.open.len() - 1
             }
         }
     }
 
-    fn remove(&self, entry: usize) {
-        let mut s = self.clocks.lock().unwrap_or_else(PoisonError::into_inner);
-        s.clocks[entry] = None;
+    /// Forgets a connection; who gets its slot, if it was evicted.
+    fn remove(&self, entry: usize) -> Option<Heir> {
+        let mut s = self.lock();
+        let removed = s.open[entry].take();
         s.free.push(entry);
+        removed?.heir
     }
 
-    /// Evicts the connection idle the longest; `false` if none is idle.
-    fn evict_oldest_idle(&self) -> bool {
-        let s = self.clocks.lock().unwrap_or_else(PoisonError::into_inner);
+    /// Evicts the connection evictable the longest at `now` (idle, or with a stalled head);
+    /// `None` if none may be evicted, else where its slot will come.
+    fn evict_oldest(&self, now: Instant) -> Option<oneshot::Receiver<OwnedSemaphorePermit>> {
+        let mut s = self.lock();
         loop {
-            let oldest = s
-                .clocks
+            let (_, oldest) = s
+                .open
                 .iter()
-                .flatten()
-                .filter_map(|c| Some((c.idle_since()?, c)))
-                .min_by_key(|(since, _)| *since);
-            match oldest {
-                None => return false,
-                Some((_, clock)) if clock.evict() => return true,
-                // It started a request since it was looked at: look again.
-                Some(_) => {}
+                .enumerate()
+                .filter_map(|(i, e)| Some((e.as_ref()?.clock.evictable_since(now)?, i)))
+                .min()?;
+            let entry = s.open[oldest].as_mut()?;
+            if entry.clock.evict(now) {
+                let (heir, slot) = oneshot::channel();
+                entry.heir = Some(heir);
+                return Some(slot);
             }
+            // It moved on (a request started, a head completed) since it was looked at: look
+            // again.
         }
     }
 }
@@ -552,6 +617,7 @@ mod tests {
         );
         assert_eq!(c.max_connections, 512);
         assert!(c.evict_idle);
+        assert_eq!(c.head_grace, s(2));
         assert_eq!(c.body_budget, 32 * 1024 * 1024);
     }
 
