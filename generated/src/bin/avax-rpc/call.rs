@@ -83,15 +83,15 @@ pub fn run(c: Call) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(Failure::Usage(e)) => {
-            eprintln!("avax-rpc call: {e}");
+            super::secrets::report(&format!("avax-rpc call: {e}"));
             ExitCode::from(2)
         }
         Err(Failure::Call(e)) => {
-            eprintln!("avax-rpc call: {e}");
+            super::secrets::report(&format!("avax-rpc call: {e}"));
             ExitCode::FAILURE
         }
         Err(Failure::Drift(e)) => {
-            eprintln!("avax-rpc call: {e}");
+            super::secrets::report(&format!("avax-rpc call: {e}"));
             ExitCode::from(3)
         }
     }

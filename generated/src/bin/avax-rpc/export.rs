@@ -96,7 +96,7 @@ pub fn run(a: Export) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("avax-rpc export: {e}");
+            super::secrets::report(&format!("avax-rpc export: {e}"));
             ExitCode::FAILURE
         }
     }
