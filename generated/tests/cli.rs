@@ -1554,6 +1554,74 @@ fn call_runs_every_methods_help_example_against_the_spec_examples() {
     assert_eq!(out, "{\n  \"networkID\": \"1\"\n}\n");
 }
 
+/// `export --out FILE` over a file that is not this tool's (no newline: a one-line JSON
+/// document, a note, a binary file; or lines that are not containers) refuses it before
+/// anything is asked of the node, and leaves it byte for byte as it was. (The node here
+/// answers `info.getNetworkID`, so a run that took the file would go on and cut it.)
+#[test]
+fn export_refuses_a_file_that_is_not_its_own_and_leaves_it_untouched() {
+    use avalanche_rpc::info;
+    use avalanche_rpc::rpc::{ServeConfig, SpecExamples};
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let url = rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(avalanche_rpc::rpc::serve(
+            listener,
+            info::router(SpecExamples),
+            ServeConfig::default(),
+        ));
+        format!("http://{addr}")
+    });
+    let dir = Scratch::new("export-foreign");
+    let binary: Vec<u8> = (0..=255u8)
+        .filter(|b| *b != b'\n')
+        .cycle()
+        .take(5000)
+        .collect();
+    let mut binary_with_newlines: Vec<u8> = (0..=255u8).cycle().take(5000).collect();
+    binary_with_newlines.extend_from_slice(b"\n");
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        (
+            "doc.json",
+            br#"{"network":"local","nodes":[1,2,3]}"#.to_vec(),
+        ),
+        (
+            "id.json",
+            br#"{"id":"2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM","index":"0"}"#.to_vec(),
+        ),
+        (
+            "note.txt",
+            b"remember: the devnet's keys are in ~/keys".to_vec(),
+        ),
+        ("short", b"{".to_vec()),
+        ("binary.bin", binary),
+        ("binary-lines.bin", binary_with_newlines),
+        (
+            "lines.jsonl",
+            b"{\"a\":1}\n{\"index\":\"3\",\"id\":\"x\"}\n".to_vec(),
+        ),
+    ];
+    for (name, bytes) in cases {
+        let path = dir.0.join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        let (code, _, err) = run_code(&["export", "--url", &url, "--out", path.to_str().unwrap()]);
+        assert_eq!(code, Some(1), "{name}: {err}");
+        assert!(
+            err.contains("not a file of this tool") && err.contains("left as it is"),
+            "{name}: {err}"
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "{name}: changed");
+    }
+    // A partial first line of this tool (a run stopped in its first page) is taken, and cut:
+    // here the node has no index, so the run stops after cutting it.
+    let partial = dir.0.join("partial.jsonl");
+    std::fs::write(&partial, br#"{"id":"2oYMBNV4eNHyqk2fjjV5n"#).unwrap();
+    let (code, _, err) = run_code(&["export", "--url", &url, "--out", partial.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(!err.contains("not a file of this tool"), "{err}");
+}
+
 /// The ignored tests share one devnet, and `call_calls_every_method_the_devnet_serves`
 /// snapshots and reverts its state: they take turns.
 static DEVNET: std::sync::Mutex<()> = std::sync::Mutex::new(());
