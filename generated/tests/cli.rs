@@ -726,6 +726,63 @@ fn a_key_file_is_bounded_regular_and_private() {
     }
 }
 
+/// `--timeout 0` means "issue and do not wait" (documented in the help); a zero period
+/// written with a unit is refused before anything is sent, saying so.
+#[test]
+fn wallet_timeout_is_at_least_a_second_or_zero_for_no_wait() {
+    let (ok, help, _) = run(&["wallet", "send", "--help"]);
+    assert!(ok);
+    assert!(help.contains("0 issues and does not wait"), "{help}");
+    let url = format!("http://127.0.0.1:{}", closed_port());
+    for zero in ["0s", "0m", "0d0h"] {
+        let (code, _, err) = run_code(&[
+            "wallet",
+            "send",
+            "--url",
+            &url,
+            "--chain",
+            "X",
+            "--to",
+            EWOQ_X,
+            "--amount",
+            "1",
+            "--timeout",
+            zero,
+        ]);
+        assert_eq!(code, Some(2), "{zero}: {err}");
+        assert!(
+            err.contains("--timeout") && err.contains("at least 1s, or 0 to issue without waiting"),
+            "{zero}: {err}"
+        );
+    }
+    // 0 is taken: the run goes on to the node (here none).
+    let out = Command::new(env!("CARGO_BIN_EXE_avax-rpc"))
+        .args([
+            "wallet",
+            "send",
+            "--url",
+            &url,
+            "--chain",
+            "X",
+            "--to",
+            EWOQ_X,
+            "--amount",
+            "1",
+            "--timeout",
+            "0",
+        ])
+        .env("AVAX_PRIVATE_KEY", EWOQ)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!err.contains("--timeout"), "{err}");
+    // `call`'s reply timeout: at least a second.
+    let (code, _, err) = run_code(&["call", "info.getNetworkID", "--url", &url, "--timeout", "0"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--timeout"), "{err}");
+}
+
 #[test]
 fn wallet_refuses_bad_amounts_and_periods_naming_the_flag() {
     let send = |amount: &str| {
@@ -949,6 +1006,46 @@ fn wallet_sends_and_stakes_on_the_devnet() {
     assert!(out.contains("committed on the P-chain"), "{out}");
     assert_eq!(p_status(tx_id(&out)), TxStatus::Committed);
     assert_eq!(spendable_avax(&mut t, url, &recipient_keys, "P"), 2 * AVAX);
+
+    // --timeout 0: issued and not waited for, exit 0 (a script that retries on failure
+    // sends once); the node has the transaction.
+    let out = t.ok(&[
+        "wallet",
+        "send",
+        "--url",
+        url,
+        "--key-file",
+        &keys,
+        "--chain",
+        "X",
+        "--to",
+        EWOQ_X,
+        "--amount",
+        "1",
+        "--timeout",
+        "0",
+    ]);
+    assert!(!out.contains("accepted on the X-chain"), "{out}");
+    assert!(
+        t.0.last().unwrap().stderr.contains("not waiting"),
+        "{}",
+        t.0.last().unwrap().stderr
+    );
+    let id = tx_id(&out);
+    let start = std::time::Instant::now();
+    while rt
+        .block_on(
+            node.avm("X")
+                .get_tx(avalanche_rpc::avm::GetTxParams::new(id)),
+        )
+        .is_err()
+    {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(30),
+            "the X-chain never had the transaction sent with --timeout 0"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
 
     // A dry run prints the signed transaction, its fee and burn, and issues nothing.
     let r = t.run(&[

@@ -462,9 +462,12 @@ impl Flags {
                     Arg::new("timeout")
                         .long("timeout")
                         .value_name("SECONDS")
-                        .value_parser(clap::value_parser!(u64))
+                        .value_parser(clap::value_parser!(u64).range(1..))
                         .default_value("30")
-                        .help("Seconds to wait for the reply"),
+                        .help(
+                            "Seconds to wait for the reply, at least 1 (a request that could \
+                             not wait would fail after the node may have acted on it)",
+                        ),
                 )
                 .arg(Arg::new("params").long("params").value_name("JSON").help(
                     "The whole params object as JSON; a param's flag sets that member of it",

@@ -79,7 +79,8 @@ struct Issue {
     /// its fee and the AVAX it burns, and issue nothing.
     #[arg(long)]
     dry_run: bool,
-    /// How long to wait for acceptance after issuing: `30s`, `2m`, or seconds.
+    /// How long to wait for acceptance after issuing: `30s`, `2m`, or seconds (at least 1);
+    /// 0 issues and does not wait (the txID is printed; exit 0 once the node took it).
     #[arg(long, value_name = "PERIOD", default_value = "30s", value_parser = units::parse_timeout)]
     timeout: Duration,
 }
@@ -474,6 +475,12 @@ impl Session {
         );
         let _ = std::io::stdout().flush();
         let c = letter(chain);
+        if timeout.is_zero() {
+            // Issued, and not waited for: a script that retries on failure must not send
+            // twice, so this is a success.
+            eprintln!("issued; not waiting for it on the {c}-chain (--timeout 0)");
+            return Ok(());
+        }
         let start = Instant::now();
         let progress = Progress::start(format!("waiting for {id} on the {c}-chain"), timeout);
         let outcome = match chain {
