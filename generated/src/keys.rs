@@ -12,7 +12,8 @@ use sha2::{Digest, Sha256};
 
 use crate::wire::{ShortId, WireError, cb58_decode, cb58_encode};
 
-/// Why a key or a signature is refused.
+/// Why a key or a signature is refused. It never holds the text of a key: a key that does not
+/// parse is refused in words of its own.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct KeyError(String);
@@ -90,7 +91,14 @@ impl FromStr for PrivateKey {
         let body = s
             .strip_prefix("PrivateKey-")
             .ok_or_else(|| KeyError("a private key starts with \"PrivateKey-\"".into()))?;
-        let bytes = cb58_decode(body).map_err(|e: WireError| KeyError(e.to_string()))?;
+        // cb58's error quotes its input: a key's error says what is wrong in its own words.
+        let bytes = cb58_decode(body).map_err(|_: WireError| {
+            KeyError(
+                "the cb58 after \"PrivateKey-\" does not decode (a character outside base58, \
+                 or one mistyped, missing or extra: the checksum does not match)"
+                    .into(),
+            )
+        })?;
         let bytes: [u8; 32] = bytes
             .as_slice()
             .try_into()

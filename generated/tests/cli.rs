@@ -301,9 +301,11 @@ fn wallet_reads_keys_from_a_file_or_the_environment_and_never_prints_them() {
     assert!(err.contains("line 1") && !err.contains("ewoq"), "{err}");
     // A key (here a made-up one) where the variable's name goes is refused, not echoed.
     let fake = "AB".repeat(32);
-    let err = t.fails(1, &["wallet", "address", "--key-env", &fake]);
+    let err = t.fails(2, &["wallet", "address", "--key-env", &fake]);
     assert!(
-        err.contains("`--key-env`") && err.contains("not a key") && !err.contains(&fake),
+        err.contains("argument 4 (after --key-env)")
+            && err.contains("64 hex digits")
+            && !err.contains(&fake),
         "{err}"
     );
     t.assert_never_shows(&[EWOQ, &EWOQ[11..], EWOQ_HEX]);
@@ -350,6 +352,435 @@ fn wallet_has_no_flag_that_takes_a_key() {
         "--save-bls-key",
     ];
     assert_eq!(flags.into_iter().collect::<Vec<_>>(), expected);
+}
+
+/// The ewoq key in 30 malformed (and a few well-formed) shapes: the five the issue found
+/// (a long inline comment, a trailing quote, U+200B, two keys on a line, lower case) and CRLF,
+/// tabs, quotes, Unicode spaces, very long lines, partial keys of 40 characters or more,
+/// upper case, `0x` hex, keys glued to other text.
+fn key_shaped_inputs() -> Vec<String> {
+    let body = &EWOQ["PrivateKey-".len()..];
+    let hex = EWOQ_HEX;
+    vec![
+        format!("{EWOQ} # the funded key of the local network"),
+        format!("{EWOQ}\""),
+        format!("\"{EWOQ}\""),
+        format!("'{EWOQ}'"),
+        format!("{EWOQ}\u{200b}"),
+        format!("{hex}\u{200b}"),
+        format!("{EWOQ} {EWOQ}"),
+        format!("0x{hex} 0x{hex}"),
+        format!("{EWOQ}\r\n"),
+        format!("{}\r{}", &EWOQ[..30], &EWOQ[30..]),
+        format!("\t{EWOQ}\t0x{hex}"),
+        format!("\u{a0}{EWOQ}\u{a0}"),
+        format!("PrivateKey-\u{a0}{body}"),
+        format!("PrivateKey- {body}"),
+        EWOQ.repeat(100),
+        EWOQ[..40].to_string(),
+        EWOQ[..52].to_string(),
+        EWOQ.to_lowercase(),
+        EWOQ.to_uppercase(),
+        format!("privatekey-{body}"),
+        format!("0x{hex}"),
+        hex.to_string(),
+        format!("0X{}", hex.to_uppercase()),
+        hex[..40].to_string(),
+        format!("0x{}", &hex[..63]),
+        format!("{hex}{hex}"),
+        format!("{hex}zz"),
+        format!("key={EWOQ}"),
+        format!("AVAX_PRIVATE_KEY={hex}"),
+        format!("export AVAX_PRIVATE_KEY=\"{EWOQ}\"#funded"),
+    ]
+}
+
+/// A run's environment: (name, value) pairs.
+type Env = Vec<(&'static str, String)>;
+
+/// Every 20-character run of the key's cb58 and of its hex, lower-cased.
+fn key_runs() -> Vec<String> {
+    let mut runs = Vec::new();
+    for secret in [&EWOQ["PrivateKey-".len()..], EWOQ_HEX] {
+        let secret = secret.to_ascii_lowercase();
+        for at in 0..=secret.len() - 20 {
+            runs.push(secret[at..at + 20].to_string());
+        }
+    }
+    runs
+}
+
+/// Done-when 1 of "Secrets and hostile peers": every entry point of the tool (each flag that
+/// takes a value, `call`'s flags and `--params`, a positional, an unknown flag, a key file,
+/// the key environment variable) fed every key-shaped input above: no 20-character run of
+/// the key in standard output or error, and an argument holding `PrivateKey-` or the key's
+/// 64 hex digits refused (exit 2) before anything runs.
+#[test]
+fn no_run_of_a_key_shows_whatever_the_entry_point() {
+    let dir = Scratch::new("shapes");
+    let port = closed_port();
+    let url = format!("http://127.0.0.1:{port}");
+    let node = "NodeID-9tLMkeWFhWXd8QZc4rSiS5meuVXF5kRsz";
+    let runs = key_runs();
+    let mut checked = 0;
+    let inputs = key_shaped_inputs();
+    assert_eq!(inputs.len(), 30);
+    for (n, form) in inputs.iter().enumerate() {
+        let f = form.as_str();
+        let params = format!("{{\"addresses\": [\"{f}\"]}}");
+        let send = |flag: &'static str| {
+            let mut a: Vec<String> = [
+                "wallet", "send", "--url", &url, "--chain", "X", "--to", EWOQ_X, "--amount", "1",
+                "--asset", "AVAX",
+            ]
+            .map(String::from)
+            .to_vec();
+            let at = a.iter().position(|x| x == flag).unwrap();
+            a[at + 1] = f.to_string();
+            a
+        };
+        let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        // (arguments, environment): each flag and entry point.
+        let mut cases: Vec<(Vec<String>, Env)> = vec![
+            (send("--to"), vec![("AVAX_PRIVATE_KEY", EWOQ.to_string())]),
+            (
+                send("--asset"),
+                vec![("AVAX_PRIVATE_KEY", EWOQ.to_string())],
+            ),
+            (
+                send("--amount"),
+                vec![("AVAX_PRIVATE_KEY", EWOQ.to_string())],
+            ),
+            (send("--url"), vec![("AVAX_PRIVATE_KEY", EWOQ.to_string())]),
+            (
+                owned(&["wallet", "address", "--hrp", "local", "--key-file", f]),
+                vec![],
+            ),
+            (
+                owned(&["wallet", "address", "--hrp", "local", "--key-env", f]),
+                vec![],
+            ),
+            (
+                owned(&["wallet", "address", "--hrp", f]),
+                vec![("AVAX_PRIVATE_KEY", EWOQ.to_string())],
+            ),
+            (
+                owned(&["wallet", "balance", "--url", f]),
+                vec![("AVAX_PRIVATE_KEY", EWOQ.to_string())],
+            ),
+            (
+                owned(&[
+                    "wallet",
+                    "stake",
+                    "--url",
+                    &url,
+                    "--node-id",
+                    f,
+                    "--weight",
+                    "1",
+                    "--end",
+                    "1d",
+                ]),
+                vec![],
+            ),
+            (
+                owned(&[
+                    "wallet",
+                    "stake",
+                    "--url",
+                    &url,
+                    "--node-id",
+                    node,
+                    "--weight",
+                    "1",
+                    "--end",
+                    f,
+                ]),
+                vec![],
+            ),
+            (
+                owned(&[
+                    "wallet",
+                    "delegate",
+                    "--url",
+                    &url,
+                    "--node-id",
+                    node,
+                    "--weight",
+                    "1",
+                    "--end",
+                    "1d",
+                    "--reward-to",
+                    f,
+                ]),
+                vec![("AVAX_PRIVATE_KEY", EWOQ.to_string())],
+            ),
+            (
+                owned(&[
+                    "call",
+                    "platform.getBalance",
+                    "--url",
+                    &url,
+                    "--addresses",
+                    f,
+                ]),
+                vec![],
+            ),
+            (
+                owned(&[
+                    "call",
+                    "platform.getBalance",
+                    "--url",
+                    &url,
+                    "--params",
+                    &params,
+                ]),
+                vec![],
+            ),
+            (owned(&["call", "platform.getBalance", "--url", f]), vec![]),
+            (owned(&["call", f]), vec![]),
+            (owned(&["decode", "tx", "--chain", "X", f]), vec![]),
+            (owned(&["encode", "tx", "--chain", "X", f]), vec![]),
+            (
+                owned(&[
+                    "export",
+                    "--url",
+                    &url,
+                    "--chain",
+                    f,
+                    "--out",
+                    "/nonexistent/x",
+                ]),
+                vec![],
+            ),
+            (owned(&["conformance", "--url", f]), vec![]),
+            (owned(&["wallet", "address", &format!("--{f}")]), vec![]),
+            (
+                owned(&["wallet", "address", "--hrp", "local"]),
+                vec![("AVAX_PRIVATE_KEY", f.to_string())],
+            ),
+        ];
+        // A key file holding the shape on its third line.
+        let file = dir.write(&format!("keys-{n}.txt"), &format!("# keys\n\n{f}\n"));
+        cases.push((
+            owned(&["wallet", "address", "--hrp", "local", "--key-file", &file]),
+            vec![],
+        ));
+        for (args, env) in cases {
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_avax-rpc"));
+            cmd.args(&args).env_remove("AVAX_PRIVATE_KEY");
+            for (k, v) in &env {
+                cmd.env(k, v);
+            }
+            let out = cmd.output().expect("the binary runs");
+            let stdout = String::from_utf8_lossy(&out.stdout).to_ascii_lowercase();
+            let stderr = String::from_utf8_lossy(&out.stderr).to_ascii_lowercase();
+            let shown = format!("{:?} (input {n})", args.join(" "));
+            for run in &runs {
+                assert!(
+                    !stdout.contains(run),
+                    "a key's run on standard output: {shown}"
+                );
+                assert!(
+                    !stderr.contains(run),
+                    "a key's run on standard error: {shown}\n{stderr}"
+                );
+            }
+            // An argument holding a key's shape is refused before anything runs.
+            // (Two keys glued together are 64 bytes of hex, as a transaction could be: not
+            // refused, and hidden from errors as every long run of hex is.)
+            let in_args = args.iter().any(|a| {
+                let a = a.to_ascii_lowercase();
+                a.contains("privatekey-")
+                    || (a.contains(EWOQ_HEX) && !a.contains(&EWOQ_HEX.repeat(2)))
+            });
+            if in_args {
+                assert_eq!(out.status.code(), Some(2), "{shown}: {stderr}");
+                assert!(
+                    stderr.contains("never taken on the command line"),
+                    "{shown}: {stderr}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 30 * 22);
+}
+
+/// A key file or the key variable whose line is not a key: the error names the line and
+/// what is wrong, for each of the five shapes the issue found.
+#[test]
+fn a_key_line_that_is_not_a_key_is_named_not_quoted() {
+    let dir = Scratch::new("lines");
+    let mut t = Transcript::default();
+    for (line, says) in [
+        (
+            format!("{EWOQ} # the funded key of the local network"),
+            "9 words",
+        ),
+        (format!("{EWOQ}\""), "in quotes"),
+        (format!("{EWOQ}\u{200b}"), "U+200B at column 61"),
+        (format!("{EWOQ} {EWOQ}"), "2 words"),
+        (EWOQ.to_lowercase(), "does not decode"),
+    ] {
+        let file = dir.write("k.txt", &format!("# keys\n{line}\n"));
+        let err = t.fails(
+            1,
+            &["wallet", "address", "--hrp", "local", "--key-file", &file],
+        );
+        assert!(
+            err.contains("key file line 2") && err.contains(says),
+            "{err}"
+        );
+        let r = t.run_env(
+            &["wallet", "address", "--hrp", "local"],
+            &[("AVAX_PRIVATE_KEY", &line)],
+        );
+        assert_eq!(r.code, Some(1));
+        assert!(
+            r.stderr
+                .contains("environment variable AVAX_PRIVATE_KEY line 1")
+                && r.stderr.contains(says),
+            "{}",
+            r.stderr
+        );
+    }
+    t.assert_never_shows(&[&EWOQ[11..31], &EWOQ[31..51]]);
+}
+
+/// A key file is a regular file of at most 64 KiB: a FIFO and `/dev/zero` are refused at
+/// once (never read: nothing blocks, nothing grows), a larger file is refused, a byte order
+/// mark is accepted, and a file others can read is used with a warning.
+#[test]
+fn a_key_file_is_bounded_regular_and_private() {
+    let dir = Scratch::new("keyfile");
+    let address = |path: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_avax-rpc"))
+            .args(["wallet", "address", "--hrp", "local", "--key-file", path])
+            .env_remove("AVAX_PRIVATE_KEY")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if start.elapsed() > std::time::Duration::from_secs(20) {
+                let _ = child.kill();
+                panic!("--key-file {path}: still running after 20 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    #[cfg(unix)]
+    {
+        let fifo = dir.0.join("fifo");
+        let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+        assert!(made.success());
+        let (code, _, err) = address(fifo.to_str().unwrap());
+        assert_eq!(code, Some(1), "{err}");
+        assert!(
+            err.contains("a FIFO (named pipe), not a regular file"),
+            "{err}"
+        );
+        let (code, _, err) = address("/dev/zero");
+        assert_eq!(code, Some(1), "{err}");
+        assert!(err.contains("/dev/zero is a character device"), "{err}");
+    }
+    let big = dir.write("big.txt", &format!("{EWOQ}\n{}", "#\n".repeat(40_000)));
+    let (code, _, err) = address(&big);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("80061 bytes; a key file is at most 64 KiB"),
+        "{err}"
+    );
+    let bom = dir.write("bom.txt", &format!("\u{feff}{EWOQ}\r\n"));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&bom, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let (code, out, err) = address(&bom);
+    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(out.trim(), format!("{EWOQ_X}  {EWOQ_P}"));
+    assert!(!err.contains("warning"), "{err}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        for mode in [0o644, 0o640, 0o666] {
+            std::fs::set_permissions(&bom, std::fs::Permissions::from_mode(mode)).unwrap();
+            let (code, out, err) = address(&bom);
+            assert_eq!(code, Some(0), "{err}");
+            assert!(out.contains(EWOQ_X));
+            assert!(
+                err.contains(&format!("open to others (mode {mode:04o})"))
+                    && err.contains("chmod 600"),
+                "{mode:o}: {err}"
+            );
+        }
+    }
+}
+
+/// `--timeout 0` means "issue and do not wait" (documented in the help); a zero period
+/// written with a unit is refused before anything is sent, saying so.
+#[test]
+fn wallet_timeout_is_at_least_a_second_or_zero_for_no_wait() {
+    let (ok, help, _) = run(&["wallet", "send", "--help"]);
+    assert!(ok);
+    assert!(help.contains("0 issues and does not wait"), "{help}");
+    let url = format!("http://127.0.0.1:{}", closed_port());
+    for zero in ["0s", "0m", "0d0h"] {
+        let (code, _, err) = run_code(&[
+            "wallet",
+            "send",
+            "--url",
+            &url,
+            "--chain",
+            "X",
+            "--to",
+            EWOQ_X,
+            "--amount",
+            "1",
+            "--timeout",
+            zero,
+        ]);
+        assert_eq!(code, Some(2), "{zero}: {err}");
+        assert!(
+            err.contains("--timeout") && err.contains("at least 1s, or 0 to issue without waiting"),
+            "{zero}: {err}"
+        );
+    }
+    // 0 is taken: the run goes on to the node (here none).
+    let out = Command::new(env!("CARGO_BIN_EXE_avax-rpc"))
+        .args([
+            "wallet",
+            "send",
+            "--url",
+            &url,
+            "--chain",
+            "X",
+            "--to",
+            EWOQ_X,
+            "--amount",
+            "1",
+            "--timeout",
+            "0",
+        ])
+        .env("AVAX_PRIVATE_KEY", EWOQ)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(!err.contains("--timeout"), "{err}");
+    // `call`'s reply timeout: at least a second.
+    let (code, _, err) = run_code(&["call", "info.getNetworkID", "--url", &url, "--timeout", "0"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--timeout"), "{err}");
 }
 
 #[test]
@@ -575,6 +1006,46 @@ fn wallet_sends_and_stakes_on_the_devnet() {
     assert!(out.contains("committed on the P-chain"), "{out}");
     assert_eq!(p_status(tx_id(&out)), TxStatus::Committed);
     assert_eq!(spendable_avax(&mut t, url, &recipient_keys, "P"), 2 * AVAX);
+
+    // --timeout 0: issued and not waited for, exit 0 (a script that retries on failure
+    // sends once); the node has the transaction.
+    let out = t.ok(&[
+        "wallet",
+        "send",
+        "--url",
+        url,
+        "--key-file",
+        &keys,
+        "--chain",
+        "X",
+        "--to",
+        EWOQ_X,
+        "--amount",
+        "1",
+        "--timeout",
+        "0",
+    ]);
+    assert!(!out.contains("accepted on the X-chain"), "{out}");
+    assert!(
+        t.0.last().unwrap().stderr.contains("not waiting"),
+        "{}",
+        t.0.last().unwrap().stderr
+    );
+    let id = tx_id(&out);
+    let start = std::time::Instant::now();
+    while rt
+        .block_on(
+            node.avm("X")
+                .get_tx(avalanche_rpc::avm::GetTxParams::new(id)),
+        )
+        .is_err()
+    {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(30),
+            "the X-chain never had the transaction sent with --timeout 0"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
 
     // A dry run prints the signed transaction, its fee and burn, and issues nothing.
     let r = t.run(&[
@@ -1178,6 +1649,74 @@ fn call_runs_every_methods_help_example_against_the_spec_examples() {
     let (code, out, err) = run_code(&["call", "info.getNetworkID", "--url", &url]);
     assert_eq!(code, Some(0), "{err}");
     assert_eq!(out, "{\n  \"networkID\": \"1\"\n}\n");
+}
+
+/// `export --out FILE` over a file that is not this tool's (no newline: a one-line JSON
+/// document, a note, a binary file; or lines that are not containers) refuses it before
+/// anything is asked of the node, and leaves it byte for byte as it was. (The node here
+/// answers `info.getNetworkID`, so a run that took the file would go on and cut it.)
+#[test]
+fn export_refuses_a_file_that_is_not_its_own_and_leaves_it_untouched() {
+    use avalanche_rpc::info;
+    use avalanche_rpc::rpc::{ServeConfig, SpecExamples};
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let url = rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        tokio::spawn(avalanche_rpc::rpc::serve(
+            listener,
+            info::router(SpecExamples),
+            ServeConfig::default(),
+        ));
+        format!("http://{addr}")
+    });
+    let dir = Scratch::new("export-foreign");
+    let binary: Vec<u8> = (0..=255u8)
+        .filter(|b| *b != b'\n')
+        .cycle()
+        .take(5000)
+        .collect();
+    let mut binary_with_newlines: Vec<u8> = (0..=255u8).cycle().take(5000).collect();
+    binary_with_newlines.extend_from_slice(b"\n");
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        (
+            "doc.json",
+            br#"{"network":"local","nodes":[1,2,3]}"#.to_vec(),
+        ),
+        (
+            "id.json",
+            br#"{"id":"2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM","index":"0"}"#.to_vec(),
+        ),
+        (
+            "note.txt",
+            b"remember: the devnet's keys are in ~/keys".to_vec(),
+        ),
+        ("short", b"{".to_vec()),
+        ("binary.bin", binary),
+        ("binary-lines.bin", binary_with_newlines),
+        (
+            "lines.jsonl",
+            b"{\"a\":1}\n{\"index\":\"3\",\"id\":\"x\"}\n".to_vec(),
+        ),
+    ];
+    for (name, bytes) in cases {
+        let path = dir.0.join(name);
+        std::fs::write(&path, &bytes).unwrap();
+        let (code, _, err) = run_code(&["export", "--url", &url, "--out", path.to_str().unwrap()]);
+        assert_eq!(code, Some(1), "{name}: {err}");
+        assert!(
+            err.contains("not a file of this tool") && err.contains("left as it is"),
+            "{name}: {err}"
+        );
+        assert_eq!(std::fs::read(&path).unwrap(), bytes, "{name}: changed");
+    }
+    // A partial first line of this tool (a run stopped in its first page) is taken, and cut:
+    // here the node has no index, so the run stops after cutting it.
+    let partial = dir.0.join("partial.jsonl");
+    std::fs::write(&partial, br#"{"id":"2oYMBNV4eNHyqk2fjjV5n"#).unwrap();
+    let (code, _, err) = run_code(&["export", "--url", &url, "--out", partial.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(!err.contains("not a file of this tool"), "{err}");
 }
 
 /// The ignored tests share one devnet, and `call_calls_every_method_the_devnet_serves`

@@ -164,8 +164,7 @@ impl Store {
     /// Opens (or creates) the database file `dir/devnet.redb`, with a page cache of
     /// `cache_bytes`.
     pub fn open(dir: &Path, cache_bytes: usize) -> Result<Store, StoreError> {
-        std::fs::create_dir_all(dir)
-            .map_err(|e| StoreError::file(dir, format!("cannot be created: {e}")))?;
+        std::fs::create_dir_all(dir).map_err(|e| unusable(dir, "cannot be created", &e))?;
         let path = dir.join("devnet.redb");
         // A bounded page cache (redb's default is 1 GiB): the chain stays on disk and the
         // process small however long the history.
@@ -174,8 +173,10 @@ impl Store {
         // A new chain only where there is no file: an existing one is opened, never
         // initialized again.
         let db = match std::fs::metadata(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => builder.create(&path)?,
-            Err(e) => return Err(StoreError::file(&path, format!("cannot be read: {e}"))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => builder
+                .create(&path)
+                .map_err(|e| cannot_open(&path, "cannot be created", e))?,
+            Err(e) => return Err(unusable(&path, "cannot be read", &e)),
             Ok(m) => {
                 check_length(&path, m.len())?;
                 open_existing(&builder, &path)?
@@ -264,6 +265,12 @@ impl Reader for WriteTransaction {
 /// redb's page size: a database file is a whole number of pages.
 const PAGE_SIZE: u64 = 4096;
 
+/// The advice after damage: the only case where removing the file is suggested.
+const DAMAGED: &str = "restore it from a copy, or remove it to start a new chain";
+
+/// The advice when the chain is sound but cannot be used now: never to remove it.
+const NOT_DAMAGED: &str = "the chain in it is not damaged: do not remove it";
+
 /// Refuses a database file that cannot be whole before redb reads it (redb initializes an
 /// empty file as a new database, and asserts on one shorter than its header says): empty,
 /// or not a whole number of pages (cut short).
@@ -271,18 +278,74 @@ fn check_length(path: &Path, len: u64) -> Result<(), StoreError> {
     if len == 0 {
         return Err(StoreError::file(
             path,
-            "is empty (0 bytes), so it holds no chain: restore it, or remove it to start a new chain",
+            format!("is empty (0 bytes), so it holds no chain: {DAMAGED}"),
         ));
     }
     if !len.is_multiple_of(PAGE_SIZE) {
         return Err(StoreError::file(
             path,
             format!(
-                "is {len} bytes, not a whole number of {PAGE_SIZE}-byte pages: the file was cut short (restore it, or remove it to start a new chain)"
+                "is {len} bytes, not a whole number of {PAGE_SIZE}-byte pages: the file was cut short ({DAMAGED})"
             ),
         ));
     }
     Ok(())
+}
+
+/// A file or directory that cannot be used for a reason of the system's (permissions, a
+/// read-only file system, no space), with advice by cause; `doing` is what failed
+/// (`cannot be read`).
+fn unusable(path: &Path, doing: &str, e: &std::io::Error) -> StoreError {
+    use std::io::ErrorKind as K;
+    let advice = match e.kind() {
+        K::PermissionDenied => format!(
+            "it is read-only, or its directory is, for this user: make it writable (`chmod \
+             u+w`), run as its owner, or copy the directory to a writable --db-dir; {NOT_DAMAGED}"
+        ),
+        K::ReadOnlyFilesystem => format!(
+            "its file system is mounted read-only: copy the directory to a writable --db-dir; \
+             {NOT_DAMAGED}"
+        ),
+        K::StorageFull | K::QuotaExceeded => {
+            format!("the disk is full: make room and start again; {NOT_DAMAGED}")
+        }
+        _ => format!("check the path and its permissions; {NOT_DAMAGED}"),
+    };
+    StoreError::file(path, format!("{doing}: {e} ({advice})"))
+}
+
+/// Why redb could not open or create the file, with advice by cause: in use by another
+/// process, read-only, written by an older format, or damaged. Only damage is met with the
+/// advice to remove it.
+fn cannot_open(path: &Path, doing: &str, e: redb::DatabaseError) -> StoreError {
+    match e {
+        redb::DatabaseError::DatabaseAlreadyOpen => StoreError::file(
+            path,
+            format!(
+                "{doing}: it is in use by another process (another devnet has this --db-dir \
+                 open): stop that one, or give this one another --db-dir; {NOT_DAMAGED}"
+            ),
+        ),
+        redb::DatabaseError::Storage(redb::StorageError::Io(io))
+            if matches!(
+                io.kind(),
+                std::io::ErrorKind::PermissionDenied
+                    | std::io::ErrorKind::ReadOnlyFilesystem
+                    | std::io::ErrorKind::StorageFull
+                    | std::io::ErrorKind::QuotaExceeded
+            ) =>
+        {
+            unusable(path, doing, &io)
+        }
+        redb::DatabaseError::UpgradeRequired(version) => StoreError::file(
+            path,
+            format!(
+                "{doing}: it is in redb's file format {version}, which this devnet does not \
+                 read: open it with the devnet that wrote it; {NOT_DAMAGED}"
+            ),
+        ),
+        other => StoreError::file(path, format!("{doing}: {other} ({DAMAGED})")),
+    }
 }
 
 /// Opens an existing database file. redb asserts on some damage it finds while opening
@@ -293,22 +356,19 @@ fn open_existing(builder: &redb::Builder, path: &Path) -> Result<Database, Store
     std::panic::set_hook(Box::new(|_| {}));
     let opened = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| builder.open(path)));
     std::panic::set_hook(previous);
-    let damaged = |what: String| {
-        StoreError::file(
-            path,
-            format!("cannot be opened: {what} (restore it, or remove it to start a new chain)"),
-        )
-    };
     match opened {
         Ok(Ok(db)) => Ok(db),
-        Ok(Err(e)) => Err(damaged(e.to_string())),
+        Ok(Err(e)) => Err(cannot_open(path, "cannot be opened", e)),
         Err(panic) => {
             let what = panic
                 .downcast_ref::<String>()
                 .cloned()
                 .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
                 .unwrap_or_default();
-            Err(damaged(format!("the file is damaged ({what})")))
+            Err(StoreError::file(
+                path,
+                format!("cannot be opened: the file is damaged ({what}) ({DAMAGED})"),
+            ))
         }
     }
 }
@@ -338,6 +398,33 @@ pub fn key(parts: &[&[u8]]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn advice_follows_the_cause() {
+        use std::io::{Error, ErrorKind};
+        let path = Path::new("/x/devnet.redb");
+        let io = |kind| redb::DatabaseError::Storage(redb::StorageError::Io(Error::from(kind)));
+        for (e, says) in [
+            (
+                redb::DatabaseError::DatabaseAlreadyOpen,
+                "in use by another process",
+            ),
+            (io(ErrorKind::PermissionDenied), "it is read-only"),
+            (io(ErrorKind::ReadOnlyFilesystem), "mounted read-only"),
+            (io(ErrorKind::StorageFull), "the disk is full"),
+            (redb::DatabaseError::UpgradeRequired(1), "file format 1"),
+        ] {
+            let text = cannot_open(path, "cannot be opened", e).to_string();
+            assert!(text.contains(says), "{text}");
+            assert!(
+                text.contains("do not remove it") && !text.contains("remove it to"),
+                "{text}"
+            );
+        }
+        let damaged = redb::DatabaseError::Storage(redb::StorageError::Corrupted("x".into()));
+        let text = cannot_open(path, "cannot be opened", damaged).to_string();
+        assert!(text.contains("remove it to start a new chain"), "{text}");
+    }
 
     #[test]
     fn reopens_after_drop() {

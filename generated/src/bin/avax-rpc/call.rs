@@ -83,15 +83,15 @@ pub fn run(c: Call) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(Failure::Usage(e)) => {
-            eprintln!("avax-rpc call: {e}");
+            super::secrets::report(&format!("avax-rpc call: {e}"));
             ExitCode::from(2)
         }
         Err(Failure::Call(e)) => {
-            eprintln!("avax-rpc call: {e}");
+            super::secrets::report(&format!("avax-rpc call: {e}"));
             ExitCode::FAILURE
         }
         Err(Failure::Drift(e)) => {
-            eprintln!("avax-rpc call: {e}");
+            super::secrets::report(&format!("avax-rpc call: {e}"));
             ExitCode::from(3)
         }
     }
@@ -462,9 +462,12 @@ impl Flags {
                     Arg::new("timeout")
                         .long("timeout")
                         .value_name("SECONDS")
-                        .value_parser(clap::value_parser!(u64))
+                        .value_parser(clap::value_parser!(u64).range(1..))
                         .default_value("30")
-                        .help("Seconds to wait for the reply"),
+                        .help(
+                            "Seconds to wait for the reply, at least 1 (a request that could \
+                             not wait would fail after the node may have acted on it)",
+                        ),
                 )
                 .arg(Arg::new("params").long("params").value_name("JSON").help(
                     "The whole params object as JSON; a param's flag sets that member of it",

@@ -27,6 +27,9 @@ use std::time::{Duration, Instant};
 /// The node's largest `getContainerRange`.
 const PAGE: u64 = 1024;
 
+/// How each line of an export starts: a container's JSON, its ID first.
+const LINE_START: &str = r#"{"id":""#;
+
 /// Which index.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum IndexKind {
@@ -96,7 +99,7 @@ pub fn run(a: Export) -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("avax-rpc export: {e}");
+            super::secrets::report(&format!("avax-rpc export: {e}"));
             ExitCode::FAILURE
         }
     }
@@ -130,6 +133,8 @@ async fn export(a: Export) -> Result<String, String> {
             ));
         }
     };
+    // The file first: one that is not this tool's is refused before anything is asked.
+    let resumable = Resumable::open(&a.out)?;
     let network_id = node
         .info()
         .get_network_id(GetNetworkIdParams::new())
@@ -140,7 +145,6 @@ async fn export(a: Export) -> Result<String, String> {
     let cx = JsonContext::for_network(a.chain.as_str(), network_id);
 
     // Where the file leaves off, and whether the node agrees with what it holds.
-    let resumable = Resumable::open(&a.out)?;
     let start = match &resumable.last {
         Some((at, id)) => {
             let mut params = GetContainerByIndexParams::new();
@@ -288,8 +292,38 @@ impl Resumable {
             .open(path)
             .map_err(io)?;
         let len = file.metadata().map_err(io)?.len();
+        // An empty file holds nothing to lose (one just made, with `mktemp` or `touch`, or
+        // left by a run stopped before its first page): it is taken as new.
+        if len == 0 {
+            return Ok(Self {
+                file,
+                keep: 0,
+                last: None,
+            });
+        }
+        // Every line of this tool is a container's JSON, which starts with its ID.
+        let mut head = [0u8; LINE_START.len()];
+        let n = file.read(&mut head).map_err(io)?;
+        if head[..n] != *LINE_START.as_bytes() {
+            return Err(format!(
+                "{name}: its first line is not a container's (`{LINE_START}…`); not a file of \
+                 this tool, so it is left as it is: name a new file, or one an earlier export \
+                 wrote"
+            ));
+        }
         let keep = line_start(&mut file, len).map_err(io)?;
         if keep == 0 {
+            // One line and no newline: a run stopped in its first page leaves part of a line,
+            // never a whole JSON value without its newline.
+            file.seek(SeekFrom::Start(0)).map_err(io)?;
+            if serde_json::from_reader::<_, serde::de::IgnoredAny>(BufReader::new(&mut file))
+                .is_ok()
+            {
+                return Err(format!(
+                    "{name}: holds one JSON value and no newline; not a file of this tool (it \
+                     ends each line with one), so it is left as it is"
+                ));
+            }
             return Ok(Self {
                 file,
                 keep,

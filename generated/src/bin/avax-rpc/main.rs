@@ -13,6 +13,7 @@ mod call;
 mod codec;
 mod conformance;
 mod export;
+mod secrets;
 mod units;
 mod wallet;
 
@@ -49,25 +50,25 @@ enum Command {
     Export(export::Export),
 }
 
-/// A key given as an argument is refused before anything else, without repeating it: the
-/// process list and shell history show arguments to others.
-fn key_in_arguments() -> bool {
-    std::env::args_os()
-        .skip(1)
-        .any(|a| a.to_string_lossy().contains("PrivateKey-"))
-}
-
 fn main() -> ExitCode {
-    if key_in_arguments() {
-        eprintln!(
-            "avax-rpc: an argument holds a private key (`PrivateKey-…`): keys are never taken on \
-             the command line, where the process list and shell history show them; put it in a \
-             file (--key-file PATH) or an environment variable (--key-env NAME, \
-             AVAX_PRIVATE_KEY by default)"
-        );
+    // A key given as an argument is refused before anything else, without repeating it: the
+    // process list and shell history show arguments to others (`secrets.rs`).
+    if let Err(e) = secrets::screen(std::env::args_os().skip(1)) {
+        secrets::report(&format!("avax-rpc: {e}"));
         return ExitCode::from(2);
     }
-    let cli = Cli::parse();
+    // clap's errors quote the values they refuse: written through the same redaction.
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) if !e.use_stderr() => {
+            let _ = e.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            secrets::report(e.render().to_string().trim_end());
+            return ExitCode::from(2);
+        }
+    };
     let result = match cli.command {
         Command::Wallet(args) => return wallet::run(args),
         Command::Call(args) => return call::run(args),
@@ -85,7 +86,7 @@ fn main() -> ExitCode {
                     }
                 }
                 Err(e) => {
-                    eprintln!("avax-rpc: {e}");
+                    secrets::report(&format!("avax-rpc: {e}"));
                     ExitCode::from(2)
                 }
             };
@@ -97,7 +98,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("avax-rpc: {e}");
+            secrets::report(&format!("avax-rpc: {e}"));
             ExitCode::FAILURE
         }
     }

@@ -129,13 +129,20 @@ pub fn parse_period(s: &str) -> Result<u64, String> {
     Ok(total)
 }
 
-/// A timeout: a period (`30s`, `2m`) or seconds (`30`).
+/// A timeout: a period (`30s`, `2m`) or seconds (`30`), at least a second; `0` alone is
+/// zero, which the caller takes as "do not wait".
 pub fn parse_timeout(s: &str) -> Result<Duration, String> {
     let t = s.trim();
     let secs = if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) {
         t.parse().map_err(|_| format!("`{t}` is too long"))?
     } else {
-        parse_period(t)?
+        parse_period(t).map_err(|e| {
+            if e.ends_with("is no time at all") {
+                format!("{e}: give at least 1s, or 0 to issue without waiting")
+            } else {
+                e
+            }
+        })?
     };
     Ok(Duration::from_secs(secs))
 }

@@ -79,7 +79,8 @@ struct Issue {
     /// its fee and the AVAX it burns, and issue nothing.
     #[arg(long)]
     dry_run: bool,
-    /// How long to wait for acceptance after issuing: `30s`, `2m`, or seconds.
+    /// How long to wait for acceptance after issuing: `30s`, `2m`, or seconds (at least 1);
+    /// 0 issues and does not wait (the txID is printed; exit 0 once the node took it).
     #[arg(long, value_name = "PERIOD", default_value = "30s", value_parser = units::parse_timeout)]
     timeout: Duration,
 }
@@ -240,7 +241,7 @@ pub fn run(w: Wallet) -> ExitCode {
     match runtime.block_on(dispatch(w)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("avax-rpc: {e}");
+            super::secrets::report(&format!("avax-rpc: {e}"));
             ExitCode::FAILURE
         }
     }
@@ -295,23 +296,15 @@ fn wallet_error(e: WalletError) -> String {
     }
 }
 
-/// The keys, from `--key-file` or the environment variable `--key-env` names.
+/// The keys, from `--key-file` or the environment variable `--key-env` names. (A key given
+/// where the file's path or the variable's name goes never gets here: `secrets::screen`
+/// refuses it first.)
 fn keys(c: &Common) -> Result<Keychain, String> {
     if let Some(path) = &c.key_file {
+        warn_if_open_to_others(path);
         return Keychain::from_file(path).map_err(|e| e.to_string());
     }
     let name = c.key_env.as_str();
-    let looks_like_key = name.starts_with("PrivateKey-") || {
-        let h = name.strip_prefix("0x").unwrap_or(name);
-        h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit())
-    };
-    if looks_like_key {
-        return Err(
-            "`--key-env`: takes the name of an environment variable, not a key: put the \
-             key in the variable (or a file, with --key-file)"
-                .into(),
-        );
-    }
     if name.is_empty()
         || name.starts_with(|c: char| c.is_ascii_digit())
         || !name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
@@ -327,6 +320,28 @@ fn keys(c: &Common) -> Result<Keychain, String> {
         ));
     }
     Keychain::from_env(name).map_err(|e| e.to_string())
+}
+
+/// Warns, as ssh does, when a file of secrets can be read or written by others than its
+/// owner (the keys are still read: the warning says how to close it).
+pub fn warn_if_open_to_others(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        if let Ok(meta) = std::fs::metadata(path) {
+            let mode = meta.permissions().mode() & 0o777;
+            if meta.is_file() && mode & 0o077 != 0 {
+                eprintln!(
+                    "avax-rpc: warning: {} holds keys and is open to others (mode {mode:04o}): \
+                     `chmod 600 {}` keeps it to its owner",
+                    path.display(),
+                    path.display()
+                );
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = path;
 }
 
 fn node(c: &Common) -> Result<Node, String> {
@@ -460,6 +475,12 @@ impl Session {
         );
         let _ = std::io::stdout().flush();
         let c = letter(chain);
+        if timeout.is_zero() {
+            // Issued, and not waited for: a script that retries on failure must not send
+            // twice, so this is a success.
+            eprintln!("issued; not waiting for it on the {c}-chain (--timeout 0)");
+            return Ok(());
+        }
         let start = Instant::now();
         let progress = Progress::start(format!("waiting for {id} on the {c}-chain"), timeout);
         let outcome = match chain {
@@ -547,6 +568,21 @@ impl Progress {
 async fn address(c: &Common, a: AddressArgs) -> Result<(), String> {
     let keys = keys(c)?;
     let hrp = match a.hrp {
+        // A network's short name; never repeated when it is not one (a long value may be
+        // text pasted by mistake).
+        Some(h)
+            if h.is_empty()
+                || h.len() > 16
+                || !h
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit()) =>
+        {
+            return Err(format!(
+                "`--hrp`: not a network's HRP (1 to 16 lower-case letters and digits: avax, \
+                 fuji, local, custom); {} characters were given",
+                h.chars().count()
+            ));
+        }
         Some(h) => h,
         None => {
             let id = node(c)?
@@ -856,17 +892,21 @@ async fn import(c: &Common, a: ImportArgs) -> Result<(), String> {
     }
 }
 
-/// A BLS secret key read from a file: 32 bytes, or 64 hex digits (with or without `0x`).
+/// A BLS secret key read from a file: 32 bytes, or 64 hex digits (with or without `0x`). The
+/// file is read as a key file is: a regular file, bounded (`keychain::read_key_file`).
 fn read_bls_key(path: &Path) -> Result<bls::SecretKey, String> {
     let flag = "`--bls-key-file`";
-    let raw = Zeroizing::new(
-        std::fs::read(path).map_err(|e| format!("{flag}: cannot read {}: {e}", path.display()))?,
-    );
+    warn_if_open_to_others(path);
+    let raw = transact::keychain::read_key_file(path).map_err(|e| match e {
+        BuildError::Invalid { problem, .. } => format!("{flag}: {problem}"),
+        other => format!("{flag}: {other}"),
+    })?;
     let mut bytes = Zeroizing::new([0u8; 32]);
     if raw.len() == 32 {
         bytes.copy_from_slice(&raw);
     } else {
         let text = std::str::from_utf8(&raw).map(str::trim).unwrap_or("");
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         let hex = text.strip_prefix("0x").unwrap_or(text);
         if hex.len() != 64 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
             return Err(format!(
