@@ -37,7 +37,8 @@
 //!   that form and carries the normalized value (what the server sends) in `x-normalized`.
 //! - **Servers** are `http://127.0.0.1:9650` plus the interface path (the node's default HTTP
 //!   port), then each `also-served-at` path. Path variables (`/ext/bc/{chain}`) are server
-//!   `variables` whose default is the spec's default or first example. In the combined document
+//!   `variables` whose default is the spec's default or first example (the examples also as
+//!   `x-examples`). In the combined document
 //!   the servers are per method, with the path also in `x-path`.
 
 use crate::codec::model::{
@@ -255,6 +256,8 @@ fn server(i: &Interface, path: &str, name: &str, description: Option<&str>) -> V
                 let mut d = p.summary.trim_end().to_string();
                 if !p.examples.is_empty() {
                     d.push_str(&format!(" Examples: {}.", code_list(&p.examples)));
+                    // The same, as data: `avax-rpc conformance` tries a method at each.
+                    var.insert("x-examples".into(), json!(p.examples));
                 }
                 var.insert("description".into(), json!(d));
             }

@@ -154,9 +154,162 @@ async fn a_faithful_node_shows_no_drift() {
         .await
         .unwrap();
     assert_eq!(report["drift"], json!([]), "{report:#}");
+    assert_eq!(report["notChecked"], json!([]), "{report:#}");
     assert_eq!(code, Some(0));
     // Every read-only method was called (the three issueTx are not).
     assert!(report["calls"].as_u64().unwrap() >= 55, "{report:#}");
+}
+
+/// How a hostile endpoint answers every request.
+#[derive(Clone, Copy, Debug)]
+enum Hostile {
+    /// HTTP 200, a JSON-RPC error -32000 for every call.
+    Error32000,
+    /// The same error with HTTP 503.
+    Error32000Status503,
+    /// HTTP 503 with a text body, forever.
+    Unavailable,
+    /// HTTP 200 and a body that never ends (a megabyte at a time).
+    EndlessBody,
+    /// HTTP 200, then a byte of body a second.
+    SlowDrip,
+}
+
+/// An endpoint on 127.0.0.1 that answers every request as `how`.
+async fn hostile(how: Hostile) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut s, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut buf = Vec::new();
+                let mut chunk = [0u8; 8192];
+                while !buf.windows(4).any(|w| w == b"\r\n\r\n") {
+                    let n = s.read(&mut chunk).await.unwrap_or(0);
+                    if n == 0 {
+                        return;
+                    }
+                    buf.extend_from_slice(&chunk[..n]);
+                }
+                let error = r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32000,"message":"node is not ready"}}"#;
+                let reply = |status: &str, body: &str| {
+                    format!(
+                        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                        body.len()
+                    )
+                };
+                match how {
+                    Hostile::Error32000 => {
+                        let _ = s.write_all(reply("200 OK", error).as_bytes()).await;
+                    }
+                    Hostile::Error32000Status503 => {
+                        let _ = s
+                            .write_all(reply("503 Service Unavailable", error).as_bytes())
+                            .await;
+                    }
+                    Hostile::Unavailable => {
+                        let _ = s
+                            .write_all(reply("503 Service Unavailable", "unavailable").as_bytes())
+                            .await;
+                    }
+                    Hostile::EndlessBody => {
+                        let _ = s
+                            .write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"")
+                            .await;
+                        let mega = vec![b'a'; 1 << 20];
+                        while s.write_all(&mega).await.is_ok() {}
+                    }
+                    Hostile::SlowDrip => {
+                        let _ = s
+                            .write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{")
+                            .await;
+                        while s.write_all(b" ").await.is_ok() {
+                            tokio::time::sleep(std::time::Duration::from_secs(1)).await;
+                        }
+                    }
+                }
+            });
+        }
+    });
+    format!("http://{addr}")
+}
+
+/// Runs the check against `url` with `--timeout 2`: its exit code, its output, how long it
+/// took and the most memory it held (VmHWM, read from /proc when it is there).
+fn conformance_watched(url: &str) -> (Option<i32>, String, std::time::Duration, Option<u64>) {
+    let start = std::time::Instant::now();
+    let child = Command::new(env!("CARGO_BIN_EXE_avax-rpc"))
+        .args(["conformance", "--url", url, "--timeout", "2"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let status = format!("/proc/{}/status", child.id());
+    let peak = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let seen = peak.clone();
+    let watcher = std::thread::spawn(move || {
+        while let Ok(text) = std::fs::read_to_string(&status) {
+            if let Some(kb) = text
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+            {
+                seen.fetch_max(kb, std::sync::atomic::Ordering::Relaxed);
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    let took = start.elapsed();
+    let _ = watcher.join();
+    let peak = peak.load(std::sync::atomic::Ordering::Relaxed);
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.code(), text, took, (peak > 0).then_some(peak))
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_hostile_or_broken_endpoint_never_passes_and_the_check_ends_bounded() {
+    for how in [
+        Hostile::Error32000,
+        Hostile::Error32000Status503,
+        Hostile::Unavailable,
+        Hostile::EndlessBody,
+        Hostile::SlowDrip,
+    ] {
+        let url = hostile(how).await;
+        let (code, text, took, peak_kb) =
+            tokio::task::spawn_blocking(move || conformance_watched(&url))
+                .await
+                .unwrap();
+        eprintln!("{how:?}: exit {code:?} in {took:?}, peak {peak_kb:?} kB");
+        assert!(
+            matches!(code, Some(1) | Some(2)),
+            "{how:?} must fail the check: exit {code:?}\n{text}"
+        );
+        // Every call is bounded by --timeout (2 s); the endless body by the transport's cap.
+        assert!(
+            took < std::time::Duration::from_secs(20),
+            "{how:?} took {took:?}"
+        );
+        if let Some(kb) = peak_kb {
+            assert!(kb < 100 * 1024, "{how:?} held {kb} kB");
+        }
+        match how {
+            Hostile::Error32000 | Hostile::Error32000Status503 => assert!(
+                text.contains("NOT CHECKED") && text.contains("node is not ready"),
+                "{how:?}: {text}"
+            ),
+            Hostile::Unavailable => assert!(text.contains("not-json-rpc"), "{how:?}: {text}"),
+            Hostile::EndlessBody => {
+                assert!(text.contains("exceeds the limit"), "{how:?}: {text}")
+            }
+            Hostile::SlowDrip => {}
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -234,7 +387,16 @@ fn findings(report: &Value, key: &str) -> Vec<(String, String, String)> {
 
 /// Why the report says `method` was not checked, if it says so.
 fn not_checked_why(report: &Value, method: &str) -> Option<String> {
-    report["notChecked"]
+    why_in(report, "notChecked", method)
+}
+
+/// Why the report says `method` is absent from the node, as the spec says of its version.
+fn absent_why(report: &Value, method: &str) -> Option<String> {
+    why_in(report, "absent", method)
+}
+
+fn why_in(report: &Value, list: &str, method: &str) -> Option<String> {
+    report[list]
         .as_array()?
         .iter()
         .find(|n| n["method"] == json!(method))
@@ -257,6 +419,7 @@ async fn nodes_of_an_old_a_middle_and_a_recent_version_show_no_false_drift() {
             .unwrap();
         assert_eq!(report["drift"], json!([]), "{v}: {report:#}");
         assert_eq!(report["notices"], json!([]), "{v}: {report:#}");
+        assert_eq!(report["notChecked"], json!([]), "{v}: {report:#}");
         assert_eq!(code, Some(0), "{v}: {report:#}");
         assert_eq!(report["nodeVersion"], json!(reported), "{v}");
         let node = version(v);
@@ -267,13 +430,13 @@ async fn nodes_of_an_old_a_middle_and_a_recent_version_show_no_false_drift() {
                 // Newer than the node: never asked, and said why.
                 (Some(since), _) if version(since) > node => {
                     assert!(!was_asked, "{v}: asked for {} (since {since})", m.name);
-                    let why = not_checked_why(&report, m.name).unwrap_or_default();
+                    let why = absent_why(&report, m.name).unwrap_or_default();
                     assert!(why.contains("served since"), "{v}: {}: {why}", m.name);
                 }
                 // Removed at or before the node's version: asked, and its absence expected.
                 (_, Some(removed)) if version(removed) <= node => {
                     assert!(was_asked, "{v}: {} not asked", m.name);
-                    let why = not_checked_why(&report, m.name).unwrap_or_default();
+                    let why = absent_why(&report, m.name).unwrap_or_default();
                     assert!(why.contains("as expected"), "{v}: {}: {why}", m.name);
                 }
                 _ => {}
@@ -290,12 +453,13 @@ async fn nodes_of_an_old_a_middle_and_a_recent_version_show_no_false_drift() {
             "1.12.0" => {
                 assert!(lacks("platform.getAllValidatorsAt"), "since v1.14.0");
                 assert!(
-                    not_checked_why(&report, "avm.buildGenesis")
+                    absent_why(&report, "avm.buildGenesis")
                         .is_some_and(|w| w.contains("removed in v1.10.18")),
                     "{report:#}"
                 );
                 assert!(
-                    not_checked_why(&report, "avm.getAddressTxs").is_none(),
+                    absent_why(&report, "avm.getAddressTxs").is_none()
+                        && not_checked_why(&report, "avm.getAddressTxs").is_none(),
                     "{report:#}"
                 );
             }
@@ -303,7 +467,7 @@ async fn nodes_of_an_old_a_middle_and_a_recent_version_show_no_false_drift() {
                 assert!(!lacks("platform.getAllValidatorsAt"), "since v1.14.0");
                 for gone in ["avm.getAddressTxs", "avm.buildGenesis"] {
                     assert!(
-                        not_checked_why(&report, gone).is_some_and(|w| w.contains("as expected")),
+                        absent_why(&report, gone).is_some_and(|w| w.contains("as expected")),
                         "{gone}: {report:#}"
                     );
                 }

@@ -11,7 +11,19 @@
 //! version no longer has is not expected (a method is still called, to see whether it answers),
 //! and a method or member that a release before the node's removed but that the node still
 //! serves is a `removed-but-served` notice, which fails the check only with `--strict`.
+//!
+//! A method is checked once one reply of it was validated. An argument is taken from the
+//! replies of the same chain first (a `txID` from the X-chain's UTXOs for `avm.getTx`, a
+//! `blockID` from a block's bytes), an address of another chain is given on the method's
+//! chain, and a method answered with an error is tried again with the other values replies
+//! gave and at the other example paths (`/ext/index/X/block` after `/ext/index/X/tx`), at
+//! most twelve calls a round. A method no reply of which could be checked is `not checked`, and fails
+//! the check like drift: a node that answers only errors cannot pass.
+//!
+//! The calls go through the crate's transport (`HttpTransport`): replies over 64 MiB are
+//! refused, each call is bounded by `--timeout`, nothing is retried.
 
+use avalanche_rpc::rpc::Transport;
 use clap::Args;
 use regex::Regex;
 use serde_json::{Map, Value, json};
@@ -67,7 +79,13 @@ pub struct Report {
     drift: Vec<Drift>,
     /// Findings that are not drift (`removed-but-served` without `--strict`).
     notices: Vec<Drift>,
-    /// Methods not called, and why.
+    /// Methods whose replies were checked against the spec.
+    checked: usize,
+    /// Methods the node's version does not serve, as the spec says (newer, or removed at or
+    /// before it), and why.
+    absent: Vec<(String, String)>,
+    /// Methods no reply of which could be checked (only errors, no argument), and why: the
+    /// check fails while there is one.
     skipped: Vec<(String, String)>,
 }
 
@@ -90,13 +108,15 @@ pub fn run(a: Conformance) -> Result<(String, bool), String> {
         let notices = std::mem::take(&mut report.notices);
         report.drift.extend(notices);
     }
-    let drift = !report.drift.is_empty();
+    // A method answered only with errors says nothing of the node's replies: the check
+    // fails, as it does on drift, so a node that answers nothing cannot pass.
+    let failed = !report.drift.is_empty() || !report.skipped.is_empty();
     let text = if a.json {
         as_json(&report)
     } else {
         as_table(&report)
     };
-    Ok((text, drift))
+    Ok((text, failed))
 }
 
 fn is_loopback(url: &str) -> bool {
@@ -116,14 +136,16 @@ fn is_loopback(url: &str) -> bool {
 /// A method of the document, with what calling it needs.
 struct Method<'a> {
     name: &'a str,
-    path: String,
+    /// The paths to try, the first with each variable at its default (`/ext/bc/{chain}` →
+    /// `/ext/bc/X`), then with the variables' other examples (`/ext/index/X/block`, …).
+    paths: Vec<String>,
     /// The node versions that serve it (`x-since`, `x-removed`).
     versions: Versions<'a>,
     /// Name, whether required, and the node versions that read it.
     params: Vec<(&'a str, bool, Versions<'a>)>,
     /// The spec's first example's arguments: used for a required argument no reply gave
-    /// (chain aliases and the like; an example ID the node does not know gets an error, which
-    /// is reported as not checked, not as drift).
+    /// (chain aliases and the like; an example ID the node does not know gets an error, and
+    /// the method is then not checked).
     example: BTreeMap<&'a str, &'a Value>,
     result: &'a Value,
 }
@@ -141,11 +163,26 @@ fn methods(doc: &Value) -> Vec<Method<'_>> {
         let Some(name) = m["name"].as_str() else {
             continue;
         };
-        // The path with each variable at its default (`/ext/bc/{chain}` → `/ext/bc/X`).
-        let mut path = m["x-path"].as_str().unwrap_or("").to_string();
+        let template = m["x-path"].as_str().unwrap_or("").to_string();
+        let mut paths = vec![template];
         if let Some(vars) = m["servers"][0]["variables"].as_object() {
             for (k, v) in vars {
-                path = path.replace(&format!("{{{k}}}"), v["default"].as_str().unwrap_or(""));
+                let var = format!("{{{k}}}");
+                let default = v["default"].as_str().unwrap_or("");
+                let mut values = vec![default];
+                values.extend(
+                    v["x-examples"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .filter(|x| *x != default),
+                );
+                let var = var.as_str();
+                paths = paths
+                    .iter()
+                    .flat_map(|p| values.iter().map(move |x| p.replace(var, x)))
+                    .collect();
             }
         }
         let params = m["params"]
@@ -168,7 +205,7 @@ fn methods(doc: &Value) -> Vec<Method<'_>> {
             .collect();
         out.push(Method {
             name,
-            path,
+            paths,
             versions: Versions::of(m),
             params,
             example,
@@ -178,10 +215,161 @@ fn methods(doc: &Value) -> Vec<Method<'_>> {
     out
 }
 
+/// The chain a path serves (`/ext/bc/X` and `/ext/index/X/block`: `X`), or "" for node-wide
+/// paths (`/ext/info`).
+fn chain_of(path: &str) -> &str {
+    let rest = path
+        .strip_prefix("/ext/bc/")
+        .or_else(|| path.strip_prefix("/ext/index/"))
+        .unwrap_or("");
+    rest.split('/').next().unwrap_or("")
+}
+
+/// Values earlier replies gave, by member name, each with the path of the reply; at most
+/// [`Harvest::PER_NAME`] a name.
+#[derive(Default)]
+struct Harvest(BTreeMap<String, Vec<(String, Value)>>);
+
+impl Harvest {
+    const PER_NAME: usize = 8;
+
+    fn add(&mut self, name: &str, path: &str, v: Value) {
+        let list = self.0.entry(name.to_string()).or_default();
+        if list.len() < Self::PER_NAME && !list.iter().any(|(_, x)| *x == v) {
+            list.push((path.to_string(), v));
+        }
+    }
+
+    /// Every scalar and list-of-text member of `v` by name; and what a member gives: the ID
+    /// of a block (`block`: SHA-256 of its bytes), the transaction that produced each UTXO
+    /// (`utxos`: a UTXO's bytes start with its codec version and that ID), and the validation
+    /// of a Subnet's first validator once it is an L1 (`subnetID`: the validation ID of the
+    /// i-th validator of a ConvertSubnetToL1Tx is SHA-256 of the Subnet ID and i as 4 bytes,
+    /// ACP-77).
+    fn collect(&mut self, v: &Value, chain: &str) {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    match x {
+                        Value::String(_) | Value::Number(_) => self.add(k, chain, x.clone()),
+                        Value::Array(items)
+                            if items.iter().all(|i| i.is_string()) && !items.is_empty() =>
+                        {
+                            self.add(k, chain, x.clone())
+                        }
+                        _ => {}
+                    }
+                    let bytes = |t: &Value| {
+                        avalanche_rpc::wire::Encoding::Hex
+                            .decode(t.as_str().unwrap_or_default())
+                            .ok()
+                            .filter(|b| !b.is_empty())
+                    };
+                    if k == "block"
+                        && let Some(b) = bytes(x)
+                    {
+                        let id = avalanche_rpc::wire::Id::from_sha256(&b);
+                        self.add("blockID", chain, Value::String(id.to_string()));
+                    }
+                    if k == "subnetID"
+                        && let Some(id) = x
+                            .as_str()
+                            .and_then(|t| t.parse::<avalanche_rpc::wire::Id>().ok())
+                        && id != avalanche_rpc::wire::Id::ZERO
+                    {
+                        let mut b = id.as_bytes().to_vec();
+                        b.extend_from_slice(&0u32.to_be_bytes());
+                        let validation = avalanche_rpc::wire::Id::from_sha256(&b);
+                        self.add("validationID", chain, Value::String(validation.to_string()));
+                    }
+                    if k == "utxos" {
+                        for u in x.as_array().into_iter().flatten().filter_map(bytes) {
+                            if let Some(id) = u.get(2..34) {
+                                let id =
+                                    avalanche_rpc::wire::Id::new(id.try_into().expect("32 bytes"));
+                                self.add("txID", chain, Value::String(id.to_string()));
+                            }
+                        }
+                    }
+                    self.collect(x, chain);
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|i| self.collect(i, chain)),
+            _ => {}
+        }
+    }
+
+    /// The values for `name` a call at `path` may take: those from replies at the same path
+    /// first, then from the same chain, then the rest; an address of another chain
+    /// (`P-local1…`) is given as the same address on the path's chain.
+    fn candidates(&self, name: &str, path: &str) -> Vec<Value> {
+        let Some(list) = self.0.get(name) else {
+            return Vec::new();
+        };
+        let chain = chain_of(path);
+        let rank = |p: &str| {
+            if p == path {
+                0
+            } else if chain_of(p) == chain {
+                1
+            } else {
+                2
+            }
+        };
+        let mut ranked: Vec<&(String, Value)> = list.iter().collect();
+        ranked.sort_by_key(|(p, _)| rank(p));
+        let mut out: Vec<Value> = Vec::new();
+        for (_, v) in ranked {
+            let v = on_chain(v, chain);
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+        out
+    }
+}
+
+/// `v` with every address of another chain (`P-local1…`) written for `chain`.
+fn on_chain(v: &Value, chain: &str) -> Value {
+    let address = |t: &str| {
+        let (alias, rest) = t.split_once('-')?;
+        let is_address = matches!(alias, "X" | "P" | "C")
+            && rest.contains('1')
+            && rest
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+        (is_address && matches!(chain, "X" | "P" | "C") && alias != chain)
+            .then(|| format!("{chain}-{rest}"))
+    };
+    match v {
+        Value::String(t) => address(t).map_or_else(|| v.clone(), Value::String),
+        Value::Array(items) => Value::Array(items.iter().map(|i| on_chain(i, chain)).collect()),
+        _ => v.clone(),
+    }
+}
+
+/// How one method came out.
+enum Outcome {
+    /// A reply was checked against the spec.
+    Checked,
+    /// Not served, as the spec says of the node's version.
+    Absent(String),
+    /// No reply could be checked, and why.
+    NotChecked(String),
+}
+
+/// The most calls made for one method in a round (its paths times the candidates of its first
+/// required param), so that an endpoint answering only errors costs a bounded number of calls.
+const ATTEMPTS: usize = 12;
+
+/// The most values of a param tried at one path.
+const CANDIDATES: usize = 3;
+
 async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Result<Report, String> {
-    let client = reqwest::Client::builder()
+    // The crate's transport, as `call`, `wallet` and `export` use: its reply size cap (64 MiB)
+    // and time limit, no redirects, no retries.
+    let transport = avalanche_rpc::rpc::HttpTransport::builder(base)
         .timeout(Duration::from_secs(timeout))
-        .redirect(reqwest::redirect::Policy::none())
         .build()
         .map_err(|e| e.to_string())?;
     let mut report = Report {
@@ -191,11 +379,14 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
         drift: Vec::new(),
         notices: Vec::new(),
         skipped: Vec::new(),
+        absent: Vec::new(),
+        checked: 0,
     };
     let methods = methods(doc);
-    // Values earlier replies gave, by member name.
-    let mut harvest: BTreeMap<String, Value> = BTreeMap::new();
+    let mut harvest = Harvest::default();
     let mut done: Vec<&str> = Vec::new();
+    // The last error each method met, for the report when none of its calls could be checked.
+    let mut errors: BTreeMap<&str, String> = BTreeMap::new();
     let mut node_version: Option<Version> = None;
     // The node's version first: what it serves follows from it.
     let order: Vec<&Method> = {
@@ -211,7 +402,7 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
             // A method newer than the node: the node never had it.
             if let Some(since) = m.versions.not_yet(node_version) {
                 done.push(m.name);
-                report.skipped.push((
+                report.absent.push((
                     m.name.to_string(),
                     format!("served since {since}, after the node's version"),
                 ));
@@ -220,30 +411,46 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
             // A method the node's version no longer has: called all the same, to see whether
             // the node still serves it.
             let gone = m.versions.gone(node_version);
-            let mut params = Map::new();
+            // The calls to try: each path, and for each the candidates of the first required
+            // param that has several; in the last round, the spec's example for what no reply
+            // gave.
+            let mut attempts: Vec<(String, Map<String, Value>)> = Vec::new();
             let mut missing = None;
-            for (name, required, versions) in &m.params {
-                // A param the node does not read is not sent.
-                if !required || !versions.served(node_version) {
-                    continue;
-                }
-                match harvest.get(*name) {
-                    Some(v) => {
-                        params.insert((*name).to_string(), v.clone());
-                    }
-                    None => missing = Some(*name),
-                }
-            }
-            // Replies first; in the last round, the spec's example for what none gave.
-            if missing.is_some() && round == 2 {
-                missing = None;
+            for path in &m.paths {
+                let mut params = Map::new();
+                let mut varied: Option<(&str, Vec<Value>)> = None;
                 for (name, required, versions) in &m.params {
-                    if *required && versions.served(node_version) && !params.contains_key(*name) {
-                        match m.example.get(name) {
-                            Some(v) => {
-                                params.insert((*name).to_string(), (*v).clone());
+                    // A param the node does not read is not sent.
+                    if !required || !versions.served(node_version) {
+                        continue;
+                    }
+                    let mut found = harvest.candidates(name, path);
+                    if found.is_empty()
+                        && round == 2
+                        && let Some(v) = m.example.get(name)
+                    {
+                        found.push((*v).clone());
+                    }
+                    match found.first() {
+                        None => missing = Some(*name),
+                        Some(v) => {
+                            params.insert((*name).to_string(), v.clone());
+                            if found.len() > 1 && varied.is_none() {
+                                varied = Some((*name, found));
                             }
-                            None => missing = Some(*name),
+                        }
+                    }
+                }
+                if missing.is_some() {
+                    break;
+                }
+                match varied {
+                    None => attempts.push((path.clone(), params)),
+                    Some((name, values)) => {
+                        for v in values.into_iter().take(CANDIDATES) {
+                            let mut p = params.clone();
+                            p.insert(name.to_string(), v);
+                            attempts.push((path.clone(), p));
                         }
                     }
                 }
@@ -252,105 +459,120 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
                 continue;
             }
             done.push(m.name);
-            report.calls += 1;
-            let body =
-                json!({"jsonrpc": "2.0", "id": report.calls, "method": m.name, "params": params});
-            let reply = client
-                .post(format!("{base}{}", m.path))
-                .header("content-type", "application/json")
-                .body(body.to_string())
-                .send()
-                .await
-                .map_err(|e| format!("cannot reach {base}{}: {e}", m.path))?;
-            let status = reply.status();
-            let text = reply
-                .bytes()
-                .await
-                .map_err(|e| format!("reading the reply of {}: {e}", m.name))?;
-            let reply: Value = match serde_json::from_slice(&text) {
-                Ok(v) => v,
-                Err(_) if status == reqwest::StatusCode::NOT_FOUND => {
-                    if let Some(removed) = gone {
-                        report
-                            .skipped
-                            .push((m.name.to_string(), not_served_as_expected(removed)));
-                        continue;
+            let mut outcome = None;
+            for (i, (path, params)) in attempts.iter().take(ATTEMPTS).enumerate() {
+                if report.calls >= max_calls {
+                    break;
+                }
+                let first = i == 0;
+                report.calls += 1;
+                let body = json!({"jsonrpc": "2.0", "id": report.calls, "method": m.name, "params": params});
+                let reply = transport
+                    .post(path, body.to_string().into_bytes())
+                    .await
+                    .map_err(|e| format!("{} at {base}{path}: {e}", m.name))?;
+                let reply: Value = match serde_json::from_slice(&reply.body) {
+                    Ok(v) => v,
+                    // A path other than the default may not exist (`/ext/index/P/tx`).
+                    Err(_) if reply.status == 404 && !first => continue,
+                    Err(_) if reply.status == 404 => {
+                        if let Some(removed) = gone {
+                            outcome = Some(Outcome::Absent(not_served_as_expected(removed)));
+                            break;
+                        }
+                        drift(
+                            &mut report,
+                            m.name,
+                            "",
+                            "method-not-served",
+                            format!("HTTP 404 at {path}"),
+                        );
+                        outcome = Some(Outcome::NotChecked(format!("HTTP 404 at {path}")));
+                        break;
                     }
-                    drift(
-                        &mut report,
+                    Err(e) => {
+                        let what = format!("HTTP {}: {e}", reply.status);
+                        drift(&mut report, m.name, "", "not-json-rpc", what.clone());
+                        outcome = Some(Outcome::NotChecked(what));
+                        break;
+                    }
+                };
+                if let Some(err) = reply.get("error") {
+                    let code = err["code"].as_i64().unwrap_or(0);
+                    let message = err["message"].as_str().unwrap_or("");
+                    if code == -32601
+                        || message.contains("can't find method")
+                        || message.contains("method not found")
+                    {
+                        if let Some(removed) = gone {
+                            outcome = Some(Outcome::Absent(not_served_as_expected(removed)));
+                            break;
+                        }
+                        if first {
+                            drift(
+                                &mut report,
+                                m.name,
+                                "",
+                                "method-not-served",
+                                format!("{code}: {message}"),
+                            );
+                            outcome = Some(Outcome::NotChecked(format!("{code}: {message}")));
+                            break;
+                        }
+                    }
+                    errors.insert(
                         m.name,
-                        "",
-                        "method-not-served",
-                        format!("HTTP 404 at {}", m.path),
+                        format!("the node answered {code}: {message} (at {path})"),
                     );
                     continue;
                 }
-                Err(e) => {
+                let Some(result) = reply.get("result") else {
                     drift(
                         &mut report,
                         m.name,
                         "",
                         "not-json-rpc",
-                        format!("HTTP {status}: {e}"),
+                        "neither result nor error".into(),
                     );
-                    continue;
+                    outcome = Some(Outcome::NotChecked("neither result nor error".into()));
+                    break;
+                };
+                if m.name == "info.getNodeVersion" {
+                    report.node_version = result["version"].as_str().map(str::to_string);
+                    node_version = result["version"].as_str().and_then(version_of);
                 }
-            };
-            if let Some(err) = reply.get("error") {
-                let code = err["code"].as_i64().unwrap_or(0);
-                let message = err["message"].as_str().unwrap_or("");
-                if code == -32601
-                    || message.contains("can't find method")
-                    || message.contains("method not found")
-                {
-                    if let Some(removed) = gone {
-                        report
-                            .skipped
-                            .push((m.name.to_string(), not_served_as_expected(removed)));
-                        continue;
-                    }
-                    drift(
-                        &mut report,
-                        m.name,
-                        "",
-                        "method-not-served",
-                        format!("{code}: {message}"),
-                    );
-                } else {
-                    report.skipped.push((
-                        m.name.to_string(),
-                        format!("the node answered {code}: {message}"),
+                let mut found = Vec::new();
+                if let Some(removed) = gone {
+                    found.push((
+                        String::new(),
+                        REMOVED_BUT_SERVED,
+                        format!("removed in {removed}, yet the node answers"),
                     ));
                 }
+                validate(doc, result, m.result, "", node_version, &mut found);
+                for (at, kind, detail) in found {
+                    drift(&mut report, m.name, &at, kind, detail);
+                }
+                harvest.collect(result, path);
+                outcome = Some(Outcome::Checked);
+                break;
+            }
+            // Answered only with errors: a later round may have other values to try.
+            if outcome.is_none() && round < 2 && report.calls < max_calls {
+                done.retain(|d| *d != m.name);
                 continue;
             }
-            let Some(result) = reply.get("result") else {
-                drift(
-                    &mut report,
-                    m.name,
-                    "",
-                    "not-json-rpc",
-                    "neither result nor error".into(),
-                );
-                continue;
-            };
-            if m.name == "info.getNodeVersion" {
-                report.node_version = result["version"].as_str().map(str::to_string);
-                node_version = result["version"].as_str().and_then(version_of);
+            match outcome {
+                Some(Outcome::Checked) => report.checked += 1,
+                Some(Outcome::Absent(why)) => report.absent.push((m.name.to_string(), why)),
+                Some(Outcome::NotChecked(why)) => report.skipped.push((m.name.to_string(), why)),
+                None => report.skipped.push((
+                    m.name.to_string(),
+                    errors
+                        .remove(m.name)
+                        .unwrap_or_else(|| "the call limit was reached".into()),
+                )),
             }
-            let mut found = Vec::new();
-            if let Some(removed) = gone {
-                found.push((
-                    String::new(),
-                    REMOVED_BUT_SERVED,
-                    format!("removed in {removed}, yet the node answers"),
-                ));
-            }
-            validate(doc, result, m.result, "", node_version, &mut found);
-            for (path, kind, detail) in found {
-                drift(&mut report, m.name, &path, kind, detail);
-            }
-            collect(result, &mut harvest);
         }
     }
     for m in &methods {
@@ -434,30 +656,6 @@ fn version_of(text: &str) -> Option<Version> {
     let v = text.rsplit('/').next()?.trim_start_matches('v');
     let mut parts = v.split(['.', '-']).map(|p| p.parse::<u32>().ok());
     Some((parts.next()??, parts.next()??, parts.next()??))
-}
-
-/// Remembers every scalar and list member of a reply by name, for later calls' arguments.
-fn collect(v: &Value, out: &mut BTreeMap<String, Value>) {
-    match v {
-        Value::Object(m) => {
-            for (k, x) in m {
-                match x {
-                    Value::String(_) | Value::Number(_) => {
-                        out.entry(k.clone()).or_insert_with(|| x.clone());
-                    }
-                    Value::Array(items)
-                        if items.iter().all(|i| i.is_string()) && !items.is_empty() =>
-                    {
-                        out.entry(k.clone()).or_insert_with(|| x.clone());
-                    }
-                    _ => {}
-                }
-                collect(x, out);
-            }
-        }
-        Value::Array(items) => items.iter().for_each(|i| collect(i, out)),
-        _ => {}
-    }
 }
 
 fn resolve<'a>(doc: &'a Value, s: &'a Value) -> &'a Value {
@@ -701,15 +899,21 @@ fn as_table(r: &Report) -> String {
             d.method, d.path, d.kind, d.detail
         );
     }
+    for (m, why) in &r.absent {
+        let _ = writeln!(out, "absent: {m} ({why})");
+    }
     for (m, why) in &r.skipped {
-        let _ = writeln!(out, "not checked: {m} ({why})");
+        let _ = writeln!(out, "NOT CHECKED: {m} ({why})");
     }
     let _ = write!(
         out,
-        "{} ({}): {} call(s), {} drift(s) from the spec, {} notice(s)",
+        "{} ({}): {} call(s), {} method(s) checked, {} absent as the spec says, {} not checked, {} drift(s) from the spec, {} notice(s)",
         r.url,
         r.node_version.as_deref().unwrap_or("version unknown"),
         r.calls,
+        r.checked,
+        r.absent.len(),
+        r.skipped.len(),
         r.drift.len(),
         r.notices.len()
     );
@@ -730,6 +934,8 @@ fn as_json(r: &Report) -> String {
         "calls": r.calls,
         "drift": list(&r.drift),
         "notices": list(&r.notices),
+        "checked": r.checked,
+        "absent": r.absent.iter().map(|(m, why)| json!({"method": m, "why": why})).collect::<Vec<_>>(),
         "notChecked": r.skipped.iter().map(|(m, why)| json!({"method": m, "why": why})).collect::<Vec<_>>(),
     });
     serde_json::to_string_pretty(&v).unwrap_or_default()
