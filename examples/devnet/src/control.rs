@@ -31,6 +31,12 @@ pub fn advance_clock(d: &Devnet, seconds: u64) -> Result<u64, StoreError> {
 /// Pays `amount` nAVAX from the faucet (ewoq) to `to` on `chain`, through the chain's
 /// issueTx, and builds the block; the tx's ID once accepted.
 pub fn fund(d: &Devnet, chain: Chain, to: ShortId, amount: u64) -> Result<Id, TxError> {
+    // One payment at a time: each builds on the faucet's outputs as the last one left them
+    // (accepted), never on outputs a payment still waiting for its block spends.
+    static FAUCET: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    let _one_at_a_time = FAUCET
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let faucet = test_keys().swap_remove(0);
     let e = |e: StoreError| TxError(e.to_string());
     let cx = context::of(d).map_err(e)?;

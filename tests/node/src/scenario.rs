@@ -297,7 +297,7 @@ pub async fn run(
         .try_into()
         .map_err(|_| format!("{warp_key}: not 32 bytes"))?;
     let warp_key = SecretKey::from_bytes(&bytes).map_err(e)?;
-    let ewoq = transact::keychain::parse_key(EWOQ)?;
+    let ewoq = transact::keychain::parse_key(EWOQ).map_err(|x| x.to_string())?;
     let alice_key = PrivateKey::from_bytes(&seeded(1)).map_err(e)?;
     let stranger = PrivateKey::from_bytes(&seeded(2)).map_err(e)?;
     let me = ewoq.address();

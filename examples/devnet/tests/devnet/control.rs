@@ -158,3 +158,60 @@ async fn revert_restores_the_whole_state() {
         2
     );
 }
+
+/// `devnet.fund` while the activity generator runs every 2 ms: the faucet's payments never
+/// conflict with the generator's transfers nor with each other (they did about once in a
+/// thousand calls when the generator also paid from the faucet). 300 calls here;
+/// `FUND_CALLS=10000 cargo test --release -p avalanche-devnet --test devnet fund_calls`
+/// for the ten thousand of the issue.
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn fund_calls_under_activity_all_succeed() {
+    const CALLERS: usize = 4;
+    let calls: usize = std::env::var("FUND_CALLS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(300);
+    let d = Devnet::start(common::options()).await;
+    let activity = tokio::spawn(avalanche_devnet::activity::run(
+        d.devnet.clone(),
+        std::time::Duration::from_millis(2),
+    ));
+    let start = std::time::Instant::now();
+    let mut callers = Vec::new();
+    for caller in 0..CALLERS {
+        let c = d.node.devnet();
+        callers.push(tokio::spawn(async move {
+            let mut failed = Vec::new();
+            for i in 0..calls / CALLERS {
+                let mut seed = [1u8; 32];
+                seed[..8].copy_from_slice(&((caller * calls + i) as u64).to_be_bytes());
+                let to = avalanche_rpc::keys::PrivateKey::from_bytes(&seed)
+                    .unwrap()
+                    .address();
+                // Every tenth on P, the rest on X.
+                let chain = if i % 10 == 9 { "P" } else { "X" };
+                let to = Address::new(Some(chain), "local", *to.as_bytes()).unwrap();
+                if let Err(e) = c.fund(FundParams::new(to, 1_000u64)).await {
+                    failed.push(e.to_string());
+                }
+            }
+            failed
+        }));
+    }
+    let mut failed = Vec::new();
+    for c in callers {
+        failed.extend(c.await.unwrap());
+    }
+    activity.abort();
+    eprintln!(
+        "{calls} fund calls under activity in {:?}: {} failed",
+        start.elapsed(),
+        failed.len()
+    );
+    assert!(
+        failed.is_empty(),
+        "{} failed, first: {:?}",
+        failed.len(),
+        failed.first()
+    );
+}
