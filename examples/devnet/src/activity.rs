@@ -308,10 +308,11 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
 }
 
 /// One transfer every `interval` between test keys picked from the clock, on X; every third
-/// also on P. Never from the faucet (key 0), whose outputs `devnet.fund` spends: a transfer
-/// from it still waiting for its block would spend what the faucet builds on
-/// (`tx conflicts with other tx`). Failures (a key momentarily without spendable outputs)
-/// are reported and skipped.
+/// also on P. Never from or to the faucet (key 0), whose outputs `devnet.fund` spends: a
+/// transfer from it still waiting for its block would spend what the faucet builds on
+/// (`tx conflicts with other tx`), and transfers to it would split its P-chain funds into
+/// more outputs than one payment can spend within a block's gas. Failures (a key
+/// momentarily without spendable outputs) are reported and skipped.
 pub async fn run(d: Arc<Devnet>, interval: Duration) {
     let keys = test_keys();
     let senders = &keys[1..];
@@ -321,7 +322,7 @@ pub async fn run(d: Arc<Devnet>, interval: Duration) {
         round += 1;
         let seed = d.engine.clock.now_ns() ^ round.wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let from = &senders[(seed % senders.len() as u64) as usize];
-        let to = keys[((seed >> 8) % keys.len() as u64) as usize].address();
+        let to = senders[((seed >> 8) % senders.len() as u64) as usize].address();
         let amount = AVAX / 100 * (1 + (seed >> 16) % 100);
         let avax = d.genesis.avax_asset_id;
         let (dx, from_x) = (d.clone(), from.clone());
