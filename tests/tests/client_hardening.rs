@@ -11,6 +11,7 @@ use axum::body::Bytes;
 use axum::http::{Method, StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::{any, post};
+use common::scripted;
 use misbehaving::{MB, serve_stalling, serve_streaming};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -696,42 +697,6 @@ async fn the_overall_timeout_is_honoured_while_reading_the_body() {
 // ---------------------------------------------------------------------------------------------
 // Retries, headers and spans
 
-/// What a scripted server saw of each request: when it came and its headers.
-type Seen = Arc<Mutex<Vec<(Instant, axum::http::HeaderMap)>>>;
-
-/// A server at `path` answering its `k`th request (from 0) as `script(k)` says: a status, a
-/// `Retry-After` if any, and a result (the reply then carries the request's id).
-async fn scripted(
-    path: &'static str,
-    script: fn(usize) -> (u16, Option<&'static str>, &'static str),
-) -> (String, Seen) {
-    let seen: Seen = Arc::default();
-    let log = seen.clone();
-    let answer = move |headers: axum::http::HeaderMap, body: Bytes| {
-        let log = log.clone();
-        async move {
-            let k = {
-                let mut log = log.lock().unwrap();
-                log.push((Instant::now(), headers));
-                log.len() - 1
-            };
-            let (status, retry_after, result) = script(k);
-            let id: serde_json::Value = serde_json::from_slice::<serde_json::Value>(&body)
-                .map(|v| v["id"].clone())
-                .unwrap_or_default();
-            let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#);
-            let mut r = (StatusCode::from_u16(status).unwrap(), body).into_response();
-            if let Some(after) = retry_after {
-                r.headers_mut()
-                    .insert(header::RETRY_AFTER, after.parse().unwrap());
-            }
-            r
-        }
-    };
-    let router = axum::Router::new().route(path, post(answer));
-    (common::serve(router).await, seen)
-}
-
 /// A node at `base` retrying with `policy`.
 fn retrying(base: &str, policy: RetryPolicy) -> Node {
     Node::new(HttpTransport::builder(base).retry(policy).build().unwrap())
@@ -907,116 +872,4 @@ async fn request_ids_increase_across_the_endpoints_of_a_transport() {
         first + 3,
         "two requests between, from any clone"
     );
-}
-
-/// Every span opened on this thread, with its fields as text.
-#[derive(Clone, Default)]
-struct Spans(Arc<Mutex<Vec<(&'static str, SpanFields)>>>);
-
-/// A span's fields by name, as text.
-type SpanFields = std::collections::BTreeMap<String, String>;
-
-struct Fields<'a>(&'a mut SpanFields);
-
-impl tracing::field::Visit for Fields<'_> {
-    fn record_debug(&mut self, field: &tracing::field::Field, value: &dyn std::fmt::Debug) {
-        self.0.insert(field.name().into(), format!("{value:?}"));
-    }
-    fn record_str(&mut self, field: &tracing::field::Field, value: &str) {
-        self.0.insert(field.name().into(), value.into());
-    }
-}
-
-impl tracing::Subscriber for Spans {
-    fn enabled(&self, _: &tracing::Metadata<'_>) -> bool {
-        true
-    }
-    fn new_span(&self, span: &tracing::span::Attributes<'_>) -> tracing::span::Id {
-        let mut fields = SpanFields::new();
-        span.record(&mut Fields(&mut fields));
-        let mut spans = self.0.lock().unwrap();
-        spans.push((span.metadata().name(), fields));
-        tracing::span::Id::from_u64(spans.len() as u64)
-    }
-    fn record(&self, id: &tracing::span::Id, values: &tracing::span::Record<'_>) {
-        let mut spans = self.0.lock().unwrap();
-        let k = id.into_u64() as usize - 1;
-        values.record(&mut Fields(&mut spans[k].1));
-    }
-    fn record_follows_from(&self, _: &tracing::span::Id, _: &tracing::span::Id) {}
-    fn event(&self, _: &tracing::Event<'_>) {}
-    fn enter(&self, _: &tracing::span::Id) {}
-    fn exit(&self, _: &tracing::span::Id) {}
-}
-
-#[tokio::test]
-async fn each_call_is_a_span_with_method_and_outcome_and_no_params() {
-    use avalanche_rpc::info::GetBlockchainIdParams;
-    let (base, _) = scripted("/ext/info", |k| match k {
-        0 => (503, None, "null"),
-        _ => (
-            200,
-            None,
-            r#"{"blockchainID":"2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM"}"#,
-        ),
-    })
-    .await;
-    // A call before the subscriber: the span's callsite is registered by then. (tracing
-    // caches each callsite's interest when it is first hit; a test thread hitting it while
-    // the subscriber registers could cache "never" for it.)
-    let (warm, _) = scripted("/ext/info", |_| (200, None, NETWORK)).await;
-    let _ = bounded(
-        Node::http(&warm)
-            .unwrap()
-            .info()
-            .get_network_id(GetNetworkIdParams::new()),
-    )
-    .await;
-    let spans = Spans::default();
-    let _guard = tracing::subscriber::set_default(spans.clone());
-    let policy = RetryPolicy::default().backoff(Duration::from_millis(1), Duration::from_millis(2));
-    let node = retrying(&base, policy);
-    bounded(
-        node.info()
-            .get_blockchain_id(GetBlockchainIdParams::new("s3cr3t-alias")),
-    )
-    .await
-    .unwrap();
-    let _ = bounded(
-        Node::http(&base)
-            .unwrap()
-            .info()
-            .get_network_id(GetNetworkIdParams::new()),
-    )
-    .await;
-    let spans = spans.0.lock().unwrap();
-    let calls: Vec<_> = spans
-        .iter()
-        .filter(|(name, _)| *name == "rpc.call")
-        .collect();
-    assert_eq!(calls.len(), 2, "{spans:?}");
-    let (_, ok) = calls[0];
-    assert_eq!(ok["method"], "info.getBlockchainID");
-    assert_eq!(ok["path"], "/ext/info");
-    assert_eq!(ok["outcome"], "ok");
-    assert_eq!(ok["attempts"], "2");
-    assert_eq!(ok["status"], "200");
-    assert!(
-        ok.contains_key("id") && ok.contains_key("duration_ms"),
-        "{ok:?}"
-    );
-    let (_, second) = calls[1];
-    assert_eq!(second["method"], "info.getNetworkID");
-    assert!(
-        second["outcome"] == "ok"
-            || second["outcome"] == "invalid_response"
-            || second["outcome"] == "decode_error",
-        "{second:?}"
-    );
-    for (_, fields) in spans.iter() {
-        assert!(
-            fields.values().all(|v| !v.contains("s3cr3t")),
-            "a span holds the params: {fields:?}"
-        );
-    }
 }

@@ -4,6 +4,9 @@
 
 use avalanche_rpc::rpc::{Node, ServeConfig, SpecExamples};
 use avalanche_rpc::{avm, avm_static, index, info, platform, proposervm, wallet};
+use axum::response::IntoResponse;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 /// The index paths the node serves.
 pub const INDEXES: [(&str, &str); 5] = [
@@ -60,4 +63,40 @@ pub async fn serve_with(router: axum::Router, config: ServeConfig) -> String {
 pub async fn node() -> (Node, String) {
     let base = serve(router()).await;
     (Node::http(&base).expect("client"), base)
+}
+
+/// What a scripted server saw of each request: when it came and its headers.
+pub type Seen = Arc<Mutex<Vec<(Instant, axum::http::HeaderMap)>>>;
+
+/// A server at `path` answering its `k`th request (from 0) as `script(k)` says: a status, a
+/// `Retry-After` if any, and a result (the reply then carries the request's id).
+pub async fn scripted(
+    path: &'static str,
+    script: fn(usize) -> (u16, Option<&'static str>, &'static str),
+) -> (String, Seen) {
+    let seen: Seen = Arc::default();
+    let log = seen.clone();
+    let answer = move |headers: axum::http::HeaderMap, body: axum::body::Bytes| {
+        let log = log.clone();
+        async move {
+            let k = {
+                let mut log = log.lock().unwrap();
+                log.push((Instant::now(), headers));
+                log.len() - 1
+            };
+            let (status, retry_after, result) = script(k);
+            let id: serde_json::Value = serde_json::from_slice::<serde_json::Value>(&body)
+                .map(|v| v["id"].clone())
+                .unwrap_or_default();
+            let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#);
+            let mut r = (axum::http::StatusCode::from_u16(status).unwrap(), body).into_response();
+            if let Some(after) = retry_after {
+                r.headers_mut()
+                    .insert(axum::http::header::RETRY_AFTER, after.parse().unwrap());
+            }
+            r
+        }
+    };
+    let router = axum::Router::new().route(path, axum::routing::post(answer));
+    (serve(router).await, seen)
 }
