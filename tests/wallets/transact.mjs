@@ -389,6 +389,23 @@ async function main() {
     const s = await rpc("/ext/bc/P", "platform.getSubnet", { subnetID: subnetId });
     check("the Subnet is an L1 managed from its chain", s.isPermissioned === false && s.managerChainID === chainId, JSON.stringify(s));
   }
+  // The P-chain verifies Warp messages at its epoch's P-chain height (as the node does since
+  // Granite): the L1's validators exist for it once an epoch (30 s) has passed and a P-chain
+  // block names the conversion's height. The devnet's clock moves on; a node's would be waited.
+  await rpc("/ext/devnet", "devnet.advanceClock", { seconds: 30 });
+  await pTx(
+    (c) =>
+      pvm.e.newBaseTx(
+        { ...c, outputs: [TransferableOutput.fromNative(context.avaxAssetID, 1_000n, [ewoqAddr])] },
+        context,
+      ),
+    "P-chain BaseTx opening the next epoch",
+  );
+  {
+    const e = await rpc("/ext/bc/P/proposervm", "proposervm.getCurrentEpoch", {});
+    const h = await rpc("/ext/bc/P", "platform.getHeight", {});
+    check("the P-chain's epoch holds the conversion", BigInt(e.pChainHeight) >= BigInt(h.height) - 1n, JSON.stringify(e));
+  }
   // The manager's RegisterL1Validator message, signed by the L1 (the devnet's node).
   const newNode = new Uint8Array(20).fill(22);
   const newKey = new Uint8Array(32).fill(22);

@@ -101,7 +101,8 @@ fn p_do(
 /// node 1 for two weeks; key 4 creates a permissioned Subnet, a chain on it, and makes node 2
 /// its validator for two weeks; key 4 creates another Subnet with a chain and converts it to
 /// an L1 validated by nodes 3 and 4 (0.1 AVAX of balance each, about three years of the
-/// continuous fee at its minimum price), then registers a third validator and changes its
+/// continuous fee at its minimum price), advances the clock by an epoch and pays itself on P
+/// (so the P-chain's epoch holds the conversion), then registers a third validator and changes its
 /// weight through Warp messages the L1 signs. Every transaction is built by
 /// `avalanche_rpc::transact`'s builders.
 pub fn seed(d: &Devnet) -> Result<History, String> {
@@ -266,6 +267,13 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
     p_txs.push(p_do(d, &keys[4], |c, u, p| {
         let manager = (l1_chain, &VALIDATOR_MANAGER as &[u8]);
         p::convert_subnet_to_l1_tx(c, u, p, l1, &owner, manager, &validators)
+    })?);
+    // The L1's validators sign for the P-chain height of the epoch the next block verifies
+    // at, as a node's P-chain does (`proposer::warp_height`): the conversion is in it once the
+    // clock has passed an epoch and a block names the conversion's height.
+    crate::control::advance_clock(d, crate::proposer::EPOCH_SECONDS).map_err(|e| e.to_string())?;
+    p_txs.push(p_do(d, &keys[4], |c, u, p| {
+        p::base_tx(c, u, p, &[p::output(avax, AVAX / 100, one(k4))])
     })?);
     // The manager registers a third validator, then changes its weight: Warp messages the
     // devnet signs as the L1's validators (nodes 3 and 4).

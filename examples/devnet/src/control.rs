@@ -5,6 +5,7 @@
 use crate::devnet::Devnet;
 use crate::genesis::test_keys;
 use crate::ledger::Chain;
+use crate::proposer;
 use crate::secp::TxError;
 use crate::store::{self, StoreError};
 use crate::{context, pchain, xchain};
@@ -138,7 +139,10 @@ pub fn sign_warp(d: &Devnet, unsigned: &[u8]) -> Result<Vec<u8>, String> {
         .ok_or(format!(
             "the source chain {chain} is not a chain of this network"
         ))?;
-    let set = warp::canonical(&r, &subnet, u64::MAX).map_err(|e| e.to_string())?;
+    // Signed with the set the P-chain's next block verifies it against, as a node's
+    // validators sign for the height their peers verify at.
+    let height = proposer::warp_height(&r, d.p.vm.genesis).map_err(|e| e.to_string())?;
+    let set = warp::canonical(&r, &subnet, height).map_err(|e| e.to_string())?;
     let held: Vec<&avalanche_rpc::bls::SecretKey> =
         d.nodes.iter().filter_map(|n| n.bls.as_ref()).collect();
     avalanche_rpc::transact::warp::sign(unsigned, &set, &held).map_err(|e| match e {

@@ -5,10 +5,11 @@
 //! blocks are unsigned, as a node builds them once its proposer window has passed.
 
 use crate::ledger::Chain;
+use crate::store::Reader;
 use crate::store::{self, StoreError};
 use avalanche_rpc::codec::proposervm;
 use avalanche_rpc::wire::Id;
-use redb::{ReadTransaction, WriteTransaction};
+use redb::WriteTransaction;
 
 /// How long an epoch lasts on a local network (`upgrade.Default.GraniteEpochDuration`).
 pub const EPOCH_SECONDS: u64 = 30;
@@ -99,13 +100,20 @@ fn meta_key(chain: Chain) -> store::Meta {
 }
 
 /// The chain's last proposer block, or `None` before the first block after genesis.
-pub fn tip(r: &ReadTransaction, chain: Chain) -> Result<Option<Tip>, StoreError> {
+pub fn tip<R: Reader>(r: &R, chain: Chain) -> Result<Option<Tip>, StoreError> {
     Ok(store::meta(r, meta_key(chain))?.and_then(|v| Tip::decode(&v)))
 }
 
-/// The same, within a write transaction.
-pub fn tip_in(w: &WriteTransaction, chain: Chain) -> Result<Option<Tip>, StoreError> {
-    Ok(store::meta(w, meta_key(chain))?.and_then(|v| Tip::decode(&v)))
+/// The P-chain height the P-chain's next block verifies Warp messages at: its epoch's
+/// (`vms/proposervm/block.go:184-185` gives the inner block the child epoch's P-chain height
+/// once Granite is active; `vms/platformvm/block/executor/block.go:40-44` verifies with it),
+/// which the mempool also uses (`manager.go:143-154`, the preferred block's context).
+/// `genesis` is the P-chain's tip before its first block.
+pub fn warp_height<R: Reader>(r: &R, genesis: Tip) -> Result<u64, StoreError> {
+    Ok(tip(r, Chain::P)?
+        .unwrap_or(genesis)
+        .child_epoch()
+        .p_chain_height)
 }
 
 /// Wraps `inner` (built at `time`, using P-chain height `p_chain_height`) on `parent`; the

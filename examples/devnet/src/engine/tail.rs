@@ -41,7 +41,7 @@ pub fn append(
     let p_height = ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::P)?.0;
     let id = Id::from_sha256(&sealed.bytes);
     ledger::put_block(w, chain, &id, sealed.height, &sealed.bytes)?;
-    let parent = proposer::tip_in(w, chain)?.unwrap_or(genesis);
+    let parent = proposer::tip(w, chain)?.unwrap_or(genesis);
     let (wrapper, tip) = proposer::wrap(w, chain, parent, &sealed.bytes, sealed.time, p_height)?;
     finish(engine, w, chain, sealed.height, &tip, &wrapper)?;
     Ok(id)
@@ -57,7 +57,7 @@ pub fn append_option(
 ) -> Result<Id, StoreError> {
     let id = Id::from_sha256(&sealed.bytes);
     ledger::put_block(w, chain, &id, sealed.height, &sealed.bytes)?;
-    let parent = proposer::tip_in(w, chain)?
+    let parent = proposer::tip(w, chain)?
         .ok_or_else(|| StoreError::invalid("an option block has no proposal block before it"))?;
     let (wrapper, tip) = proposer::wrap_option(w, chain, parent, &sealed.bytes)?;
     finish(engine, w, chain, sealed.height, &tip, &wrapper)?;

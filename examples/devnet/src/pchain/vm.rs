@@ -7,7 +7,7 @@ use super::verify::{self, Change, Current, Effects, View};
 use super::{Utxo, fee, kind, l1, stakers, subnets, warp};
 use crate::engine::{Sealed, Vm};
 use crate::ledger::{self, Chain, Status};
-use crate::proposer::Tip;
+use crate::proposer::{self, Tip};
 use crate::secp::TxError;
 use crate::store::{self, Meta, Reader, StoreError};
 use avalanche_rpc::codec::platform;
@@ -31,6 +31,8 @@ pub struct Block {
     price: u64,
     /// The fee state, with the gas the block's transactions so far consumed.
     state: fee::State,
+    /// The P-chain height its Warp messages are verified at ([`proposer::warp_height`]).
+    warp_height: u64,
 }
 
 impl Vm for PVm {
@@ -61,7 +63,10 @@ impl Vm for PVm {
             id,
             now.max(chain_time),
             fee::price(state.excess),
-            &mut StateView { r },
+            &mut StateView {
+                r,
+                warp_height: proposer::warp_height(r, self.genesis).map_err(stored)?,
+            },
         )
     }
 
@@ -97,6 +102,7 @@ impl Vm for PVm {
             time,
             price: fee::price(state.excess),
             state,
+            warp_height: proposer::warp_height(w, self.genesis)?,
         })
     }
 
@@ -113,7 +119,10 @@ impl Vm for PVm {
             id,
             block.time,
             block.price,
-            &mut StateView { r: w },
+            &mut StateView {
+                r: w,
+                warp_height: block.warp_height,
+            },
         )
     }
 
@@ -216,6 +225,8 @@ fn apply(
 /// the block's own as it is built).
 struct StateView<'a, R: Reader> {
     r: &'a R,
+    /// The P-chain height Warp messages are verified at.
+    warp_height: u64,
 }
 
 impl<R: Reader> StateView<'_, R> {
@@ -275,7 +286,7 @@ impl<R: Reader> View for StateView<'_, R> {
         let Some(subnet) = warp::subnet_of(self.r, chain).map_err(stored)? else {
             return Ok(None);
         };
-        warp::canonical(self.r, &subnet, u64::MAX)
+        warp::canonical(self.r, &subnet, self.warp_height)
             .map(Some)
             .map_err(stored)
     }

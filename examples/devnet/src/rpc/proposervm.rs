@@ -3,7 +3,6 @@
 use crate::devnet::Devnet;
 use crate::ledger::Chain;
 use crate::proposer::Tip;
-use avalanche_rpc::codec::platform;
 use avalanche_rpc::proposervm::*;
 use avalanche_rpc::rpc::RpcError;
 use std::sync::Arc;
@@ -20,13 +19,10 @@ impl Proposer {
         if let Some(t) = r.proposer_tip(self.chain)? {
             return Ok(t);
         }
-        let g = &self.devnet.genesis;
-        let inner = match self.chain {
-            Chain::X => g.x_block.id(),
-            Chain::P => platform::Block::id(&g.p_block),
-        }
-        .map_err(|e| RpcError::server(e.to_string()))?;
-        Ok(Tip::genesis(inner, g.time))
+        Ok(match self.chain {
+            Chain::X => self.devnet.x.vm.genesis,
+            Chain::P => self.devnet.p.vm.genesis,
+        })
     }
 }
 

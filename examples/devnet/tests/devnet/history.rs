@@ -257,7 +257,7 @@ async fn the_start_history_is_consistent() {
         .validators;
     assert_eq!(v.len(), 1);
     assert_eq!(v[0].weight.get(), 2_000 * AVAX);
-    for (chain, n) in [("X", 5), ("P", 12)] {
+    for (chain, n) in [("X", 5), ("P", 13)] {
         let r = d
             .node
             .index(chain, "block")

@@ -418,6 +418,27 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
     d.p_do(owner, convert(subnet, (chain, &manager), &first, owner))
         .await
         .unwrap();
+    // The P-chain verifies Warp messages at its epoch's height, which does not hold the
+    // conversion yet: there is no validator set to sign for until the next epoch.
+    let early = control
+        .sign_warp_message(SignWarpMessageParams::new(HexBytes(
+            l1_message(
+                12345,
+                chain,
+                &manager,
+                &warp_l1::L1Message::L1ValidatorWeight(warp::L1ValidatorWeight::new(
+                    Id::ZERO,
+                    0,
+                    1,
+                )),
+            )
+            .unwrap(),
+        )))
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(early.contains("the validator set is empty"), "{early}");
+    d.next_epoch(owner).await;
 
     let sign = |unsigned: Vec<u8>| {
         let control = control.clone();
@@ -589,6 +610,7 @@ async fn l1_validators_are_registered_and_reweighted_by_warp_messages_the_l1_sig
     )
     .await
     .unwrap();
+    d.next_epoch(owner).await;
     let unsigned = l1_message(
         12345,
         other_chain,

@@ -9,7 +9,7 @@ use avalanche_rpc::codec::{avm as codec_avm, platform, secp256k1fx};
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::rpc::{HttpTransport, Node};
 use avalanche_rpc::transact::p::{Authority, PUnsigned};
-use avalanche_rpc::transact::{BuildError, Context, Keychain, Payer, x};
+use avalanche_rpc::transact::{BuildError, Context, Keychain, Payer, p, x};
 use avalanche_rpc::wire::{Address, HexBytes, Id, ShortId};
 use std::sync::Arc;
 use std::time::Duration;
@@ -271,6 +271,26 @@ impl Devnet {
         build: impl FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<PUnsigned, BuildError>,
     ) -> Result<Id, String> {
         self.p_issue(&self.p_tx(key, build).await).await
+    }
+
+    /// Moves the P-chain to a new epoch that holds every block so far, as Warp messages about
+    /// a change just made need (`avalanche_devnet::proposer::warp_height`): the clock advances
+    /// by an epoch and `key` pays itself on P.
+    pub async fn next_epoch(&self, key: &PrivateKey) {
+        use avalanche_rpc::devnet::{AdvanceClockParams, DevnetClient};
+        self.node
+            .devnet()
+            .advance_clock(AdvanceClockParams::new(
+                avalanche_devnet::proposer::EPOCH_SECONDS,
+            ))
+            .await
+            .unwrap();
+        let to = key.address();
+        self.p_do(key, |c, u, p| {
+            p::base_tx(c, u, p, &[p::output(c.avax_asset_id, 1_000, one(to))])
+        })
+        .await
+        .unwrap();
     }
 
     /// Issues a P-chain tx through `platform.issueTx` and waits until it is committed; the
