@@ -81,7 +81,7 @@ fn x_do(
     let built = build(&context(d)?, &x_utxos(d, key)?, &payer(d, key));
     let tx = context::sign(built, &Keychain::from_keys(test_keys()))?;
     let bytes = tx.to_bytes().map_err(|e| e.to_string())?;
-    d.accept_now(Chain::X, bytes).map_err(|e| e.0)
+    d.accept_now(Chain::X, bytes).map_err(|e| e.explained())
 }
 
 /// The same on the P-chain.
@@ -93,7 +93,7 @@ fn p_do(
     let built = build(&context(d)?, &p_utxos(d, key)?, &payer(d, key));
     let tx = context::sign(built, &Keychain::from_keys(test_keys()))?;
     let bytes = tx.to_bytes().map_err(|e| e.to_string())?;
-    d.accept_now(Chain::P, bytes).map_err(|e| e.0)
+    d.accept_now(Chain::P, bytes).map_err(|e| e.explained())
 }
 
 /// The first-start history: ewoq pays every other key on X; key 1 creates an asset; ewoq

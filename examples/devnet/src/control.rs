@@ -39,7 +39,7 @@ pub fn fund(d: &Devnet, chain: Chain, to: ShortId, amount: u64) -> Result<Id, Tx
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let faucet = test_keys().swap_remove(0);
-    let e = |e: StoreError| TxError(e.to_string());
+    let e = |e: StoreError| TxError::new(e.to_string());
     let cx = context::of(d).map_err(e)?;
     let payer = Payer::new(vec![faucet.address()], d.engine.clock.now());
     let to = secp256k1fx::OutputOwners::new(0, 1, vec![to]);
@@ -51,7 +51,7 @@ pub fn fund(d: &Devnet, chain: Chain, to: ShortId, amount: u64) -> Result<Id, Tx
             let utxos: Vec<_> = utxos.into_iter().map(|u| u.utxo).collect();
             let pay = [x::output(cx.avax_asset_id, amount, to)];
             context::sign(x::base_tx(&cx, &utxos, &payer, &pay), &keys)
-                .map_err(TxError)?
+                .map_err(TxError::new)?
                 .to_bytes()
         }
         Chain::P => {
@@ -60,11 +60,11 @@ pub fn fund(d: &Devnet, chain: Chain, to: ShortId, amount: u64) -> Result<Id, Tx
             let utxos: Vec<_> = utxos.into_iter().map(|u| u.utxo).collect();
             let pay = [p::output(cx.avax_asset_id, amount, to)];
             context::sign(p::base_tx(&cx, &utxos, &payer, &pay), &keys)
-                .map_err(TxError)?
+                .map_err(TxError::new)?
                 .to_bytes()
         }
     }
-    .map_err(|e| TxError(e.to_string()))?;
+    .map_err(|e| TxError::new(e.to_string()))?;
     drop(r);
     d.accept_now(chain, bytes)
 }

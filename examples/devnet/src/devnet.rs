@@ -250,7 +250,7 @@ impl Devnet {
     /// Issues `bytes` on `chain` and builds blocks until the transaction is accepted (a
     /// P-chain block may wait for gas capacity); its ID.
     pub fn accept_now(&self, chain: Chain, bytes: Vec<u8>) -> Result<Id, TxError> {
-        let e = |e: StoreError| TxError(e.to_string());
+        let e = |e: StoreError| TxError::new(e.to_string());
         let id = match chain {
             Chain::X => self.issue_x(bytes)?,
             Chain::P => self.issue_p(bytes)?,
@@ -263,7 +263,7 @@ impl Devnet {
             }
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
-        Err(TxError(format!("tx {id} was not accepted within 5 s")))
+        Err(TxError::new(format!("tx {id} was not accepted within 5 s")))
     }
 }
 

@@ -8,8 +8,8 @@ use avalanche_rpc::wire::Id;
 /// A refusal, before the chain's wording.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IssueError {
-    /// The bytes are not a transaction of this chain (the decoder's words, complete).
-    Decode(String),
+    /// The bytes are not a transaction of this chain.
+    Decode(TxError),
     /// Larger than a mempool takes.
     TooLarge {
         id: Id,
@@ -41,9 +41,8 @@ pub enum IssueError {
 impl std::fmt::Display for IssueError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            IssueError::Decode(why) | IssueError::Dropped(why) | IssueError::Store(why) => {
-                f.write_str(why)
-            }
+            IssueError::Dropped(why) | IssueError::Store(why) => f.write_str(why),
+            IssueError::Decode(e) | IssueError::Invalid(e) => e.fmt(f),
             IssueError::TooLarge { id, size, max } => {
                 write!(f, "tx too large: {id} size ({size}) > max size ({max})")
             }
@@ -64,7 +63,6 @@ impl std::fmt::Display for IssueError {
                 f,
                 "tx conflicts with an accepted tx: UTXO {utxo} was spent by a block accepted meanwhile"
             ),
-            IssueError::Invalid(e) => f.write_str(&e.0),
         }
     }
 }
@@ -93,8 +91,21 @@ impl std::fmt::Display for Refused {
 
 impl std::error::Error for Refused {}
 
+impl Refused {
+    /// The devnet's detail of the refusal, if it has one.
+    pub fn detail(&self) -> Option<&str> {
+        match &self.error {
+            IssueError::Decode(e) | IssueError::Invalid(e) => e.detail.as_deref(),
+            _ => None,
+        }
+    }
+}
+
 impl From<Refused> for TxError {
     fn from(r: Refused) -> Self {
-        TxError(r.to_string())
+        TxError {
+            words: r.to_string(),
+            detail: r.detail().map(str::to_string),
+        }
     }
 }

@@ -176,7 +176,7 @@ impl<V: Vm> Lane<V> {
         let tx = self
             .vm
             .decode(&bytes)
-            .map_err(|e| IssueError::Decode(e.0))?;
+            .map_err(IssueError::Decode)?;
         let id = Id::from_sha256(&bytes);
         let generation = {
             let pool = self.pool();
@@ -194,7 +194,7 @@ impl<V: Vm> Lane<V> {
         let fx = match verified? {
             Ok(fx) => fx,
             Err(e) => {
-                pool.drop_reason(id, e.0.clone());
+                pool.drop_reason(id, e.words.clone());
                 return Err(IssueError::Invalid(e));
             }
         };
@@ -320,14 +320,14 @@ impl<V: Vm> Lane<V> {
             let tx = match self.vm.decode(&p.bytes) {
                 Ok(tx) => tx,
                 Err(e) => {
-                    built.dropped.push((p.id, e.0));
+                    built.dropped.push((p.id, e.words));
                     continue;
                 }
             };
             let fx = match self.vm.verify_in_block(w, &block, &tx, p.id) {
                 Ok(fx) => fx,
                 Err(e) => {
-                    built.dropped.push((p.id, e.0));
+                    built.dropped.push((p.id, e.words));
                     continue;
                 }
             };

@@ -70,7 +70,7 @@ pub fn gas(tx: &platform::UnsignedTx) -> Result<u64, TxError> {
 
 /// Why a transaction cannot be priced, in the words of the devnet's other refusals.
 fn refusal(e: FeeError) -> TxError {
-    TxError(match e {
+    TxError::new(match e {
         FeeError::Warp(e) => format!("`unsignedTx.message` is not a Warp message: {e}"),
         FeeError::Overflow => "the transaction's gas overflows".into(),
         // A type refused by kind before it is priced.

@@ -99,11 +99,11 @@ pub fn verify(
     view: &mut dyn View,
 ) -> Result<Effects, TxError> {
     tx.verify()
-        .map_err(|e| TxError(format!("the transaction breaks a rule of the codec: {e}")))?;
+        .map_err(|e| TxError::new(format!("the transaction breaks a rule of the codec: {e}")))?;
     let unsigned = tx
         .unsigned
         .to_bytes()
-        .map_err(|e| TxError(format!("the transaction does not encode: {e}")))?;
+        .map_err(|e| TxError::new(format!("the transaction does not encode: {e}")))?;
     let hash = *Id::from_sha256(&unsigned).as_bytes();
     let kind = Kind::of(&tx.unsigned)?;
     let parts = kind.parts(rules)?;
@@ -112,7 +112,7 @@ pub fn verify(
     let gas = fee::gas(&tx.unsigned)?;
     let tx_fee = gas
         .checked_mul(price)
-        .ok_or_else(|| TxError("the transaction's fee overflows".into()))?;
+        .ok_or_else(|| TxError::new("the transaction's fee overflows"))?;
 
     let mut fx = Effects {
         gas,

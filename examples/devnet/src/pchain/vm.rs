@@ -43,7 +43,7 @@ impl Vm for PVm {
 
     fn decode(&self, bytes: &[u8]) -> Result<platform::Tx, TxError> {
         platform::Tx::from_bytes(bytes)
-            .map_err(|e| TxError(format!("couldn't parse tx: couldn't parse tx: {e}")))
+            .map_err(|e| TxError::new(format!("couldn't parse tx: couldn't parse tx: {e}")))
     }
 
     const REFUSAL_PREFIX: &'static str = "couldn't issue tx: ";
@@ -72,7 +72,7 @@ impl Vm for PVm {
 
     fn admissible(&self, fx: &Effects) -> Result<(), TxError> {
         if fx.gas > fee::MAX_CAPACITY {
-            return Err(TxError(format!(
+            return Err(TxError::new(format!(
                 "it needs {} gas, more than a block's capacity of {}",
                 fx.gas,
                 fee::MAX_CAPACITY
@@ -238,7 +238,7 @@ impl<R: Reader> StateView<'_, R> {
 }
 
 fn stored(e: StoreError) -> TxError {
-    TxError(e.to_string())
+    TxError::new(e.to_string())
 }
 
 impl<R: Reader> View for StateView<'_, R> {

@@ -52,9 +52,9 @@ pub struct Parsed {
 /// Parses `bytes` (a tx's `message`) down to the L1 message.
 pub fn parse(bytes: &[u8]) -> Result<Parsed, TxError> {
     let message = warp::Message::from_bytes(bytes)
-        .map_err(|e| TxError(format!("`unsignedTx.message` is not a Warp message: {e}")))?;
+        .map_err(|e| TxError::new(format!("`unsignedTx.message` is not a Warp message: {e}")))?;
     let payload = warp_payload::Payload::from_bytes(&message.payload).map_err(|e| {
-        TxError(format!(
+        TxError::new(format!(
             "`unsignedTx.message`'s payload is not a Warp payload: {e}"
         ))
     })?;
@@ -62,7 +62,7 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, TxError> {
         return fail("`unsignedTx.message`'s payload is not an AddressedCall");
     };
     let l1 = warp_l1::L1Message::from_bytes(&call.payload).map_err(|e| {
-        TxError(format!(
+        TxError::new(format!(
             "`unsignedTx.message`'s AddressedCall does not carry an L1 message: {e}"
         ))
     })?;
@@ -123,8 +123,8 @@ pub fn verify(parsed: &Parsed, network_id: u32, set: &Canonical) -> Result<(), T
     }
     let keys: Vec<[u8; 48]> = who.iter().map(|i| set.validators[*i].0).collect();
     let key = avalanche_rpc::bls::aggregate_public_keys(&keys)
-        .map_err(|e| TxError(format!("`unsignedTx.message`'s signers: {e}")))?;
+        .map_err(|e| TxError::new(format!("`unsignedTx.message`'s signers: {e}")))?;
     let unsigned = unsigned_bytes(m.network_id, &m.source_chain_id, &m.payload);
     avalanche_rpc::bls::verify_signature(&key, &sig.signature, &unsigned)
-        .map_err(|e| TxError(format!("`unsignedTx.message`'s signature: {e}")))
+        .map_err(|e| TxError::new(format!("`unsignedTx.message`'s signature: {e}")))
 }

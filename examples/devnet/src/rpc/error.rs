@@ -14,12 +14,17 @@ impl From<StoreError> for RpcError {
 
 impl From<Refused> for RpcError {
     fn from(e: Refused) -> Self {
-        RpcError::server(e.to_string())
+        TxError::from(e).into()
     }
 }
 
+/// The words as the message; the devnet's detail, if any, as `data.detail`.
 impl From<TxError> for RpcError {
     fn from(e: TxError) -> Self {
-        RpcError::server(e.0)
+        let error = RpcError::server(e.words);
+        match e.detail {
+            Some(detail) => error.with_data(serde_json::json!({ "detail": detail })),
+            None => error,
+        }
     }
 }

@@ -57,11 +57,11 @@ pub fn verify(
     atomic: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
 ) -> Result<Effects, TxError> {
     tx.verify()
-        .map_err(|e| TxError(format!("the transaction breaks a rule of the codec: {e}")))?;
+        .map_err(|e| TxError::new(format!("the transaction breaks a rule of the codec: {e}")))?;
     let unsigned_bytes = tx
         .unsigned
         .to_bytes()
-        .map_err(|e| TxError(format!("the transaction does not encode: {e}")))?;
+        .map_err(|e| TxError::new(format!("the transaction does not encode: {e}")))?;
     let hash = *Id::from_sha256(&unsigned_bytes).as_bytes();
     let kind = Kind::of(&tx.unsigned)?;
     let parts = kind.parts(rules)?;

@@ -37,7 +37,7 @@ pub struct Block {
 }
 
 fn stored(e: StoreError) -> TxError {
-    TxError(e.to_string())
+    TxError::new(e.to_string())
 }
 
 fn decode_utxo(b: Option<Vec<u8>>) -> Result<Option<Utxo>, TxError> {
@@ -52,7 +52,7 @@ impl Vm for XVm {
 
     fn decode(&self, bytes: &[u8]) -> Result<avm::Tx, TxError> {
         avm::Tx::from_bytes(bytes)
-            .map_err(|e| TxError(format!("problem decoding transaction: {e}")))
+            .map_err(|e| TxError::new(format!("problem decoding transaction: {e}")))
     }
 
     fn verify_issued(

@@ -176,7 +176,7 @@ fn check_conversion(
     for (i, v) in c.validators.iter().enumerate() {
         let place = format!("unsignedTx.validators[{i}]");
         let node: [u8; 20] = v.node_id.as_slice().try_into().map_err(|_| {
-            TxError(format!(
+            TxError::new(format!(
                 "`{place}.nodeID` has {} bytes; a node ID has 20",
                 v.node_id.len()
             ))
@@ -189,7 +189,7 @@ fn check_conversion(
             &v.signer.proof_of_possession,
         )
         .map_err(|e| {
-            TxError(format!(
+            TxError::new(format!(
                 "`{place}.signer.proofOfPossession` does not verify: {e}"
             ))
         })?;
@@ -228,7 +228,7 @@ fn check_conversion(
     let bytes =
         warp_codec::SubnetToL1ConversionData::new(c.subnet_id, c.chain_id, c.address.clone(), data)
             .to_bytes()
-            .map_err(|e| TxError(format!("the conversion data does not encode: {e}")))?;
+            .map_err(|e| TxError::new(format!("the conversion data does not encode: {e}")))?;
     Ok(Changed::L1(Change::Convert {
         subnet: c.subnet_id,
         conversion: state::Conversion {
@@ -299,7 +299,7 @@ fn check_registration(
         return fail("`unsignedTx.message`'s weight is 0");
     }
     let node: [u8; 20] = m.node_id.as_slice().try_into().map_err(|_| {
-        TxError(format!(
+        TxError::new(format!(
             "`unsignedTx.message`'s nodeID has {} bytes; a node ID has 20",
             m.node_id.len()
         ))
@@ -333,7 +333,7 @@ fn check_registration(
     }
     avalanche_rpc::bls::verify_proof_of_possession(&m.bls_public_key, &t.proof_of_possession)
         .map_err(|e| {
-            TxError(format!(
+            TxError::new(format!(
                 "`unsignedTx.proofOfPossession` does not verify for the message's key: {e}"
             ))
         })?;

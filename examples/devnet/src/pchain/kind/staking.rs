@@ -60,7 +60,7 @@ impl Accept for platform::AddPermissionlessValidatorTx {
         };
         avalanche_rpc::bls::verify_proof_of_possession(&pop.public_key, &pop.proof_of_possession)
             .map_err(|e| {
-            TxError(format!(
+            TxError::new(format!(
                 "`unsignedTx.signer.proofOfPossession` does not verify: {e}"
             ))
         })?;

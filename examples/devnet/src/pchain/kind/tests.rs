@@ -186,7 +186,7 @@ impl World {
 
     /// The refusal of `tx`, the text the node gives.
     fn refusal(&mut self, tx: &platform::Tx) -> String {
-        self.verify(tx).expect_err("refused").0
+        self.verify(tx).expect_err("refused").detail().to_string()
     }
 
     /// A Subnet the key owns (converted to an L1 if `converted`).
@@ -803,7 +803,7 @@ fn a_type_the_devnet_does_not_accept_is_refused_by_name() {
         "the devnet does not accept AdvanceTimeTx on the P-chain yet"
     );
     assert_eq!(
-        fee::gas(&tx.unsigned).unwrap_err().0,
+        fee::gas(&tx.unsigned).unwrap_err().words,
         "AdvanceTimeTx has no dynamic fee: the P-chain does not accept it any more"
     );
 }

@@ -110,7 +110,7 @@ impl World {
     }
 
     fn refusal(&self, tx: &avm::Tx) -> String {
-        self.verify(tx).expect_err("refused").0
+        self.verify(tx).expect_err("refused").detail().to_string()
     }
 }
 
