@@ -94,6 +94,7 @@ impl Flow {
         reference: &avax::UtxoId,
         place: &str,
         read: impl FnOnce(&Id) -> Result<Option<U>, TxError>,
+        missing: impl FnOnce(&avax::UtxoId, &Id) -> String,
     ) -> Result<(Id, U), TxError> {
         let id = reference.id();
         if !self.spent.insert(id) {
@@ -101,9 +102,12 @@ impl Flow {
         }
         match read(&id)? {
             Some(u) => Ok((id, u)),
-            None => fail(format!(
-                "`{place}` spends output {} of tx {}, which is not an unspent output of this chain (UTXO {id})",
-                reference.output_index, reference.tx_id
+            None => Err(TxError::node(
+                missing(reference, &id),
+                format!(
+                    "`{place}` spends output {} of tx {}, which is not an unspent output of this chain (UTXO {id})",
+                    reference.output_index, reference.tx_id
+                ),
             )),
         }
     }
@@ -177,6 +181,11 @@ pub trait Input {
     ) -> Result<Opened<'a>, TxError>;
     /// The secp256k1fx credential inside, if it is one.
     fn credential(c: &Self::Credential) -> Option<&secp256k1fx::Credential>;
+    /// The node's words for a UTXO `reference` (ID `id`) that is not there, in shared memory
+    /// if `from_memory`.
+    fn missing(reference: &avax::UtxoId, id: &Id, from_memory: bool) -> String;
+    /// How the node wraps the refusal of a spend's amount or signatures, if it does.
+    fn spend_context(from_memory: bool) -> Option<&'static str>;
 }
 
 /// One input to spend: where it is in the transaction, and whether it spends from shared
@@ -212,7 +221,16 @@ where
     let mut out = Vec::new();
     for (k, s) in spends.into_iter().enumerate() {
         let (place, input) = (&s.place, s.input);
-        let (id, utxo) = flow.fetch(input.utxo_id(), place, |id| read(id, s.from_memory))?;
+        let (id, utxo) = flow.fetch(
+            input.utxo_id(),
+            place,
+            |id| read(id, s.from_memory),
+            |r, id| I::missing(r, id, s.from_memory),
+        )?;
+        let wrap = |e: TxError| match I::spend_context(s.from_memory) {
+            Some(context) => e.within(context),
+            None => e,
+        };
         let held = I::utxo_asset(&utxo);
         if held != input.asset_id() {
             return fail(format!(
@@ -222,10 +240,17 @@ where
         }
         let o = input.open(&utxo, place, time)?;
         if o.input.amount != o.output.amount {
-            return fail(format!(
-                "`{place}.input.amount` is {}, but the UTXO holds {}",
-                o.input.amount, o.output.amount
-            ));
+            // `vms/secp256k1fx/fx.go:162`.
+            return Err(wrap(TxError::node(
+                format!(
+                    "utxo amount and input amount are not equal: {} != {}",
+                    o.output.amount, o.input.amount
+                ),
+                format!(
+                    "`{place}.input.amount` is {}, but the UTXO holds {}",
+                    o.input.amount, o.output.amount
+                ),
+            )));
         }
         let Some(cred) = credentials.get(k).and_then(I::credential) else {
             return fail(format!(
@@ -240,7 +265,8 @@ where
             hash,
             time,
             place,
-        )?;
+        )
+        .map_err(|e| wrap(e.into()))?;
         match o.locked_until {
             None => flow.consume(held, o.input.amount),
             Some(lock) => flow.consume_locked(held, lock, owners, o.input.amount),

@@ -229,9 +229,28 @@ impl std::fmt::Display for SignatureError {
     }
 }
 
+/// The node's words for each (`vms/secp256k1fx/fx.go:28-33`, `:199`), the place as detail.
 impl From<SignatureError> for TxError {
     fn from(e: SignatureError) -> Self {
-        TxError::new(e.to_string())
+        let words = match &e {
+            SignatureError::Locked { .. } => "output is time locked".to_string(),
+            SignatureError::Indices {
+                given, threshold, ..
+            } if *given > *threshold as usize => "input has more signers than expected".into(),
+            SignatureError::Indices { .. } => "input has less signers than expected".into(),
+            SignatureError::Count { .. } => {
+                "input expected a different number of signers than provided in the credential"
+                    .into()
+            }
+            SignatureError::Index { .. } => {
+                "input referenced a nonexistent address in the output".into()
+            }
+            SignatureError::Unrecoverable { .. } => return TxError::new(e.to_string()),
+            SignatureError::Signer { by, owner, .. } => {
+                format!("wrong signature: expected signature from {owner} but got from {by}")
+            }
+        };
+        TxError::node(words, e.to_string())
     }
 }
 

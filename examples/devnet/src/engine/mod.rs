@@ -173,10 +173,7 @@ impl<V: Vm> Lane<V> {
     }
 
     fn admit(&self, engine: &Engine, bytes: Vec<u8>) -> Result<Id, IssueError> {
-        let tx = self
-            .vm
-            .decode(&bytes)
-            .map_err(IssueError::Decode)?;
+        let tx = self.vm.decode(&bytes).map_err(IssueError::Decode)?;
         let id = Id::from_sha256(&bytes);
         let generation = {
             let pool = self.pool();

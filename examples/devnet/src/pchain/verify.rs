@@ -107,8 +107,19 @@ pub fn verify(
     let hash = *Id::from_sha256(&unsigned).as_bytes();
     let kind = Kind::of(&tx.unsigned)?;
     let parts = kind.parts(rules)?;
-    check_base(rules, parts.base)?;
-    check_credentials(tx, &parts)?;
+    check_base(rules, parts.base).map_err(|e| match kind.base_context() {
+        Some(c) if e.words.starts_with("metadata") => e.within(c),
+        _ => e,
+    })?;
+    let spending = |e: TxError| match kind.spend_context() {
+        Some(c) => e.within(c),
+        None => e,
+    };
+    // The Subnet's owner first, as the node checks it before the spend.
+    if let Some((authority, auth)) = &parts.authority {
+        authority.check(auth, (tx, &hash, time), view)?;
+    }
+    check_credentials(tx, &parts).map_err(spending)?;
     let gas = fee::gas(&tx.unsigned)?;
     let tx_fee = gas
         .checked_mul(price)
@@ -131,7 +142,9 @@ pub fn verify(
             view.utxo(id)
         }
     };
-    for s in flow::spend(&mut flow, spends, read, &tx.credentials, (&hash, time))? {
+    for s in
+        flow::spend(&mut flow, spends, read, &tx.credentials, (&hash, time)).map_err(spending)?
+    {
         let spent = (s.id, s.utxo.owners());
         if s.from_memory {
             fx.imported.push(spent);
@@ -143,9 +156,6 @@ pub fn verify(
     export(&mut flow, &mut fx, &parts, tx_id)?;
     let staked = stake(&mut flow, rules, parts.stake)?;
     flow.produce(rules.avax, parts.balances);
-    if let Some((authority, auth)) = &parts.authority {
-        authority.check(auth, (tx, &hash, time), view)?;
-    }
     let cx = Context {
         rules,
         time,
@@ -161,22 +171,34 @@ pub fn verify(
 }
 
 /// The base's network, chain and memo.
+/// The node's words: `vms/components/avax/metadata.go` wrapped by `avax.BaseTx.Verify`
+/// (`metadata failed verification`), and the memo by the executor since Durango
+/// (`vms/platformvm/txs/executor`, `verifyMemoFieldLength`).
 fn check_base(rules: &Rules, base: &platform::Base) -> Result<(), TxError> {
     if base.network_id != rules.network_id {
-        return fail(format!(
-            "`unsignedTx.networkID` is {}, but this network's ID is {}",
-            base.network_id, rules.network_id
+        return Err(TxError::node(
+            "metadata failed verification: tx has wrong network ID",
+            format!(
+                "`unsignedTx.networkID` is {}, but this network's ID is {}",
+                base.network_id, rules.network_id
+            ),
         ));
     }
     if base.blockchain_id != Id::ZERO {
-        return fail(format!(
-            "`unsignedTx.blockchainID` is {}, but the P-chain's ID is {}",
-            base.blockchain_id,
-            Id::ZERO
+        return Err(TxError::node(
+            "metadata failed verification: tx has wrong chain ID",
+            format!(
+                "`unsignedTx.blockchainID` is {}, but the P-chain's ID is {}",
+                base.blockchain_id,
+                Id::ZERO
+            ),
         ));
     }
     if !base.memo.is_empty() {
-        return fail("`unsignedTx.memo` must be empty on the P-chain since Durango");
+        return Err(TxError::node(
+            format!("memo exceeds maximum length: {} > 0", base.memo.len()),
+            "`unsignedTx.memo` must be empty on the P-chain since Durango",
+        ));
     }
     Ok(())
 }
@@ -186,10 +208,17 @@ fn check_credentials(tx: &platform::Tx, parts: &Parts<'_>) -> Result<(), TxError
     let spends = parts.base.inputs.len() + parts.imported.len();
     let wanted = spends + usize::from(parts.authority.is_some());
     if tx.credentials.len() != wanted {
-        return fail(format!(
-            "the transaction has {} credentials but needs {wanted}: one for each of its {spends} inputs and imported inputs{}",
-            tx.credentials.len(),
-            parts.authority.map_or("", |(a, _)| a.credential())
+        // `vms/platformvm/utxo/verifier.go:127-132`, given the credentials but the
+        // authorization's (the last).
+        let given =
+            tx.credentials.len() - usize::from(parts.authority.is_some()).min(tx.credentials.len());
+        return Err(TxError::node(
+            format!("wrong number of credentials: {spends} inputs != {given} credentials"),
+            format!(
+                "the transaction has {} credentials but needs {wanted}: one for each of its {spends} inputs and imported inputs{}",
+                tx.credentials.len(),
+                parts.authority.map_or("", |(a, _)| a.credential())
+            ),
         ));
     }
     Ok(())
@@ -200,6 +229,24 @@ fn check_credentials(tx: &platform::Tx, parts: &Parts<'_>) -> Result<(), TxError
 impl flow::Input for platform::TransferableInput {
     type Utxo = Utxo;
     type Credential = platform::Credential;
+
+    /// `vms/platformvm/utxo/verifier.go` (`failed to read consumed UTXO`); an import's from
+    /// `vms/platformvm/txs/executor/standard_tx_executor.go` (`failed to get shared memory`).
+    fn missing(reference: &avax::UtxoId, _: &Id, from_memory: bool) -> String {
+        if from_memory {
+            "failed to get shared memory: not found".into()
+        } else {
+            format!(
+                "failed to read consumed UTXO {}:{} due to: not found",
+                reference.tx_id, reference.output_index
+            )
+        }
+    }
+
+    /// `vms/platformvm/utxo/verifier.go:203`.
+    fn spend_context(_: bool) -> Option<&'static str> {
+        Some("failed to verify transfer")
+    }
 
     fn utxo_id(&self) -> &avax::UtxoId {
         &self.utxo_id

@@ -68,6 +68,13 @@ impl Vm for PVm {
                 warp_height: proposer::warp_height(r, self.genesis).map_err(stored)?,
             },
         )
+        // The mempool's verification of a standard block's tx
+        // (`vms/platformvm/block/executor/manager.go` VerifyTx, `verifier.go`).
+        .map_err(|e| {
+            e.within(format!(
+                "failed verification: failed execution: standard tx {id} failed execution"
+            ))
+        })
     }
 
     fn admissible(&self, fx: &Effects) -> Result<(), TxError> {

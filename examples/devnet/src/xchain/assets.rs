@@ -82,7 +82,13 @@ pub fn operate(
                 "`{place}.inputIDs` must name exactly the one output the operation spends"
             ));
         }
-        let (utxo_id, utxo) = flow.fetch(&op.utxo_ids[0], &place, |id| lookup(id))?;
+        // `semantic_verifier.go:198-200`: the state's error, unwrapped.
+        let (utxo_id, utxo) = flow.fetch(
+            &op.utxo_ids[0],
+            &place,
+            |id| lookup(id),
+            |_, _| "not found".into(),
+        )?;
         let utxo = utxo.utxo;
         if utxo.asset_id != op.asset_id {
             return fail(format!(

@@ -125,17 +125,25 @@ pub fn verify(
 }
 
 /// The base's network and chain.
+/// The node's words: `vms/components/avax/metadata.go` (`errWrongNetworkID`,
+/// `errWrongChainID`).
 fn check_base(rules: &Rules, base: &avm::Base) -> Result<(), TxError> {
     if base.network_id != rules.network_id {
-        return fail(format!(
-            "`unsignedTx.networkID` is {}, but this network's ID is {}",
-            base.network_id, rules.network_id
+        return Err(TxError::node(
+            "tx has wrong network ID",
+            format!(
+                "`unsignedTx.networkID` is {}, but this network's ID is {}",
+                base.network_id, rules.network_id
+            ),
         ));
     }
     if base.blockchain_id != rules.chain_id {
-        return fail(format!(
-            "`unsignedTx.blockchainID` is {}, but this chain's ID is {}",
-            base.blockchain_id, rules.chain_id
+        return Err(TxError::node(
+            "tx has wrong chain ID",
+            format!(
+                "`unsignedTx.blockchainID` is {}, but this chain's ID is {}",
+                base.blockchain_id, rules.chain_id
+            ),
         ));
     }
     Ok(())
@@ -145,10 +153,17 @@ fn check_base(rules: &Rules, base: &avm::Base) -> Result<(), TxError> {
 fn check_credentials(tx: &avm::Tx, parts: &Parts<'_>) -> Result<(), TxError> {
     let expected_creds = parts.base.inputs.len() + parts.imported.len() + parts.operations.len();
     if tx.credentials.len() != expected_creds {
-        return fail(format!(
-            "the transaction has {} credentials but {} inputs, imported inputs and operations; it needs one for each",
-            tx.credentials.len(),
-            expected_creds
+        // `vms/avm/txs/executor/syntactic_verifier.go:78`.
+        return Err(TxError::node(
+            format!(
+                "wrong number of credentials: {} != {expected_creds}",
+                tx.credentials.len()
+            ),
+            format!(
+                "the transaction has {} credentials but {} inputs, imported inputs and operations; it needs one for each",
+                tx.credentials.len(),
+                expected_creds
+            ),
         ));
     }
     Ok(())
@@ -159,6 +174,21 @@ fn check_credentials(tx: &avm::Tx, parts: &Parts<'_>) -> Result<(), TxError> {
 impl flow::Input for avm::TransferableInput {
     type Utxo = Utxo;
     type Credential = avm::FxCredential;
+
+    /// `vms/avm/txs/executor/semantic_verifier.go:40` wraps `vms/avm/state` `GetUTXO`'s
+    /// error; an import's is shared memory's `database.ErrNotFound`, unwrapped.
+    fn missing(_: &avax::UtxoId, id: &Id, from_memory: bool) -> String {
+        if from_memory {
+            "not found".into()
+        } else {
+            format!("failed to verify transfer: failed to get utxo {id}: not found")
+        }
+    }
+
+    /// `semantic_verifier.go:40` for the inputs; the imported inputs' checks are not wrapped.
+    fn spend_context(from_memory: bool) -> Option<&'static str> {
+        (!from_memory).then_some("failed to verify transfer")
+    }
 
     fn utxo_id(&self) -> &avax::UtxoId {
         &self.utxo_id

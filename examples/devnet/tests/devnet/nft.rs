@@ -21,7 +21,7 @@ async fn issue(d: &Devnet, tx: &avm::Tx) -> Result<Id, String> {
             &tx.to_bytes().unwrap(),
         )))
         .await
-        .map_err(|e| e.to_string())?
+        .map_err(common::said)?
         .tx_id;
     d.wait_accepted(&id).await;
     Ok(id)

@@ -424,5 +424,10 @@ async fn a_p_chain_transfer_pays_the_dynamic_fee_and_moves_the_fee_state() {
         .await
         .unwrap();
     assert_eq!(s.status, TxStatus::Dropped);
-    assert!(s.reason.unwrap().contains("not an unspent output"));
+    // The node's words: `vms/platformvm/utxo/verifier.go`.
+    let reason = s.reason.unwrap();
+    assert!(
+        reason.contains("failed to read consumed UTXO") && reason.contains("due to: not found"),
+        "{reason}"
+    );
 }

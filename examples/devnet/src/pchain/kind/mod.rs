@@ -45,6 +45,32 @@ pub enum Kind<'t> {
 }
 
 impl<'t> Kind<'t> {
+    /// How the node wraps its syntactic check of the base (`BaseTx.SyntacticVerify`), when
+    /// the kind wraps it (`vms/platformvm/txs/add_permissionless_*_tx.go`).
+    pub fn base_context(&self) -> Option<&'static str> {
+        match self {
+            Kind::AddPermissionlessValidator(_) | Kind::AddPermissionlessDelegator(_) => {
+                Some("failed to verify BaseTx")
+            }
+            _ => None,
+        }
+    }
+
+    /// How the node wraps the refusals of the spend (`VerifySpend`): the staking kinds'
+    /// `ErrFlowCheckFailed` (`vms/platformvm/txs/executor/staker_tx_verification.go`),
+    /// ExportTx's `failed verifySpend` (`standard_tx_executor.go`), the others not at all.
+    pub fn spend_context(&self) -> Option<&'static str> {
+        match self {
+            Kind::AddPermissionlessValidator(_)
+            | Kind::AddPermissionlessDelegator(_)
+            | Kind::AddSubnetValidator(_)
+            | Kind::RemoveSubnetValidator(_)
+            | Kind::TransferSubnetOwnership(_) => Some("flow check failed"),
+            Kind::Export(_) => Some("failed verifySpend"),
+            _ => None,
+        }
+    }
+
     /// The kind of `tx`, or the refusal of a type the devnet does not accept (the one match
     /// on the generated enum, whose new types land in its wildcard).
     pub fn of(tx: &'t platform::UnsignedTx) -> Result<Kind<'t>, TxError> {
@@ -200,7 +226,13 @@ fn check_authorization(
     let platform::Auth::Input(input) = auth else {
         return fail(format!("`{place}` is not a secp256k1fx input"));
     };
-    let last = tx.credentials.len() - 1;
+    // `vms/platformvm/txs/executor/subnet_tx_verification.go` (`verifyAuthorization`).
+    let Some(last) = tx.credentials.len().checked_sub(1) else {
+        return Err(TxError::node(
+            "wrong number of credentials",
+            format!("`{place}` needs the transaction's last credential, and it has none"),
+        ));
+    };
     let platform::Credential::Credential(cred) = &tx.credentials[last] else {
         return fail(format!(
             "`credentials[{last}]` (the authorization's) is not a secp256k1fx credential"
@@ -213,7 +245,8 @@ fn check_authorization(
         hash,
         time,
         place,
-    )?;
+    )
+    .map_err(|e| TxError::from(e).within("unauthorized modification"))?;
     Ok(())
 }
 

@@ -303,7 +303,7 @@ impl Devnet {
                 &tx.to_bytes().unwrap(),
             )))
             .await
-            .map_err(|e| e.to_string())?
+            .map_err(said)?
             .tx_id;
         for _ in 0..500 {
             let s = p.get_tx_status(GetTxStatusParams::new(id)).await.unwrap();
@@ -315,4 +315,18 @@ impl Devnet {
         }
         panic!("tx {id} was not committed within 5 s");
     }
+}
+
+/// A client error as text, with the devnet's detail of a refusal (its `data.detail`, where
+/// it names the field the node's words do not).
+pub fn said(e: avalanche_rpc::rpc::ClientError) -> String {
+    let detail = match &e {
+        avalanche_rpc::rpc::ClientError::Rpc { error, .. } => error
+            .data
+            .as_ref()
+            .and_then(|d| d["detail"].as_str())
+            .map(|d| format!(" [detail: {d}]")),
+        _ => None,
+    };
+    format!("{e}{}", detail.unwrap_or_default())
 }
