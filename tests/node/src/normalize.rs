@@ -66,6 +66,12 @@ pub const RULES: &[Rule] = &[
         why: "each side listens on its own port",
     },
     Rule {
+        methods: "*.issueTx",
+        member: "data",
+        why: "a refusal's error data: null on the node, on the devnet `{\"detail\"}` naming the \
+              field and values the node's words leave out (the message is the node's words)",
+    },
+    Rule {
         methods: "info.peers",
         member: "*",
         why: "each side's peers: the node has none (it validates alone), the devnet's \
