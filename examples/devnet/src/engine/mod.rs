@@ -245,7 +245,10 @@ impl<V: Vm> Lane<V> {
     }
 
     /// The verification against the last accepted state (the inner result); already
-    /// accepted, or the store failing, as the outer error.
+    /// accepted, or the store failing, as the outer error. An accepted transaction is
+    /// verified first, as the node does (its inputs are spent: the refusal is the node's,
+    /// `failed to get utxo …` or `failed to read consumed UTXO …`); one that still verifies
+    /// is refused as already accepted.
     fn verify_issued(
         &self,
         engine: &Engine,
@@ -253,10 +256,11 @@ impl<V: Vm> Lane<V> {
         id: Id,
     ) -> Result<Result<V::Effects, TxError>, IssueError> {
         let r = engine.store.read()?;
-        if ledger::tx(&r, V::CHAIN, &id)?.is_some() {
+        let verified = self.vm.verify_issued(&r, tx, id, engine.clock.now());
+        if verified.is_ok() && ledger::tx(&r, V::CHAIN, &id)?.is_some() {
             return Err(IssueError::AlreadyAccepted(id));
         }
-        Ok(self.vm.verify_issued(&r, tx, id, engine.clock.now()))
+        Ok(verified)
     }
 
     /// Whether `id` waits in the pool (`Ok`) or was recently dropped (its reason).
