@@ -1011,7 +1011,7 @@ fn slot_enum(c: &Codecs, k: &Codec, slot: &SlotNames) -> TokenStream {
                 let at = r.offset();
                 match r.u32()? {
                     #( #type_ids => ::std::result::Result::Ok(Self::#vids(crate::codec::Decode::decode(r)?)), )*
-                    other => ::std::result::Result::Err(crate::codec::DecodeError::new(at, ::std::format!(#not_allowed, other))),
+                    other => ::std::result::Result::Err(crate::codec::DecodeError::new(at, ::std::format!(#not_allowed, other)).of_kind(crate::codec::DecodeProblem::UnknownType(other))),
                 }
             }
         }

@@ -43,12 +43,30 @@ impl fmt::Display for FieldPath {
     }
 }
 
+/// The kind of problem a [`DecodeError`] is, for callers that word it their own way (the
+/// devnet words each as the node's codec does).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DecodeProblem {
+    /// The input ends before the value does.
+    Short,
+    /// Bytes are left after the value.
+    Trailing,
+    /// The codec version is not the one expected (the one found).
+    Version(u16),
+    /// A type ID not allowed at its place (the one found).
+    UnknownType(u32),
+    /// Any other invalid value: a bool not 00 or 01, a string not UTF-8, a size limit.
+    Invalid,
+}
+
 /// Bytes that are not a valid value: where and why.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DecodeError {
     offset: usize,
     path: FieldPath,
     reason: String,
+    problem: DecodeProblem,
 }
 
 impl DecodeError {
@@ -57,7 +75,19 @@ impl DecodeError {
             offset,
             path: FieldPath::default(),
             reason: reason.into(),
+            problem: DecodeProblem::Invalid,
         }
+    }
+
+    /// The same error, of kind `problem`.
+    pub(crate) fn of_kind(mut self, problem: DecodeProblem) -> Self {
+        self.problem = problem;
+        self
+    }
+
+    /// The kind of problem.
+    pub fn problem(&self) -> DecodeProblem {
+        self.problem
     }
 
     /// The same error, inside `step`.
@@ -94,6 +124,18 @@ impl fmt::Display for DecodeError {
 
 impl std::error::Error for DecodeError {}
 
+/// The kind of rule a [`RuleError`] names, for callers that word it their own way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum RuleProblem {
+    /// A list out of its order (or with duplicates).
+    Unordered,
+    /// A length over its limit.
+    TooLong { max: u64, len: u64 },
+    /// Any other rule.
+    Other,
+}
+
 /// A value the node would refuse: which field, and which rule it breaks. Encoding finds the
 /// codec's limits (a list, string or bytes too long for its length prefix, a whole value over
 /// its codec's size limit); [`Verify`](super::Verify) finds the rules the node enforces on
@@ -102,6 +144,7 @@ impl std::error::Error for DecodeError {}
 pub struct RuleError {
     path: FieldPath,
     reason: String,
+    problem: RuleProblem,
 }
 
 impl RuleError {
@@ -109,7 +152,27 @@ impl RuleError {
         Self {
             path: FieldPath::default(),
             reason: reason.into(),
+            problem: RuleProblem::Other,
         }
+    }
+
+    /// The same error, of kind `problem`.
+    pub(crate) fn of_kind(mut self, problem: RuleProblem) -> Self {
+        self.problem = problem;
+        self
+    }
+
+    /// The kind of rule broken.
+    pub fn problem(&self) -> RuleProblem {
+        self.problem
+    }
+
+    /// The innermost field named in the path (`inputs` for `unsigned.base.inputs[1]`).
+    pub fn field(&self) -> Option<&'static str> {
+        self.path.0.iter().find_map(|s| match s {
+            Step::Field(name) => Some(*name),
+            Step::Index(_) => None,
+        })
     }
 
     /// The same error, inside `step`.

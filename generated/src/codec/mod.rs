@@ -46,7 +46,7 @@ pub mod rules;
 mod write;
 
 pub use container::{ContainerError, Root};
-pub use error::{DecodeError, FieldPath, RuleError, Step};
+pub use error::{DecodeError, DecodeProblem, FieldPath, RuleError, RuleProblem, Step};
 pub use json::{
     FromJson, FromJsonMembers, JsonContext, JsonError, JsonMembers, OldestJson, ToJson,
 };
@@ -93,14 +93,14 @@ pub fn from_framed<T: Decode>(
         ));
     }
     let mut r = Reader::new(bytes);
-    let found = r
-        .u16()
-        .map_err(|_| DecodeError::new(0, "too short for the 2-byte codec version"))?;
+    let found = r.u16().map_err(|_| {
+        DecodeError::new(0, "too short for the 2-byte codec version").of_kind(DecodeProblem::Short)
+    })?;
     if found != version {
-        return Err(DecodeError::new(
-            0,
-            format!("unknown codec version {found}"),
-        ));
+        return Err(
+            DecodeError::new(0, format!("unknown codec version {found}"))
+                .of_kind(DecodeProblem::Version(found)),
+        );
     }
     let value = T::decode(&mut r)?;
     r.finish()?;

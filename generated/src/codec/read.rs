@@ -1,7 +1,7 @@
 //! Reading the node's binary format: big-endian integers, fixed and length-prefixed bytes,
 //! lists, with every length checked against the bytes left before anything is allocated.
 
-use super::error::{DecodeError, Step};
+use super::error::{DecodeError, DecodeProblem, Step};
 use crate::wire::{Id, NodeId, ShortId};
 
 /// A cursor over the input.
@@ -36,16 +36,20 @@ impl<'a> Reader<'a> {
     pub fn finish(&self) -> Result<(), DecodeError> {
         match self.remaining() {
             0 => Ok(()),
-            n => Err(self.error(format!("{n} byte(s) after the end of the value"))),
+            n => Err(self
+                .error(format!("{n} byte(s) after the end of the value"))
+                .of_kind(DecodeProblem::Trailing)),
         }
     }
 
     fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8], DecodeError> {
         if n > self.remaining() {
-            return Err(self.error(format!(
-                "{what} needs {n} byte(s), {} left",
-                self.remaining()
-            )));
+            return Err(self
+                .error(format!(
+                    "{what} needs {n} byte(s), {} left",
+                    self.remaining()
+                ))
+                .of_kind(DecodeProblem::Short));
         }
         let out = &self.bytes[self.pos..self.pos + n];
         self.pos += n;
@@ -164,7 +168,8 @@ impl<'a> Reader<'a> {
                     min_size.max(1),
                     self.remaining()
                 ),
-            ));
+            )
+            .of_kind(DecodeProblem::Short));
         }
         let mut out = Vec::with_capacity(count);
         for i in 0..count {

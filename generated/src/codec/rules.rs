@@ -2,7 +2,7 @@
 //! sorted and unique lists, bounds on integers, limits on lengths. Generated `verify` methods
 //! call these for each field that has a rule in the spec.
 
-use super::error::{RuleError, Step};
+use super::error::{RuleError, RuleProblem, Step};
 use super::{Encode, Writer};
 
 /// How a list's elements must be ordered, compared by their encodings.
@@ -40,6 +40,7 @@ pub fn ordered<T: Encode>(items: &[T], order: Order) -> Result<(), RuleError> {
                 };
                 return Err(
                     RuleError::new(format!("the elements must be {what}; {how}"))
+                        .of_kind(RuleProblem::Unordered)
                         .within(Step::Index(i)),
                 );
             }
@@ -61,6 +62,7 @@ pub fn increasing_by<T, K: Ord + ?Sized>(
                 "the elements must be strictly increasing by `{what}`; element {} is not above element {i}",
                 i + 1
             ))
+            .of_kind(RuleProblem::Unordered)
             .within(Step::Index(i + 1)));
         }
     }
@@ -97,9 +99,14 @@ pub fn length(len: usize, exactly: Option<u64>, at_most: Option<u64>) -> Result<
     if let Some(n) = at_most
         && len as u64 > n
     {
-        return Err(RuleError::new(format!(
-            "the length must be at most {n}, not {len}"
-        )));
+        return Err(
+            RuleError::new(format!("the length must be at most {n}, not {len}")).of_kind(
+                RuleProblem::TooLong {
+                    max: n,
+                    len: len as u64,
+                },
+            ),
+        );
     }
     Ok(())
 }

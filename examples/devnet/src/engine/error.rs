@@ -3,6 +3,7 @@
 
 use crate::secp::TxError;
 use crate::store::StoreError;
+use avalanche_rpc::codec::{DecodeError, DecodeProblem, RuleError, RuleProblem};
 use avalanche_rpc::wire::Id;
 
 /// A refusal, before the chain's wording.
@@ -108,4 +109,41 @@ impl From<Refused> for TxError {
             detail: r.detail().map(str::to_string),
         }
     }
+}
+
+/// Bytes `bytes` that do not decode, refused in the node's codec's words
+/// (`utils/wrappers/packing.go` `errInsufficientLength`, `codec/manager.go:28,35,166`,
+/// `codec/linearcodec` for a type ID), the devnet's place and reason as the detail. A problem
+/// the node words by the field it is in (a bool, a string, a size) keeps the devnet's words.
+pub fn undecodable(e: &DecodeError, bytes: &[u8]) -> TxError {
+    let words = match e.problem() {
+        DecodeProblem::Short => "packer has insufficient length for input".to_string(),
+        DecodeProblem::Trailing => format!(
+            "trailing buffer space: read {} provided {}",
+            e.offset(),
+            bytes.len()
+        ),
+        DecodeProblem::Version(_) => "unknown codec version".to_string(),
+        DecodeProblem::UnknownType(id) => {
+            format!("couldn't unmarshal interface: unknown type ID {id}")
+        }
+        _ => return TxError::new(e.to_string()),
+    };
+    TxError::node(words, e.to_string())
+}
+
+/// A rule of the codec broken, refused in the node's words where they are known
+/// (`vms/components/avax/base_tx.go`, `transferables.go`: inputs, outputs and the memo),
+/// else in the devnet's; the devnet's place and rule as the detail.
+pub fn rule_broken(e: &RuleError) -> TxError {
+    let detail = format!("the transaction breaks a rule of the codec: {e}");
+    let words = match (e.problem(), e.field()) {
+        (RuleProblem::Unordered, Some("inputs")) => "inputs not sorted and unique".to_string(),
+        (RuleProblem::Unordered, Some("outputs")) => "outputs not sorted".to_string(),
+        (RuleProblem::TooLong { max, len }, Some("memo")) => {
+            format!("memo exceeds maximum length: {len} > {max}")
+        }
+        _ => return TxError::new(detail),
+    };
+    TxError::node(words, detail)
 }

@@ -18,7 +18,7 @@ pub mod error;
 pub mod pool;
 pub mod tail;
 
-pub use error::{IssueError, Refused};
+pub use error::{IssueError, Refused, rule_broken, undecodable};
 pub use pool::{Pending, Pool};
 
 use crate::clock::Clock;

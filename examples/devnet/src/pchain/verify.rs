@@ -98,14 +98,25 @@ pub fn verify(
     price: u64,
     view: &mut dyn View,
 ) -> Result<Effects, TxError> {
-    tx.verify()
-        .map_err(|e| TxError::new(format!("the transaction breaks a rule of the codec: {e}")))?;
+    let kind = Kind::of(&tx.unsigned)?;
+    // The memo's limit is the base's metadata check on the P-chain (`avax.BaseTx.Verify`).
+    tx.verify().map_err(|e| {
+        let e = crate::engine::rule_broken(&e);
+        let e = if e.words.starts_with("memo") {
+            e.within("metadata failed verification")
+        } else {
+            e
+        };
+        match kind.base_context() {
+            Some(c) if e.detail.is_some() => e.within(c),
+            _ => e,
+        }
+    })?;
     let unsigned = tx
         .unsigned
         .to_bytes()
         .map_err(|e| TxError::new(format!("the transaction does not encode: {e}")))?;
     let hash = *Id::from_sha256(&unsigned).as_bytes();
-    let kind = Kind::of(&tx.unsigned)?;
     let parts = kind.parts(rules)?;
     check_base(rules, parts.base).map_err(|e| match kind.base_context() {
         Some(c) if e.words.starts_with("metadata") => e.within(c),

@@ -42,8 +42,9 @@ impl Vm for PVm {
     type Block = Block;
 
     fn decode(&self, bytes: &[u8]) -> Result<platform::Tx, TxError> {
-        platform::Tx::from_bytes(bytes)
-            .map_err(|e| TxError::new(format!("couldn't parse tx: couldn't parse tx: {e}")))
+        platform::Tx::from_bytes(bytes).map_err(|e| {
+            crate::engine::undecodable(&e, bytes).within("couldn't parse tx: couldn't parse tx")
+        })
     }
 
     const REFUSAL_PREFIX: &'static str = "couldn't issue tx: ";

@@ -56,8 +56,7 @@ pub fn verify(
     lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
     atomic: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
 ) -> Result<Effects, TxError> {
-    tx.verify()
-        .map_err(|e| TxError::new(format!("the transaction breaks a rule of the codec: {e}")))?;
+    tx.verify().map_err(|e| crate::engine::rule_broken(&e))?;
     let unsigned_bytes = tx
         .unsigned
         .to_bytes()

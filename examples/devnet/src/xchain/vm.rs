@@ -51,8 +51,7 @@ impl Vm for XVm {
     type Block = Block;
 
     fn decode(&self, bytes: &[u8]) -> Result<avm::Tx, TxError> {
-        avm::Tx::from_bytes(bytes)
-            .map_err(|e| TxError::new(format!("problem decoding transaction: {e}")))
+        avm::Tx::from_bytes(bytes).map_err(|e| crate::engine::undecodable(&e, bytes))
     }
 
     fn verify_issued(

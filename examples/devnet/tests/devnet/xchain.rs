@@ -255,16 +255,17 @@ async fn bad_transactions_are_refused_with_the_reason() {
     let greedy = sign_as(greedy.unsigned, &[&keys[1]]).unwrap();
     let e = issue(greedy).await;
     assert!(e.contains("insufficient funds"), "{e}");
-    // Bytes that do not decode: the offset and field.
+    // Bytes that do not decode: the node's codec's words; the offset in the detail.
     let e = x
         .issue_tx(IssueTxParams::new(HexBytes::with_checksum(&[
             0, 0, 0, 0, 0, 0,
         ])))
         .await
-        .unwrap_err()
-        .to_string();
+        .map(|_| ())
+        .map_err(common::said)
+        .unwrap_err();
     assert!(
-        e.contains("problem decoding transaction") && e.contains("at byte"),
+        e.contains("-32000: packer has insufficient length for input") && e.contains("at byte"),
         "{e}"
     );
     // Nothing was accepted.
