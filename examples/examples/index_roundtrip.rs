@@ -303,9 +303,10 @@ fn roundtrip<T: Root>(
 /// are a `CommonBlock` (`parentID`, `height`, `id`; vms/platformvm/block/common_block.go:12-19)
 /// with, since Banff, a `time` (BanffAbortBlock and BanffCommitBlock,
 /// vms/platformvm/block/abort_block.go:19-22 and commit_block.go:19-22; ApricotAbortBlock and
-/// ApricotCommitBlock, abort_block.go:49-51 and commit_block.go:49-51). Its JSON form does not
-/// say which of the two a block is, and `FromJson` takes the first the codec lists, the abort
-/// block (as for every slot whose types the JSON cannot tell apart). The bytes then differ in
+/// ApricotCommitBlock, abort_block.go:49-51 and commit_block.go:49-51). Its members do not say
+/// which of the two a block is (its `id` would, but `FromJson` reads no ID: IDs follow from
+/// the bytes), so `FromJson` takes the first the codec lists, the abort block (as for every
+/// slot whose types the JSON cannot tell apart). The bytes then differ in
 /// the 4-byte type ID after the 2-byte codec version: 2 (ApricotCommitBlock) read as 1
 /// (ApricotAbortBlock), 31 (BanffCommitBlock) as 30 (BanffAbortBlock); nothing else may.
 fn commit_read_as_abort(bytes: &[u8], again: &[u8]) -> bool {
