@@ -118,6 +118,42 @@ fn a_bad_input_says_where() {
     assert!(err.contains("not hex"), "{err}");
 }
 
+/// An index container: a proposer block with the chain's block inside, as its `block`, or
+/// as an option's `innerBytes` (the commit or abort of a P-chain proposal).
+#[test]
+fn decode_container_writes_the_chain_block_inside() {
+    // An option (type ID 1) around a BanffCommitBlock (type ID 31) at height 5.
+    let commit = concat!(
+        "0000",
+        "0000001f",
+        "0000000066a56fe7",
+        "0707070707070707070707070707070707070707070707070707070707070707",
+        "0000000000000005"
+    );
+    let option = format!(
+        "0x0000000000010909090909090909090909090909090909090909090909090909090909090909{:08x}{commit}",
+        commit.len() / 2
+    );
+    let (ok, out, err) = run(&[
+        "decode",
+        "container",
+        "--chain",
+        "P",
+        "--encoding",
+        "hexnc",
+        &option,
+    ]);
+    assert!(ok, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["innerBytes"]["height"], 5, "{out}");
+    assert_eq!(json["innerBytes"]["time"], 1_722_118_119, "{out}");
+    // Without the chain, the inner block stays bytes.
+    let (ok, out, err) = run(&["decode", "container", "--encoding", "hexnc", &option]);
+    assert!(ok, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["innerBytes"], format!("0x{commit}"), "{out}");
+}
+
 // ---- `avax-rpc wallet` ----
 
 /// The local network's funded key (the devnet's too). Tests hand it over in a file or an

@@ -1,6 +1,6 @@
 //! `decode` and `encode`: a codec value between its bytes (hex) and the node's JSON form.
 
-use avalanche_rpc::codec::{JsonContext, Root, avm, platform, proposervm, warp};
+use avalanche_rpc::codec::{JsonContext, Root, ToJson, avm, platform, proposervm, warp};
 use avalanche_rpc::wire::HexBytes;
 use clap::{Args, ValueEnum};
 use serde_json::Value;
@@ -139,22 +139,34 @@ fn encode_as<T: Root>(json: &Value) -> Result<Vec<u8>, String> {
 }
 
 /// The node's JSON form of an index container's bytes: a proposer block, with the chain's
-/// block inside when the chain is given and the block has one (`decode container`, and
-/// `export --decode`).
+/// block inside (its `block`, or an option's `innerBytes`) when the chain is given
+/// (`decode container`, and `export --decode`).
 pub fn container_json(
     bytes: &[u8],
     chain: Option<Chain>,
     cx: &JsonContext,
 ) -> Result<Value, String> {
-    let mut v = decode_as::<proposervm::Block>(bytes, cx)?;
-    if let (Some(chain), Some(inner)) = (chain, v.get("block").and_then(Value::as_str)) {
-        let inner = bytes_of(inner, HexForm::Hexnc)?;
-        let block = match chain {
-            Chain::X => decode_as::<avm::Block>(&inner, cx),
-            Chain::P => decode_as::<platform::Block>(&inner, cx),
-        }
-        .map_err(|e| format!("the block inside: {e}"))?;
-        v["block"] = block;
+    let block = proposervm::Block::decode_root(bytes)
+        .map_err(|e| format!("the bytes do not decode: {e}"))?;
+    let mut v = block.to_json(cx);
+    let Some(chain) = chain else {
+        return Ok(v);
+    };
+    // An option (the commit or abort of a P-chain proposal) holds its block as `innerBytes`.
+    let (member, inner) = match &block {
+        proposervm::Block::Option(o) => ("innerBytes", &o.inner_bytes),
+        other => match other.block() {
+            Some(inner) => ("block", inner),
+            None => return Ok(v),
+        },
+    };
+    let decoded = match chain {
+        Chain::X => decode_as::<avm::Block>(inner, cx),
+        Chain::P => decode_as::<platform::Block>(inner, cx),
+    }
+    .map_err(|e| format!("the block inside: {e}"))?;
+    if let Some(members) = v.as_object_mut() {
+        members.insert(member.into(), decoded);
     }
     Ok(v)
 }
