@@ -115,7 +115,13 @@ impl Flow {
     /// The flow holds: locked outputs beyond the locked inputs of their owner and locktime
     /// take unlocked funds; then every asset is consumed at least as produced. `fee` words
     /// the fee in the refusal for the fee's asset.
-    pub fn settle(mut self, fee_asset: &Id, fee: &str) -> Result<(), TxError> {
+    /// `short(asset, more)` is the node's words for an asset short of `more`.
+    pub fn settle(
+        mut self,
+        fee_asset: &Id,
+        fee: &str,
+        short: impl Fn(&Id, u128) -> String,
+    ) -> Result<(), TxError> {
         for (key, out) in &self.locked_produced {
             let have = self.locked_consumed.get(key).copied().unwrap_or(0);
             if *out > have {
@@ -141,8 +147,11 @@ impl Flow {
                 } else {
                     String::new()
                 };
-                return fail(format!(
-                    "insufficient funds of asset {asset}: the inputs hold {have}, the transaction needs {out}{what}"
+                return Err(TxError::node(
+                    short(asset, out - have),
+                    format!(
+                        "insufficient funds of asset {asset}: the inputs hold {have}, the transaction needs {out}{what}"
+                    ),
                 ));
             }
         }

@@ -174,15 +174,17 @@ pub fn verify(
         outputs: parts.base.outputs.len() as u32,
     };
     fx.change = kind.check(&cx, view)?;
+    // `vms/platformvm/utxo/verifier.go:324-329`.
     flow.settle(
         &rules.avax,
         &format!("{tx_fee} nAVAX: {gas} gas at {price} nAVAX"),
-    )?;
+        |asset, more| format!("insufficient unlocked funds: needs {more} more {asset}"),
+    )
+    .map_err(spending)?;
     Ok(fx)
 }
 
-/// The base's network, chain and memo.
-/// The node's words: `vms/components/avax/metadata.go` wrapped by `avax.BaseTx.Verify`
+/// The base's network, chain and memo, in the node's words: `vms/components/avax/metadata.go` wrapped by `avax.BaseTx.Verify`
 /// (`metadata failed verification`), and the memo by the executor since Durango
 /// (`vms/platformvm/txs/executor`, `verifyMemoFieldLength`).
 fn check_base(rules: &Rules, base: &platform::Base) -> Result<(), TxError> {

@@ -119,12 +119,14 @@ pub fn verify(
     }
 
     // The flow: every asset consumed at least as produced (AVAX including the fee).
-    flow.settle(&rules.avax, &format!("{} nAVAX", parts.fee))?;
+    // `vms/components/avax/flow_checker.go:14`.
+    flow.settle(&rules.avax, &format!("{} nAVAX", parts.fee), |_, _| {
+        "insufficient funds".into()
+    })?;
     Ok(fx)
 }
 
-/// The base's network and chain.
-/// The node's words: `vms/components/avax/metadata.go` (`errWrongNetworkID`,
+/// The base's network and chain, in the node's words: `vms/components/avax/metadata.go` (`errWrongNetworkID`,
 /// `errWrongChainID`).
 fn check_base(rules: &Rules, base: &avm::Base) -> Result<(), TxError> {
     if base.network_id != rules.network_id {

@@ -100,9 +100,12 @@ impl Accept for platform::IncreaseL1ValidatorBalanceTx {
     /// The validator exists; reactivating it needs room among the active L1 validators.
     fn check(&self, _: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
         let Some(v) = view.l1_validator(&self.validation_id)? else {
-            return fail(format!(
-                "`unsignedTx.validationID` {} is not an L1 validator of this chain",
-                self.validation_id
+            return Err(TxError::node(
+                "not found",
+                format!(
+                    "`unsignedTx.validationID` {} is not an L1 validator of this chain",
+                    self.validation_id
+                ),
             ));
         };
         if !v.active() && view.active_l1_validators()? >= state::CAPACITY {
@@ -147,8 +150,9 @@ pub fn check_disable_auth(
     signed: (&platform::Tx, &[u8; 32], u64),
 ) -> Result<(), TxError> {
     let Some(v) = view.l1_validator(id)? else {
-        return fail(format!(
-            "`unsignedTx.validationID` {id} is not an L1 validator of this chain"
+        return Err(TxError::node(
+            "could not load L1 validator: not found",
+            format!("`unsignedTx.validationID` {id} is not an L1 validator of this chain"),
         ));
     };
     let owner = secp256k1fx::OutputOwners::new(
@@ -314,15 +318,27 @@ fn check_registration(
     check_owner(&m.disable_owner, "unsignedTx.message.disableOwner")?;
     check_l1_message(rules, &t.message, &m.subnet_id, view)?;
     if m.expiry <= time {
-        return fail(format!(
-            "`unsignedTx.message` expired at {} and the chain time is {time}",
-            m.expiry
+        return Err(TxError::node(
+            format!(
+                "warp message expired at {} and it is currently {time}",
+                m.expiry
+            ),
+            format!(
+                "`unsignedTx.message` expired at {} and the chain time is {time}",
+                m.expiry
+            ),
         ));
     }
     if m.expiry - time > 24 * 3600 {
-        return fail(format!(
-            "`unsignedTx.message` expires {} seconds from now; the limit is a day (86400)",
-            m.expiry - time
+        return Err(TxError::node(
+            format!(
+                "warp message not yet allowed because time is {} seconds in the future but the limit is 86400",
+                m.expiry - time
+            ),
+            format!(
+                "`unsignedTx.message` expires {} seconds from now; the limit is a day (86400)",
+                m.expiry - time
+            ),
         ));
     }
     let validation_id = Id::from_sha256(&parsed.l1_bytes);
@@ -333,9 +349,12 @@ fn check_registration(
     }
     avalanche_rpc::bls::verify_proof_of_possession(&m.bls_public_key, &t.proof_of_possession)
         .map_err(|e| {
-            TxError::new(format!(
-                "`unsignedTx.proofOfPossession` does not verify for the message's key: {e}"
-            ))
+            TxError::node(
+                "invalid proof of possession",
+                format!(
+                    "`unsignedTx.proofOfPossession` does not verify for the message's key: {e}"
+                ),
+            )
         })?;
     let node = NodeId::new(node);
     if view.l1_validation_of(&m.subnet_id, &node)?.is_some() {
@@ -378,9 +397,12 @@ fn check_weight(
         return fail("`unsignedTx.message` does not carry an L1ValidatorWeight message");
     };
     let Some(v) = view.l1_validator(&m.validation_id)? else {
-        return fail(format!(
-            "`unsignedTx.message` names validation {}, which is not an L1 validator of this chain",
-            m.validation_id
+        return Err(TxError::node(
+            "could not load L1 validator: not found",
+            format!(
+                "`unsignedTx.message` names validation {}, which is not an L1 validator of this chain",
+                m.validation_id
+            ),
         ));
     };
     if m.nonce < v.min_nonce {

@@ -129,14 +129,23 @@ impl Accept for platform::AddPermissionlessDelegatorTx {
         }
         duration(cx.time, end, "unsignedTx.validator.end")?;
         let Some(v) = view.validator(&Id::ZERO, &node)? else {
-            return fail(format!(
-                "`unsignedTx.validator.nodeID` {node} is not a current validator of the Primary Network"
+            return Err(TxError::node(
+                format!(
+                    "failed to fetch the validator for {node} on {}: not found",
+                    Id::ZERO
+                ),
+                format!(
+                    "`unsignedTx.validator.nodeID` {node} is not a current validator of the Primary Network"
+                ),
             ));
         };
         if end > v.end {
-            return fail(format!(
-                "`unsignedTx.validator.end` is {end}, after the validator's period ends ({})",
-                v.end
+            return Err(TxError::node(
+                "proposed staking period is not inside dependent staking period",
+                format!(
+                    "`unsignedTx.validator.end` is {end}, after the validator's period ends ({})",
+                    v.end
+                ),
             ));
         }
         let limit = v

@@ -98,14 +98,20 @@ impl Accept for platform::AddSubnetValidatorTx {
             return fail(format!("{node} is already a validator of Subnet {subnet}"));
         }
         let Some(primary) = view.validator(&Id::ZERO, &node)? else {
-            return fail(format!(
-                "`unsignedTx.validator.nodeID` {node} must validate the Primary Network to validate a Subnet"
+            return Err(TxError::node(
+                format!("{node} isn't a current or pending validator of the primary network"),
+                format!(
+                    "`unsignedTx.validator.nodeID` {node} must validate the Primary Network to validate a Subnet"
+                ),
             ));
         };
         if end > primary.end {
-            return fail(format!(
-                "`unsignedTx.validator.end` is {end}, after the node's Primary Network validation ends ({})",
-                primary.end
+            return Err(TxError::node(
+                "proposed staking period is not inside dependent staking period",
+                format!(
+                    "`unsignedTx.validator.end` is {end}, after the node's Primary Network validation ends ({})",
+                    primary.end
+                ),
             ));
         }
         Ok(Changed::Subnets(Change::AddValidator {
@@ -126,9 +132,15 @@ impl Accept for platform::RemoveSubnetValidatorTx {
     fn check(&self, _: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
         let t = self;
         let Some(v) = view.validator(&t.subnet_id, &t.node_id)? else {
-            return fail(format!(
-                "`unsignedTx.nodeID` {} isn't a validator of subnet {}",
-                t.node_id, t.subnet_id
+            return Err(TxError::node(
+                format!(
+                    "{} isn't a current or pending validator of {}: not found",
+                    t.node_id, t.subnet_id
+                ),
+                format!(
+                    "`unsignedTx.nodeID` {} isn't a validator of subnet {}",
+                    t.node_id, t.subnet_id
+                ),
             ));
         };
         if !v.permissioned {
@@ -170,8 +182,9 @@ pub fn check_auth(
         return fail("`unsignedTx.subnetID` is the Primary Network, which has no owner");
     }
     let Some((owner, converted)) = view.subnet(subnet)? else {
-        return fail(format!(
-            "`unsignedTx.subnetID` {subnet} is not a Subnet of this chain"
+        return Err(TxError::node(
+            "not found",
+            format!("`unsignedTx.subnetID` {subnet} is not a Subnet of this chain"),
         ));
     };
     if converted {
