@@ -145,6 +145,22 @@ pub fn verify(
     // ones per asset, locktime and owner. Locked funds may only be produced locked, for the
     // same owner and locktime (unlocked funds may top them up).
     let mut flow = Flow::new(rules.avax, tx_fee);
+    produce(&mut flow, &mut fx, parts.base, tx_id)?;
+    export(&mut flow, &mut fx, &parts, tx_id)?;
+    let staked = stake(&mut flow, rules, parts.stake)?;
+    flow.produce(rules.avax, parts.balances);
+    let cx = Context {
+        rules,
+        time,
+        staked,
+        outputs: parts.base.outputs.len() as u32,
+    };
+    // The staker kinds check the validator set before the spend, the others after it, as
+    // the node's executors do.
+    let state_first = kind.state_first();
+    if state_first {
+        fx.change = kind.check(&cx, view)?;
+    }
     let spends = flow::spends(&parts.base.inputs, parts.imported);
     let read = |id: &Id, from_memory: bool| {
         if from_memory {
@@ -163,17 +179,9 @@ pub fn verify(
             fx.consumed.push(spent);
         }
     }
-    produce(&mut flow, &mut fx, parts.base, tx_id)?;
-    export(&mut flow, &mut fx, &parts, tx_id)?;
-    let staked = stake(&mut flow, rules, parts.stake)?;
-    flow.produce(rules.avax, parts.balances);
-    let cx = Context {
-        rules,
-        time,
-        staked,
-        outputs: parts.base.outputs.len() as u32,
-    };
-    fx.change = kind.check(&cx, view)?;
+    if !state_first {
+        fx.change = kind.check(&cx, view)?;
+    }
     // `vms/platformvm/utxo/verifier.go:324-329`.
     flow.settle(
         &rules.avax,

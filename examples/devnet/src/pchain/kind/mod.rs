@@ -56,6 +56,18 @@ impl<'t> Kind<'t> {
         }
     }
 
+    /// Whether the node checks the kind's state before the spend: the staker kinds
+    /// (`staker_tx_verification.go` runs the flow check last), not the standard ones.
+    pub fn state_first(&self) -> bool {
+        matches!(
+            self,
+            Kind::AddPermissionlessValidator(_)
+                | Kind::AddPermissionlessDelegator(_)
+                | Kind::AddSubnetValidator(_)
+                | Kind::RemoveSubnetValidator(_)
+        )
+    }
+
     /// How the node wraps the refusals of the spend (`VerifySpend`): the staking kinds'
     /// `ErrFlowCheckFailed` (`vms/platformvm/txs/executor/staker_tx_verification.go`),
     /// ExportTx's `failed verifySpend` (`standard_tx_executor.go`), the others not at all.

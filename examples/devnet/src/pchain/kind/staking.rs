@@ -84,8 +84,9 @@ impl Accept for platform::AddPermissionlessValidatorTx {
         duration(cx.time, end, "unsignedTx.validator.end")?;
         let node = v.validator.node_id;
         if view.validator(&Id::ZERO, &node)?.is_some() {
-            return fail(format!(
-                "{node} is already a validator of the Primary Network"
+            return Err(TxError::node(
+                format!("duplicate validator: {node} on {}", Id::ZERO),
+                format!("{node} is already a validator of the Primary Network"),
             ));
         }
         Ok(Changed::Staking(Change::AddValidator {

@@ -95,7 +95,10 @@ impl Accept for platform::AddSubnetValidatorTx {
         }
         staking::duration(cx.time, end, "unsignedTx.validator.end")?;
         if view.validator(&subnet, &node)?.is_some() {
-            return fail(format!("{node} is already a validator of Subnet {subnet}"));
+            return Err(TxError::node(
+                format!("attempted to issue duplicate validator for {node} on subnet {subnet}"),
+                format!("{node} is already a validator of Subnet {subnet}"),
+            ));
         }
         let Some(primary) = view.validator(&Id::ZERO, &node)? else {
             return Err(TxError::node(
@@ -188,8 +191,12 @@ pub fn check_auth(
         ));
     };
     if converted {
-        return fail(format!(
-            "\"{subnet}\" is immutable: it was converted to an L1, and its owner no longer acts on it"
+        // `vms/platformvm/txs/executor/subnet_tx_verification.go` (`ErrIsImmutable`).
+        return Err(TxError::node(
+            format!("\"{subnet}\" is immutable"),
+            format!(
+                "\"{subnet}\" is immutable: it was converted to an L1, and its owner no longer acts on it"
+            ),
         ));
     }
     let platform::Owner::OutputOwners(owner) = owner else {
