@@ -143,18 +143,19 @@ impl Devnet {
             avax: genesis.avax_asset_id,
             x_chain: genesis.x_chain_id,
         };
-        let genesis_tip = |block: Result<Vec<u8>, _>| {
+        // The proposervm's genesis is the inner genesis block, at that block's time.
+        let genesis_tip = |block: Result<Vec<u8>, _>, time| {
             block
-                .map(|b| Tip::genesis(Id::from_sha256(&b), genesis.time))
+                .map(|b| Tip::genesis(Id::from_sha256(&b), time))
                 .map_err(|e| StartError(format!("the genesis does not encode: {e}")))
         };
         let x = XVm {
             rules,
-            genesis: genesis_tip(genesis.x_block.to_bytes())?,
+            genesis: genesis_tip(genesis.x_block.to_bytes(), crate::genesis::INITIALLY_ACTIVE)?,
         };
         let p = PVm {
             rules: p_rules,
-            genesis: genesis_tip(genesis.p_block.to_bytes())?,
+            genesis: genesis_tip(genesis.p_block.to_bytes(), genesis.time)?,
             genesis_time: genesis.time,
         };
         let started_ns = clock.now_ns();

@@ -82,7 +82,8 @@ pub struct Genesis {
     /// The fee asset (the first genesis asset).
     pub avax_asset_id: Id,
     pub assets: Vec<GenesisAsset>,
-    /// The X-chain's genesis block: height 0, no transactions.
+    /// The X-chain's genesis block: height 0, no transactions, at [`INITIALLY_ACTIVE`], on
+    /// the [`stop_vertex_id`].
     pub x_block: avm::Block,
     /// The P-chain's genesis: UTXOs, the five validators, the X- and C-chains.
     pub p: platform::Genesis,
@@ -90,6 +91,24 @@ pub struct Genesis {
     /// The P-chain's genesis block: an ApricotCommitBlock whose parent is SHA-256 of the
     /// genesis bytes.
     pub p_block: platform::Block,
+}
+
+/// When the upgrades of a local network activated, Cortina among them: the node's
+/// `upgrade.InitiallyActiveTime` (`upgrade/upgrade.go:16`), 2020-12-05T05:00:00Z.
+pub const INITIALLY_ACTIVE: u64 = 1_607_144_400;
+
+/// The ID of the X-chain's stop vertex on a network without a well-known one (a local
+/// network's, `upgrade/upgrade.go:79`): the bootstrapper builds it on the DAG's empty edge
+/// (`snow/engine/avalanche/bootstrap/bootstrapper.go:368-382`), at height 0, in the
+/// vertex codec's version 1 (`snow/engine/avalanche/vertex/builder.go`: version, chain ID,
+/// height, no parents).
+pub fn stop_vertex_id(x_chain_id: &Id) -> Id {
+    let mut v = Vec::with_capacity(2 + 32 + 8 + 4);
+    v.extend_from_slice(&1u16.to_be_bytes());
+    v.extend_from_slice(x_chain_id.as_bytes());
+    v.extend_from_slice(&0u64.to_be_bytes());
+    v.extend_from_slice(&0u32.to_be_bytes());
+    Id::from_sha256(&v)
 }
 
 /// The P-chain's reward parameters on a local network (`genesis/genesis_local.go`).
@@ -311,10 +330,12 @@ pub fn assemble(
     let c_create = create_chain(network_id, "C-Chain", "evm", &[], c_genesis);
     let x_chain_id = x_create.id().expect("a CreateChainTx encodes");
     let c_chain_id = c_create.id().expect("a CreateChainTx encodes");
+    // The X-chain's genesis block as the node linearizes it (`vms/avm/state/state.go:349-356`):
+    // on the stop vertex, at Cortina's time.
     let x_block = avm::Block::from(avm::StandardBlock::new(
-        Id::ZERO,
+        stop_vertex_id(&x_chain_id),
         0,
-        time,
+        INITIALLY_ACTIVE,
         Id::ZERO,
         Vec::new(),
     ));
@@ -526,6 +547,19 @@ mod tests {
         assert_eq!(
             ewoq.to_string(),
             "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"
+        );
+    }
+
+    #[test]
+    fn the_x_chains_stop_vertex_is_the_nodes() {
+        // AvalancheGo v1.14.2 run on the genesis of tests/node (network 1337) answers
+        // avm.getBlockByHeight(0) with this parent for its X-chain.
+        let x: Id = "2huFztbeB4LijVCoLrxP8NwFbRCdtLfUyvx4VXwD5VnVxzxkMX"
+            .parse()
+            .unwrap();
+        assert_eq!(
+            stop_vertex_id(&x).to_string(),
+            "22hyk5maPijVoX12eRP6r8UWzz9hP6rBHgokJovpSNqQMRM2Ue"
         );
     }
 }

@@ -140,9 +140,10 @@ impl Report {
         println!("\n== normalization rules (src/normalize.rs)");
         for r in normalize::RULES {
             println!(
-                "  {} `{}`: {}",
+                "  {} `{}` ({:?}): {}",
                 r.methods,
                 r.member,
+                r.treat,
                 r.why.split_whitespace().collect::<Vec<_>>().join(" ")
             );
         }

@@ -15,8 +15,15 @@ fn s(v: impl ToString) -> Value {
     Value::String(v.to_string())
 }
 
-/// The valid cases of a method: (case, params).
-fn valid(method: &str, w: &Written) -> Vec<(String, Value)> {
+/// The genesis block IDs of X and P, as the node answers them (`null` if it does not).
+struct Genesis {
+    x: Value,
+    p: Value,
+}
+
+/// The valid cases of a method: (case, params). The genesis cases (`genesis-*`) read the
+/// genesis blocks, which two networks with one genesis share byte for byte.
+fn valid(method: &str, w: &Written, g: &Genesis) -> Vec<(String, Value)> {
     let x_tx = w.x_txs.first().map(s).unwrap_or(Value::Null);
     let p_tx = w.p_txs.last().map(s).unwrap_or(Value::Null);
     let subnet = w.subnet.map(s).unwrap_or(Value::Null);
@@ -25,16 +32,17 @@ fn valid(method: &str, w: &Written) -> Vec<(String, Value)> {
     let me = s(&w.me);
     let me_p = s(&w.me_p);
     let one = |p: Value| vec![("valid".to_string(), p)];
-    let enc = |p: Value| {
+    let enc_as = |case: &str, p: Value| {
         ["hex", "json"]
             .iter()
             .map(|e| {
                 let mut q = p.clone();
                 q["encoding"] = s(e);
-                (format!("valid-{e}"), q)
+                (format!("{case}-{e}"), q)
             })
             .collect::<Vec<_>>()
     };
+    let enc = |p: Value| enc_as("valid", p);
     match method {
         "avm.getAllBalances" => one(json!({ "address": me })),
         "avm.getAssetDescription" => {
@@ -43,7 +51,13 @@ fn valid(method: &str, w: &Written) -> Vec<(String, Value)> {
             v
         }
         "avm.getBalance" => one(json!({ "address": me, "assetID": "AVAX" })),
-        "avm.getBlockByHeight" => enc(json!({ "height": "1" })),
+        "avm.getBlockByHeight" | "platform.getBlockByHeight" => {
+            let mut v = enc(json!({ "height": "1" }));
+            v.extend(enc_as("genesis", json!({ "height": "0" })));
+            v
+        }
+        "avm.getBlock" => enc_as("genesis", json!({ "blockID": g.x })),
+        "platform.getBlock" => enc_as("genesis", json!({ "blockID": g.p })),
         "avm.getTx" | "avm.getTxStatus" => {
             let mut v = enc(json!({ "txID": x_tx }));
             if method == "avm.getTxStatus" {
@@ -84,7 +98,6 @@ fn valid(method: &str, w: &Written) -> Vec<(String, Value)> {
         }
         "platform.getStake" => one(json!({ "addresses": [me_p], "encoding": "hex" })),
         "platform.getRewardUTXOs" => one(json!({ "txID": p_tx, "encoding": "hex" })),
-        "platform.getBlockByHeight" => enc(json!({ "height": "1" })),
         "platform.getTx" => enc(json!({ "txID": p_tx })),
         "platform.getTxStatus" => one(json!({ "txID": p_tx })),
         "platform.getCurrentValidators" => {
@@ -217,6 +230,18 @@ fn bad(
 pub async fn run(node_url: &str, devnet_url: &str, w: &Written, report: &mut Report) {
     let ns = Side::new(node_url);
     let ds = Side::new(devnet_url);
+    let genesis_of = |path: &'static str, method: &'static str| {
+        let ns = &ns;
+        async move {
+            ns.call(path, method, &json!({ "height": "0", "encoding": "json" }))
+                .await["result"]["block"]["id"]
+                .clone()
+        }
+    };
+    let g = Genesis {
+        x: genesis_of("/ext/bc/X", "avm.getBlockByHeight").await,
+        p: genesis_of("/ext/bc/P", "platform.getBlockByHeight").await,
+    };
     println!("\n== reads");
     for m in METHODS {
         if m.devnet_only
@@ -241,7 +266,7 @@ pub async fn run(node_url: &str, devnet_url: &str, w: &Written, report: &mut Rep
             let cases = if m.interface == "index" {
                 index_cases(m.name, at, w)
             } else {
-                valid(m.name, w)
+                valid(m.name, w, &g)
             };
             let mut all = cases.clone();
             if let Some((_, v)) = cases.first() {

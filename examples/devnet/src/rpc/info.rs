@@ -13,8 +13,6 @@ use std::sync::Arc;
 pub const NODE_VERSION: &str = "1.15.0";
 /// The node's RPC protocol version at that release.
 const RPC_PROTOCOL_VERSION: u32 = 45;
-/// Upgrades active from genesis: the node's `InitiallyActiveTime`.
-const INITIALLY_ACTIVE: i64 = 1_607_144_400;
 /// An upgrade not scheduled: the node's `UnscheduledActivationTime`, 9999-12-01T00:00:00Z.
 const UNSCHEDULED: i64 = 253_399_622_400;
 
@@ -145,10 +143,10 @@ impl InfoServer for Info {
                 format!("there is no chain with alias/ID '{}'", p.chain),
             )
         })?;
-        // The X-chain runs and is bootstrapped from its first block; the P- and C-chains are
-        // known but not run by this devnet yet.
+        // The X- and P-chains run and are bootstrapped from their first block; the C-chain is
+        // known but not run by this devnet (tests/node/DIFFERENCES.md).
         Ok(IsBootstrappedResult::new(
-            id == self.devnet.genesis.x_chain_id,
+            id == self.devnet.genesis.x_chain_id || id == Id::ZERO,
         ))
     }
 
@@ -203,7 +201,7 @@ impl InfoServer for Info {
     }
 
     async fn upgrades(&self, _: UpgradesParams) -> Result<UpgradesResult, RpcError> {
-        let on = || Timestamp::from_unix(INITIALLY_ACTIVE, 0);
+        let on = || Timestamp::from_unix(crate::genesis::INITIALLY_ACTIVE as i64, 0);
         Ok(Upgrades::new(
             on(),
             on(),

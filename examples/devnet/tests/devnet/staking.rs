@@ -133,7 +133,10 @@ async fn a_new_validator_joins_with_its_stake_and_reward() {
         }
     };
     let e = issue(d.p_tx(key, stake(2_000 * AVAX, end, node)).await).await;
-    assert!(e.contains("failed execution: duplicate validator: NodeID-"), "{e}");
+    assert!(
+        e.contains("failed execution: duplicate validator: NodeID-"),
+        "{e}"
+    );
     let other = NodeId::new([8; 20]);
     let cx = lenient(d.context());
     let e = issue(d.p_tx_in(&cx, key, stake(AVAX, end, other)).await).await;

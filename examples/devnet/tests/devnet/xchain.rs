@@ -141,8 +141,9 @@ async fn a_transfer_is_accepted_and_every_method_agrees() {
     assert_eq!(last.index.get(), 0);
     let wrapper = proposervm::Block::from_bytes(last.bytes.strip_checksum().unwrap()).unwrap();
     assert_eq!(wrapper.id().unwrap(), last.id);
-    // Granite is active from genesis: a GraniteBlock of epoch 1, started at genesis, on the
-    // genesis block, at the P-chain's height.
+    // Granite is active from genesis: a GraniteBlock of epoch 1, started at the genesis
+    // block's time (Cortina's, as the node linearizes the X-chain), on the genesis block, at
+    // the P-chain's height.
     let proposervm::Block::GraniteBlock(s) = &wrapper else {
         panic!("a GraniteBlock")
     };
@@ -150,7 +151,7 @@ async fn a_transfer_is_accepted_and_every_method_agrees() {
     assert_eq!(s.parent_id, b.parent_id);
     assert_eq!(
         (s.epoch_number, s.epoch_start_time),
-        (1, d.devnet.genesis.time as i64)
+        (1, avalanche_devnet::genesis::INITIALLY_ACTIVE as i64)
     );
     assert!(s.certificate.is_empty() && s.signature.is_empty());
     let by_id = index
