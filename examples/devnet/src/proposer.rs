@@ -29,6 +29,8 @@ pub struct Tip {
     pub timestamp: u64,
     pub p_chain_height: u64,
     pub epoch: Epoch,
+    /// A proposer block (false for the inner genesis block, which the first one wraps).
+    pub post_fork: bool,
 }
 
 impl Tip {
@@ -40,6 +42,7 @@ impl Tip {
             timestamp,
             p_chain_height: 0,
             epoch: Epoch::default(),
+            post_fork: false,
         }
     }
 
@@ -69,6 +72,7 @@ impl Tip {
                 number: u(3)?,
                 start: u(4)?,
             },
+            post_fork: true,
         })
     }
 
@@ -117,7 +121,9 @@ pub fn warp_height<R: Reader>(r: &R, genesis: Tip) -> Result<u64, StoreError> {
 }
 
 /// Wraps `inner` (built at `time`, using P-chain height `p_chain_height`) on `parent`; the
-/// wrapper's bytes and the new tip, which is recorded.
+/// wrapper's bytes and the new tip, which is recorded. On the inner genesis block the wrapper
+/// is a StatelessBlock with no epoch, as the node's first (`vms/proposervm/pre_fork_block.go:219-225`);
+/// after it, GraniteBlocks.
 pub fn wrap(
     w: &WriteTransaction,
     chain: Chain,
@@ -126,18 +132,31 @@ pub fn wrap(
     time: u64,
     p_chain_height: u64,
 ) -> Result<(Vec<u8>, Tip), StoreError> {
-    let epoch = parent.child_epoch();
-    let block = proposervm::Block::from(proposervm::GraniteBlock::new(
-        parent.id,
-        time as i64,
-        p_chain_height,
-        Vec::new(),
-        inner.to_vec(),
-        epoch.p_chain_height,
-        epoch.number,
-        epoch.start as i64,
-        Vec::new(),
-    ));
+    let (block, epoch) = if parent.post_fork {
+        let epoch = parent.child_epoch();
+        let block = proposervm::Block::from(proposervm::GraniteBlock::new(
+            parent.id,
+            time as i64,
+            p_chain_height,
+            Vec::new(),
+            inner.to_vec(),
+            epoch.p_chain_height,
+            epoch.number,
+            epoch.start as i64,
+            Vec::new(),
+        ));
+        (block, epoch)
+    } else {
+        let block = proposervm::Block::from(proposervm::StatelessBlock::new(
+            parent.id,
+            time as i64,
+            p_chain_height,
+            Vec::new(),
+            inner.to_vec(),
+            Vec::new(),
+        ));
+        (block, Epoch::default())
+    };
     let bytes = block
         .to_bytes()
         .map_err(|e| StoreError::Invalid(format!("a proposer block does not encode: {e}")))?;
@@ -149,6 +168,7 @@ pub fn wrap(
         timestamp: time,
         p_chain_height,
         epoch,
+        post_fork: true,
     };
     store::set_meta(w, meta_key(chain), &tip.encode())?;
     Ok((bytes, tip))
@@ -181,15 +201,23 @@ mod tests {
 
     #[test]
     fn epochs_follow_acp_181() {
-        let g = Tip::genesis(Id::ZERO, 1_000);
-        // The first block after genesis opens epoch 1 at the genesis time.
-        let e1 = g.child_epoch();
+        // The first proposer block (a StatelessBlock) has no epoch: its child opens epoch 1
+        // at its time and P-chain height.
+        let first = Tip {
+            id: Id::ZERO,
+            timestamp: 1_000,
+            p_chain_height: 0,
+            epoch: Epoch::default(),
+            post_fork: true,
+        };
+        let e1 = first.child_epoch();
         assert_eq!((e1.number, e1.start, e1.p_chain_height), (1, 1_000, 0));
         let t1 = Tip {
             id: Id::ZERO,
             timestamp: 1_005,
             p_chain_height: 3,
             epoch: e1,
+            post_fork: true,
         };
         // Within 30 s of the epoch's start the parent does not seal it.
         assert_eq!(t1.child_epoch(), e1);

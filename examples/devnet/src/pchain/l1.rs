@@ -180,7 +180,8 @@ pub fn validator<R: Reader>(r: &R, validation_id: &Id) -> Result<Option<Validato
         .transpose()
 }
 
-/// The L1 validators of `subnet` (every L1's when `None`), by validation ID.
+/// The L1 validators of `subnet` (every L1's when `None`), in the node's order: by Subnet,
+/// then node ID (`vms/platformvm/state/state.go:785-804` iterates its Subnet-and-node index).
 pub fn validators<R: Reader>(r: &R, subnet: Option<&Id>) -> Result<Vec<Validator>, StoreError> {
     let t = r.table(store::P_L1_VALIDATORS)?;
     let mut out = Vec::new();
@@ -191,6 +192,7 @@ pub fn validators<R: Reader>(r: &R, subnet: Option<&Id>) -> Result<Vec<Validator
             out.push(v);
         }
     }
+    out.sort_by_key(|a| (a.subnet, a.node));
     Ok(out)
 }
 

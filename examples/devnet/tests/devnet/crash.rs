@@ -137,11 +137,8 @@ async fn sigkill_while_producing_loses_nothing_acknowledged() {
             for c in &r.containers {
                 assert_eq!(c.index.get(), n, "round {round}: a gap in the index");
                 let w = proposervm::Block::from_bytes(c.bytes.strip_checksum().unwrap()).unwrap();
-                let proposervm::Block::GraniteBlock(g) = w else {
-                    panic!()
-                };
                 let codec_avm::Block::StandardBlock(b) =
-                    codec_avm::Block::from_bytes(&g.block).unwrap()
+                    codec_avm::Block::from_bytes(w.block().expect("a proposer block")).unwrap()
                 else {
                     panic!()
                 };

@@ -231,10 +231,20 @@ async fn p_index_in_order(d: &Devnet) -> u64 {
         .unwrap();
     for (n, c) in all.containers.iter().enumerate() {
         let w = proposervm::Block::from_bytes(c.bytes.strip_checksum().unwrap()).unwrap();
-        let proposervm::Block::GraniteBlock(g) = w else {
-            panic!("container {n} is not a GraniteBlock")
-        };
-        let platform::Block::BanffStandardBlock(b) = platform::Block::from_bytes(&g.block).unwrap()
+        // The first wrapper is a StatelessBlock, the others GraniteBlocks.
+        let inner = w
+            .block()
+            .unwrap_or_else(|| panic!("container {n} is not a proposer block"));
+        assert_eq!(
+            w.type_name(),
+            if n == 0 {
+                "StatelessBlock"
+            } else {
+                "GraniteBlock"
+            },
+            "container {n}"
+        );
+        let platform::Block::BanffStandardBlock(b) = platform::Block::from_bytes(inner).unwrap()
         else {
             panic!("container {n} does not wrap a standard block")
         };

@@ -401,13 +401,12 @@ async fn a_p_chain_transfer_pays_the_dynamic_fee_and_moves_the_fee_state() {
         .await
         .unwrap();
     assert_eq!(last.index.get(), 0);
-    let avalanche_rpc::codec::proposervm::Block::GraniteBlock(g) =
+    // The first block after genesis: the proposer VM's StatelessBlock, as the node's first.
+    let w =
         avalanche_rpc::codec::proposervm::Block::from_bytes(last.bytes.strip_checksum().unwrap())
-            .unwrap()
-    else {
-        panic!()
-    };
-    assert_eq!(g.block, h.strip_checksum().unwrap());
+            .unwrap();
+    assert_eq!(w.type_name(), "StatelessBlock");
+    assert_eq!(w.block().unwrap(), h.strip_checksum().unwrap());
     // Spending the same UTXOs again is refused and reported as dropped.
     cx.p_fee_state.price = after.price;
     let built = p::base_tx(&cx, &p_codec(&utxos), &d.payer(&keys[3]), &[]);
