@@ -309,9 +309,11 @@ check(chainIDs.P === PRIMARY, `target: the P-chain's ID is ${PRIMARY}`, chainIDs
     same(`${tag} info.getNodeVersion agrees`, ver, version.version);
     check(/^avalanchego\/\d+\.\d+\.\d+$/.test(ver), `${tag} info.getNodeVersion is avalanchego/X.Y.Z`, ver);
   }
-  const rawBoot = await rpc("/ext/info", "info.isBootstrapped", { chain: "X" });
-  const boot = await attempt(`${tag} info.isBootstrapped(X)`, () => info.isBootstrapped("X"));
-  if (boot !== undefined) same(`${tag} info.isBootstrapped(X) agrees, true`, [boot, boot], [rawBoot.isBootstrapped, true]);
+  for (const chain of ["X", "P"]) {
+    const rawBoot = await rpc("/ext/info", "info.isBootstrapped", { chain });
+    const boot = await attempt(`${tag} info.isBootstrapped(${chain})`, () => info.isBootstrapped(chain));
+    if (boot !== undefined) same(`${tag} info.isBootstrapped(${chain}) agrees, true`, [boot, boot], [rawBoot.isBootstrapped, true]);
+  }
   // Its peers are the other validators of its genesis: none for the node (the sole staker of
   // its network), four for the devnet (five genesis validators, run in its process).
   const genesisValidators = Object.keys(await rpc("/ext/bc/P", "platform.getValidatorsAt", { height: "0" }));
