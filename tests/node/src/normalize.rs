@@ -87,6 +87,13 @@ pub const RULES: &[Rule] = &[
         why: "endIndex names the last UTXO of the page, which follows each side's order",
     },
     Rule {
+        methods: "avm.getAllBalances",
+        member: "balances",
+        treat: Treat::Unordered,
+        why: "the node lists the assets in a Go set's order, which varies from call to call \
+              (vms/avm/service.go:577)",
+    },
+    Rule {
         methods: "*.getBalance",
         member: "utxoIDs",
         treat: Treat::Unordered,
