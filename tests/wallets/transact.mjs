@@ -72,30 +72,10 @@ async function main() {
   check("Context.getContextFromURI", context.networkID === 12345, JSON.stringify(context.networkID));
   const xApi = new avm.AVMApi(url);
   const pApi = new pvm.PVMApi(url);
-  // getFeeState answers as of the last accepted block (as the node does), and the gas capacity
-  // refills before the next block: maxPerSecond for each second since, up to maxCapacity.
-  // avalanchejs refuses a tx whose gas exceeds the capacity it is given, so a wallet issuing
-  // heavy txs back to back gives it the capacity the next block will have, and when even that
-  // is short, waits for the clock to move on (the capacity refills 100,000 gas per second).
-  const { maxCapacity, maxPerSecond } = context.platformFeeConfig;
-  const feeStateNow = async () => {
-    const state = await pApi.getFeeState();
-    // The devnet's time (the system clock plus its advances): an advance of 0 s only reads it.
-    const { time } = await rpc("/ext/devnet", "devnet.advanceClock", { seconds: 0 });
-    const elapsed = Math.floor((Date.parse(time) - Date.parse(state.timestamp)) / 1000);
-    const capacity = state.capacity + BigInt(Math.max(0, elapsed)) * maxPerSecond;
-    return { ...state, capacity: capacity < maxCapacity ? capacity : maxCapacity };
-  };
-  const buildP = async (build) => {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return build(await feeStateNow());
-      } catch (e) {
-        if (!/exceeds capacity/.test(e.message) || attempt === 40) throw e;
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
-  };
+  // The fee state as the node gives it (as of the last accepted block): the devnet's P-chain
+  // blocks are a second apart in chain time, as the node's, so the gas capacity refills
+  // between them and a wallet issuing txs back to back builds each with it, as on the node.
+  const buildP = async (build) => build(await pApi.getFeeState());
   const ewoqAddr = keyAddress(ewoq);
   const key1Addr = keyAddress(key1);
   const x = (a) => utils.format("X", "local", a);
@@ -390,9 +370,15 @@ async function main() {
     check("the Subnet is an L1 managed from its chain", s.isPermissioned === false && s.managerChainID === chainId, JSON.stringify(s));
   }
   // The P-chain verifies Warp messages at its epoch's P-chain height (as the node does since
-  // Granite): the L1's validators exist for it once an epoch (30 s) has passed and a P-chain
-  // block names the conversion's height. The devnet's clock moves on; a node's would be waited.
-  await rpc("/ext/devnet", "devnet.advanceClock", { seconds: 30 });
+  // Granite): the L1's validators exist for it once the epoch of the next block has lasted
+  // its 30 s and a P-chain block names the conversion's height. The devnet's clock moves on
+  // to the epoch's end; a node's would be waited.
+  {
+    const epoch = await rpc("/ext/bc/P/proposervm", "proposervm.getCurrentEpoch", {});
+    const { time } = await rpc("/ext/devnet", "devnet.advanceClock", { seconds: 0 });
+    const by = Number(epoch.startTime) + 30 - Math.floor(Date.parse(time) / 1000);
+    await rpc("/ext/devnet", "devnet.advanceClock", { seconds: Math.max(0, by) });
+  }
   await pTx(
     (c) =>
       pvm.e.newBaseTx(

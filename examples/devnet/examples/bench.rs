@@ -142,6 +142,7 @@ async fn prepare(blocks: u64, dir: std::path::PathBuf, keep: bool) -> Served {
             genesis: None,
             mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
             db_cache_bytes: avalanche_devnet::store::CACHE_BYTES,
+            p_chain_lead: avalanche_devnet::LEAD,
         })
         .expect("a devnet on disk"),
     );

@@ -106,6 +106,7 @@ async fn main() {
             genesis: None,
             mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
             db_cache_bytes: avalanche_devnet::store::CACHE_BYTES,
+            p_chain_lead: avalanche_devnet::LEAD,
         })
         .expect("a devnet"),
     );
@@ -285,6 +286,7 @@ async fn main() {
             genesis: None,
             mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
             db_cache_bytes: avalanche_devnet::store::CACHE_BYTES,
+            p_chain_lead: avalanche_devnet::LEAD,
         })
         .unwrap();
         let utxos = x_utxos(&fresh, &faucet);
@@ -371,6 +373,7 @@ fn in_memory() -> Devnet {
         genesis: None,
         mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
         db_cache_bytes: avalanche_devnet::store::CACHE_BYTES,
+        p_chain_lead: avalanche_devnet::LEAD,
     })
     .expect("a devnet")
 }

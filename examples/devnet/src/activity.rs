@@ -271,7 +271,7 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
     // The L1's validators sign for the P-chain height of the epoch the next block verifies
     // at, as a node's P-chain does (`proposer::warp_height`): the conversion is in it once the
     // clock has passed an epoch and a block names the conversion's height.
-    crate::control::advance_clock(d, crate::proposer::EPOCH_SECONDS).map_err(|e| e.to_string())?;
+    crate::control::advance_past_epoch(d).map_err(|e| e.to_string())?;
     p_txs.push(p_do(d, &keys[4], |c, u, p| {
         p::base_tx(c, u, p, &[p::output(avax, AVAX / 100, one(k4))])
     })?);

@@ -17,6 +17,20 @@ use avalanche_rpc::wire::{Id, ShortId};
 pub const MAX_ADVANCE: u64 = 315_360_000;
 
 /// Moves the clock forward, durably (the advance is part of the state and of snapshots).
+/// Advances the clock to the end of the epoch the P-chain's next block is in, so that block
+/// ends it and the one after opens an epoch at its height ([`proposer::warp_height`]); the
+/// seconds advanced.
+pub fn advance_past_epoch(d: &Devnet) -> Result<u64, StoreError> {
+    let r = d.engine.store.read()?;
+    let epoch = proposer::tip(&r, Chain::P)?
+        .unwrap_or(d.p.vm.genesis)
+        .child_epoch();
+    drop(r);
+    let by = (epoch.start + proposer::EPOCH_SECONDS).saturating_sub(d.engine.clock.now());
+    advance_clock(d, by)?;
+    Ok(by)
+}
+
 pub fn advance_clock(d: &Devnet, seconds: u64) -> Result<u64, StoreError> {
     let w = d.engine.store.write()?;
     let total = d.engine.clock.advanced().saturating_add(seconds);

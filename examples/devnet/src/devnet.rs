@@ -32,7 +32,14 @@ pub struct Options {
     pub mempool_bytes: usize,
     /// The page cache of a store on disk, in bytes ([`crate::store::CACHE_BYTES`] by default).
     pub db_cache_bytes: usize,
+    /// How far the P-chain's time may run ahead of the clock while blocks come faster than
+    /// one a second, in seconds ([`LEAD`], the node's sync bound, by default).
+    pub p_chain_lead: u64,
 }
+
+/// The P-chain's time runs at most this far ahead of the clock by default, in seconds: the
+/// node's sync bound (`vms/platformvm/txs/executor/proposal_tx_executor.go:27`).
+pub const LEAD: u64 = 10;
 
 /// Why the devnet could not start.
 #[derive(Debug)]
@@ -157,6 +164,7 @@ impl Devnet {
             rules: p_rules,
             genesis: genesis_tip(genesis.p_block.to_bytes(), genesis.time)?,
             genesis_time: genesis.time,
+            lead: options.p_chain_lead,
         };
         let started_ns = clock.now_ns();
         let r = store.read()?;

@@ -34,7 +34,7 @@ pub mod store;
 pub mod view;
 pub mod xchain;
 
-pub use devnet::{Devnet, Options, StartError};
+pub use devnet::{Devnet, LEAD, Options, StartError};
 
 /// The whole HTTP API: every interface behind the host and CORS checks.
 pub fn app(devnet: std::sync::Arc<Devnet>, public: bool, gate: http::Gate) -> axum::Router {

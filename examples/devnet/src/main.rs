@@ -54,6 +54,13 @@ struct Flags {
     /// process keeps in memory at most.
     #[arg(long, default_value_t = avalanche_devnet::store::CACHE_BYTES)]
     db_cache_bytes: usize,
+    /// P-chain blocks are a second apart in chain time, as the node's minimum block delay
+    /// makes them; the devnet does not wait that second but lets the chain's time run ahead
+    /// of the clock, by at most this many seconds (the node's sync bound by default), after
+    /// which it waits as the node does. Larger keeps a test that issues many P-chain
+    /// transactions in a row fast.
+    #[arg(long, default_value_t = avalanche_devnet::LEAD)]
+    p_chain_lead: u64,
     /// Host names accepted in the `Host` header, comma-separated; `*` for any. IP addresses
     /// and an empty host are always accepted.
     #[arg(long, default_value = "localhost", value_delimiter = ',')]
@@ -154,6 +161,7 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
         genesis,
         mempool_bytes: flags.mempool_bytes,
         db_cache_bytes: flags.db_cache_bytes,
+        p_chain_lead: flags.p_chain_lead,
     })?);
     if devnet.fresh && flags.history && devnet.options.genesis.is_none() {
         let d = devnet.clone();

@@ -102,8 +102,10 @@ pub trait Vm: Send + Sync {
     /// The UTXOs it spends, with where they are: two pending transactions never share one.
     fn spends(&self, fx: &Self::Effects) -> Vec<(Space, Id)>;
 
-    /// Starts a block on the last accepted one at `now` (writing what time alone changes).
-    fn open_block(&self, w: &WriteTransaction, now: u64) -> Result<Self::Block, StoreError>;
+    /// Starts a block on the last accepted one at `now` (writing what time alone changes), or
+    /// `None` if the chain cannot make one yet.
+    fn open_block(&self, w: &WriteTransaction, now: u64)
+    -> Result<Option<Self::Block>, StoreError>;
     /// Verifies a pending transaction against the block's state.
     fn verify_in_block(
         &self,
@@ -314,8 +316,10 @@ impl<V: Vm> Lane<V> {
         w: &WriteTransaction,
         pending: Vec<Pending>,
     ) -> Result<Built, StoreError> {
-        let mut block = self.vm.open_block(w, engine.clock.now())?;
         let mut built = Built::default();
+        let Some(mut block) = self.vm.open_block(w, engine.clock.now())? else {
+            return Ok(built);
+        };
         let mut txs = Vec::new();
         for p in pending {
             let tx = match self.vm.decode(&p.bytes) {

@@ -59,6 +59,12 @@ impl Due {
     }
 }
 
+/// When the next staker leaves (its period ends; an L1 validator's balance runs out), if any
+/// does: a standard block may not pass it (the node's `NextBlockTime` stops there).
+pub fn next_change(w: &WriteTransaction) -> Result<Option<u64>, StoreError> {
+    Ok(next_due(w, u64::MAX)?.map(|d| d.end()))
+}
+
 /// The staker to remove first among those whose end is at or before `now`.
 fn next_due(w: &WriteTransaction, now: u64) -> Result<Option<Due>, StoreError> {
     let mut all: Vec<Due> = stakers::all_stakers(w)?

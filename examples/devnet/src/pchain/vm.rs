@@ -21,7 +21,12 @@ pub struct PVm {
     pub genesis: Tip,
     /// The genesis time: the chain time before any block.
     pub genesis_time: u64,
+    /// How far a block's time may run ahead of the clock, in seconds.
+    pub lead: u64,
 }
+
+/// The least time between a P-chain block and its parent, in seconds.
+pub const MIN_BLOCK_DELAY: u64 = 1;
 
 /// A P-chain block being built.
 pub struct Block {
@@ -95,23 +100,37 @@ impl Vm for PVm {
             .collect()
     }
 
-    fn open_block(&self, w: &WriteTransaction, now: u64) -> Result<Block, StoreError> {
+    /// A standard block comes at least the proposer VM's minimum block delay after its parent
+    /// (`vms/proposervm/vm.go:51`, one second), as the node's do, so the gas capacity refills
+    /// between blocks as on the node. The node waits for that second; the devnet does not:
+    /// it stamps the block a second after its parent, its chain time running ahead of the
+    /// clock while transactions come faster than one block a second, by at most `lead`
+    /// seconds (the node's sync bound, [`crate::LEAD`], by default), after which it waits
+    /// (`None`) as the node would.
+    fn open_block(&self, w: &WriteTransaction, now: u64) -> Result<Option<Block>, StoreError> {
         let (parent_height, parent_bytes) =
             ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::P)?;
         let parent_time = store::meta_u64(w, Meta::P_TIMESTAMP)?.unwrap_or(self.genesis_time);
-        let time = now.max(parent_time);
+        let time = now.max(parent_time.saturating_add(MIN_BLOCK_DELAY));
+        if time > now.saturating_add(self.lead) {
+            return Ok(None);
+        }
+        // Ahead of the clock, not past a staker's end: it is rewarded first, once due.
+        if time > now && super::reward::next_change(w)?.is_some_and(|end| end < time) {
+            return Ok(None);
+        }
         let state = fee_state(w)?.0.advance(time - parent_time);
         let height = parent_height + 1;
         // The block's time first charges the L1 validators' continuous fee.
         l1::advance(w, (time, time - parent_time), height)?;
-        Ok(Block {
+        Ok(Some(Block {
             parent: Id::from_sha256(&parent_bytes),
             height,
             time,
             price: fee::price(state.excess),
             state,
             warp_height: proposer::warp_height(w, self.genesis)?,
-        })
+        }))
     }
 
     fn verify_in_block(

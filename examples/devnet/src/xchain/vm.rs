@@ -77,7 +77,7 @@ impl Vm for XVm {
             .collect()
     }
 
-    fn open_block(&self, w: &WriteTransaction, now: u64) -> Result<Block, StoreError> {
+    fn open_block(&self, w: &WriteTransaction, now: u64) -> Result<Option<Block>, StoreError> {
         let (height, bytes) = ledger::last_block(&w.open_table(store::BLOCKS)?, Chain::X)?;
         let parent = avm::Block::from_bytes(&bytes)
             .map_err(|e| StoreError::invalid(format!("the last block does not decode: {e}")))?;
@@ -86,12 +86,12 @@ impl Vm for XVm {
                 "the last block is not a standard block",
             ));
         };
-        Ok(Block {
+        Ok(Some(Block {
             parent: Id::from_sha256(&bytes),
             height: height + 1,
             time: now.max(parent_block.time),
             size: 0,
-        })
+        }))
     }
 
     fn verify_in_block(

@@ -430,3 +430,54 @@ async fn a_p_chain_transfer_pays_the_dynamic_fee_and_moves_the_fee_state() {
         "{reason}"
     );
 }
+
+/// P-chain blocks are a second apart in chain time, as the node's minimum block delay makes
+/// them, so the gas capacity refills between them; the chain's time runs ahead of the clock
+/// by at most the lead (the node's sync bound by default), after which blocks wait.
+#[tokio::test]
+async fn p_chain_blocks_are_a_second_apart_and_run_ahead_at_most_the_lead() {
+    let d = Devnet::start(avalanche_devnet::Options {
+        p_chain_lead: avalanche_devnet::LEAD,
+        ..common::options()
+    })
+    .await;
+    let p = d.node.platform();
+    let keys = test_keys();
+    let to = keys[4].address();
+    let start = d.devnet.engine.clock.now();
+    let mut times = Vec::new();
+    // More blocks in a row than the lead has seconds.
+    for _ in 0..avalanche_devnet::LEAD + 3 {
+        d.p_do(&keys[3], |c, u, pay| {
+            p::base_tx(c, u, pay, &[p::output(c.avax_asset_id, AVAX, one(to))])
+        })
+        .await
+        .unwrap();
+        let now = d.devnet.engine.clock.now();
+        let chain = p
+            .get_timestamp(GetTimestampParams::new())
+            .await
+            .unwrap()
+            .timestamp
+            .unix_seconds() as u64;
+        assert!(
+            chain <= now + avalanche_devnet::LEAD,
+            "the chain's time {chain} is more than the lead past the clock's {now}"
+        );
+        times.push(chain);
+    }
+    assert!(
+        times.windows(2).all(|w| w[1] > w[0]),
+        "blocks a second apart: {times:?}"
+    );
+    // Thirteen blocks took less than thirteen seconds of the clock: only the ones past the
+    // lead waited.
+    assert!(
+        d.devnet.engine.clock.now() - start < avalanche_devnet::LEAD + 3,
+        "{} s",
+        d.devnet.engine.clock.now() - start
+    );
+    // The capacity refilled between blocks: at least a second's worth each time.
+    let fee = p.get_fee_state(GetFeeStateParams::new()).await.unwrap();
+    assert!(fee.capacity >= 100_000, "{}", fee.capacity);
+}

@@ -24,6 +24,10 @@ pub fn options() -> Options {
         genesis: None,
         mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
         db_cache_bytes: avalanche_devnet::store::CACHE_BYTES,
+        // Tests issue many P-chain txs in a row: the chain's time may run a few minutes
+        // ahead instead of waiting a second a block past the node's 10 s (pchain.rs checks
+        // the default).
+        p_chain_lead: 600,
     }
 }
 
@@ -275,14 +279,28 @@ impl Devnet {
 
     /// Moves the P-chain to a new epoch that holds every block so far, as Warp messages about
     /// a change just made need (`avalanche_devnet::proposer::warp_height`): the clock advances
-    /// by an epoch and `key` pays itself on P.
+    /// to the end of the next block's epoch and `key` pays itself on P.
     pub async fn next_epoch(&self, key: &PrivateKey) {
         use avalanche_rpc::devnet::{AdvanceClockParams, DevnetClient};
+        use avalanche_rpc::proposervm::ProposervmClient;
+        let epoch = self
+            .node
+            .proposervm("P")
+            .get_current_epoch(Default::default())
+            .await
+            .unwrap();
+        let now = self
+            .node
+            .devnet()
+            .advance_clock(AdvanceClockParams::new(0u64))
+            .await
+            .unwrap()
+            .time
+            .unix_seconds() as u64;
+        let end = epoch.start_time.get() + avalanche_devnet::proposer::EPOCH_SECONDS;
         self.node
             .devnet()
-            .advance_clock(AdvanceClockParams::new(
-                avalanche_devnet::proposer::EPOCH_SECONDS,
-            ))
+            .advance_clock(AdvanceClockParams::new(end.saturating_sub(now)))
             .await
             .unwrap();
         let to = key.address();
