@@ -319,7 +319,9 @@ async function main() {
         {
           ...c,
           subnetId,
-          chainName: "wallet-chain",
+          // Letters, digits and spaces: the node refuses any other character in a chain's
+          // name ("illegal name character").
+          chainName: "wallet chain",
           vmId: "srEXiWaHuhNyGwPUi444Tu47ZEDwxTWrbQiuD7FmgSAQ6X7Dy",
           fxIds: [],
           genesisData: { config: { chainId: 99999 } },
