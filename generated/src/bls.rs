@@ -83,6 +83,14 @@ fn verify(
     }
 }
 
+/// The 96-byte uncompressed form of a compressed public key: what the node orders a Warp
+/// validator set by (`snow/validators/warp.go`, `PublicKeyToUncompressedBytes`).
+pub fn uncompressed_public_key(public_key: &[u8; 48]) -> Result<[u8; 96], BlsError> {
+    BlstPublicKey::from_bytes(public_key)
+        .map(|k| k.serialize())
+        .map_err(|e| BlsError(format!("not a BLS public key: {e:?}")))
+}
+
 /// Checks a proof of possession of `public_key`, as the node does for validators.
 pub fn verify_proof_of_possession(public_key: &[u8; 48], proof: &[u8; 96]) -> Result<(), BlsError> {
     verify(public_key, proof, public_key, POP_DST)

@@ -42,12 +42,13 @@ pub fn validation_id(registration: &warp_l1::L1Message) -> Result<Id, BuildError
 pub const QUORUM: (u64, u64) = (67, 100);
 
 /// A validator set as Warp signatures index it (`warp.GetCanonicalValidatorSet`): the
-/// validators with BLS keys sorted by key, validators sharing a key merged; and the weight of
+/// validators with BLS keys sorted by the key's uncompressed form (`snow/validators/warp.go`
+/// compares `PublicKeyToUncompressedBytes`), validators sharing a key merged; and the weight of
 /// the whole set, keyless validators included.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CanonicalSet {
-    /// (compressed BLS public key, weight), ordered by key: bit i of a signature's signer set
-    /// is the i-th.
+    /// (compressed BLS public key, weight), ordered by the key's uncompressed form: bit i of a
+    /// signature's signer set is the i-th.
     pub validators: Vec<([u8; 48], u64)>,
     /// The weight of every validator of the set.
     pub total: u64,
@@ -66,10 +67,16 @@ impl CanonicalSet {
                 *w = w.saturating_add(weight);
             }
         }
-        CanonicalSet {
-            validators: by_key.into_iter().collect(),
-            total,
-        }
+        let mut validators: Vec<([u8; 48], u64)> = by_key.into_iter().collect();
+        // A key that does not decompress (which no validator has: the P-chain checks each
+        // key's proof of possession) sorts last, by its compressed form.
+        validators.sort_by_cached_key(|(k, _)| {
+            (
+                crate::bls::uncompressed_public_key(k).unwrap_or([0xff; 96]),
+                *k,
+            )
+        });
+        CanonicalSet { validators, total }
     }
 }
 
@@ -168,7 +175,12 @@ mod tests {
             (Some(k[1].public_key()), 20),
         ]);
         assert_eq!(set.total, 100);
-        assert!(set.validators.windows(2).all(|w| w[0].0 < w[1].0));
+        let uncompressed = |k: &[u8; 48]| bls::uncompressed_public_key(k).unwrap();
+        assert!(
+            set.validators
+                .windows(2)
+                .all(|w| uncompressed(&w[0].0) < uncompressed(&w[1].0))
+        );
         let unsigned = l1_message(
             12345,
             Id::new([7; 32]),
@@ -192,6 +204,23 @@ mod tests {
         bls::verify_signature(&key, &sig.signature, &unsigned).unwrap();
         // The signed message is the unsigned one followed by the signature.
         assert_eq!(&signed[..unsigned.len()], unsigned.as_slice());
+    }
+
+    #[test]
+    fn the_set_is_ordered_by_the_uncompressed_key_as_the_nodes() {
+        // Two keys whose compressed and uncompressed forms order differently: the node's
+        // order is the uncompressed one (`snow/validators/warp.go`, `Compare`).
+        let all: Vec<[u8; 48]> = (1..=64u8)
+            .map(|i| SecretKey::from_seed(&[i; 32]).unwrap().public_key())
+            .collect();
+        let uncompressed = |k: &[u8; 48]| bls::uncompressed_public_key(k).unwrap();
+        let (a, b) = all
+            .iter()
+            .flat_map(|a| all.iter().map(move |b| (*a, *b)))
+            .find(|(a, b)| a < b && uncompressed(a) > uncompressed(b))
+            .expect("a pair whose two forms order differently");
+        let set = CanonicalSet::new([(Some(a), 1), (Some(b), 1)]);
+        assert_eq!(set.validators, vec![(b, 1), (a, 1)]);
     }
 
     #[test]

@@ -57,7 +57,21 @@ impl Accept for platform::CreateSubnetTx {
 }
 
 impl Accept for platform::CreateChainTx {
+    /// The chain's name is ASCII letters, digits and spaces
+    /// (`vms/platformvm/txs/create_chain_tx.go:72-76`).
     fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+        if let Some(c) = self
+            .chain_name
+            .chars()
+            .find(|c| !(c.is_ascii_alphanumeric() || *c == ' '))
+        {
+            return Err(TxError::node(
+                "illegal name character",
+                format!(
+                    "`unsignedTx.chainName` holds {c:?}: a chain's name is ASCII letters, digits and spaces"
+                ),
+            ));
+        }
         Ok(authorized(&self.base, &self.subnet_id, &self.subnet_auth))
     }
 

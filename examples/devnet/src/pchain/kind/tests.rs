@@ -493,6 +493,35 @@ fn create_chain_accepted_then_refused_without_the_owners_signature() {
 }
 
 #[test]
+fn a_chain_name_other_than_letters_digits_and_spaces_is_refused_in_the_nodes_words() {
+    let mut w = World::funded(10 * AVAX);
+    let subnet = w.subnet(false);
+    let auth = w.authority();
+    let named = |name: &'static str| build::ChainRequest {
+        subnet_id: subnet,
+        name,
+        vm_id: Id::new([3; 32]),
+        fx_ids: Vec::new(),
+        genesis: b"{}",
+    };
+    let good = named("wallet chain 2");
+    let tx = w.tx(Box::new(|c, u, p| {
+        build::create_chain_tx(c, u, p, &auth, &good)
+    }));
+    w.verify(&tx).unwrap();
+    // The builder refuses such a name; another wallet's bytes may hold one. The name is
+    // checked before any signature.
+    let mut bad = tx.clone();
+    let platform::UnsignedTx::CreateChainTx(t) = &mut bad.unsigned else {
+        panic!("a CreateChainTx")
+    };
+    t.chain_name = "wallet-chain".into();
+    let e = w.verify(&bad).unwrap_err();
+    assert_eq!(e.words, "illegal name character");
+    assert!(e.detail().contains("holds '-'"), "{}", e.detail());
+}
+
+#[test]
 fn add_subnet_validator_accepted_then_refused_signed_by_another_owner_or_not_a_primary_validator() {
     let mut w = World::funded(10 * AVAX);
     let subnet = w.subnet(false);
