@@ -21,11 +21,7 @@ pub const MAX_ADVANCE: u64 = 315_360_000;
 /// ends it and the one after opens an epoch at its height ([`proposer::warp_height`]); the
 /// seconds advanced.
 pub fn advance_past_epoch(d: &Devnet) -> Result<u64, StoreError> {
-    let r = d.engine.store.read()?;
-    let epoch = proposer::tip(&r, Chain::P)?
-        .unwrap_or(d.p.vm.genesis)
-        .child_epoch();
-    drop(r);
+    let epoch = proposer::next_p_epoch(&d.engine.store.read()?, d.p.vm.genesis)?;
     let by = (epoch.start + proposer::EPOCH_SECONDS).saturating_sub(d.engine.clock.now());
     advance_clock(d, by)?;
     Ok(by)

@@ -114,10 +114,12 @@ pub fn tip<R: Reader>(r: &R, chain: Chain) -> Result<Option<Tip>, StoreError> {
 /// which the mempool also uses (`manager.go:143-154`, the preferred block's context).
 /// `genesis` is the P-chain's tip before its first block.
 pub fn warp_height<R: Reader>(r: &R, genesis: Tip) -> Result<u64, StoreError> {
-    Ok(tip(r, Chain::P)?
-        .unwrap_or(genesis)
-        .child_epoch()
-        .p_chain_height)
+    Ok(next_p_epoch(r, genesis)?.p_chain_height)
+}
+
+/// The epoch the P-chain's next block is in; `genesis` is its tip before its first block.
+pub fn next_p_epoch<R: Reader>(r: &R, genesis: Tip) -> Result<Epoch, StoreError> {
+    Ok(tip(r, Chain::P)?.unwrap_or(genesis).child_epoch())
 }
 
 /// Wraps `inner` (built at `time`, using P-chain height `p_chain_height`) on `parent`; the

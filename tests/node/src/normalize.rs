@@ -244,12 +244,7 @@ pub fn normalize(key: &str, v: &Value) -> Value {
 /// height and transactions (each as hex). `None` when the bytes are not a block of `chain`.
 pub fn block_summary(chain: &str, bytes: &[u8]) -> Option<Value> {
     use avalanche_rpc::codec::{avm, platform};
-    let hex = |b: Vec<u8>| {
-        format!(
-            "0x{}",
-            b.iter().map(|x| format!("{x:02x}")).collect::<String>()
-        )
-    };
+    let hex = |b: Vec<u8>| avalanche_rpc::wire::HexBytes(b).to_hex();
     match chain {
         "X" => {
             let avm::Block::StandardBlock(b) = avm::Block::from_bytes(bytes).ok()? else {
@@ -421,7 +416,7 @@ mod tests {
                 Vec::new(),
             ));
             let bytes = b.to_bytes().unwrap();
-            json!({"result": {"block": format!("0x{}", bytes.iter().map(|x| format!("{x:02x}")).collect::<String>()), "encoding": "hex"}})
+            json!({"result": {"block": avalanche_rpc::wire::HexBytes(bytes).to_hex(), "encoding": "hex"}})
         };
         // Another time and parent: the same block for the comparison.
         assert_eq!(

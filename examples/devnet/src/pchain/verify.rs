@@ -99,16 +99,14 @@ pub fn verify(
     view: &mut dyn View,
 ) -> Result<Effects, TxError> {
     let kind = Kind::of(&tx.unsigned)?;
-    // The memo's limit is the base's metadata check on the P-chain (`avax.BaseTx.Verify`).
+    // The base's rules are `avax.BaseTx.Verify`'s (the memo's limit among its metadata), which
+    // the kind may wrap; the kind's own fields' rules are not.
     tx.verify().map_err(|e| {
+        let field = e.field();
         let e = crate::engine::rule_broken(&e);
-        let e = if e.words.starts_with("memo") {
-            e.within("metadata failed verification")
-        } else {
-            e
-        };
-        match kind.base_context() {
-            Some(c) if e.detail.is_some() => e.within(c),
+        match field {
+            Some("memo") => kind.in_base(e.within("metadata failed verification")),
+            Some("inputs" | "outputs") => kind.in_base(e),
             _ => e,
         }
     })?;
@@ -118,10 +116,9 @@ pub fn verify(
         .map_err(|e| TxError::new(format!("the transaction does not encode: {e}")))?;
     let hash = *Id::from_sha256(&unsigned).as_bytes();
     let parts = kind.parts(rules)?;
-    check_base(rules, parts.base).map_err(|e| match kind.base_context() {
-        Some(c) if e.words.starts_with("metadata") => e.within(c),
-        _ => e,
-    })?;
+    check_metadata(rules, parts.base)
+        .map_err(|e| kind.in_base(e.within("metadata failed verification")))?;
+    check_memo(parts.base)?;
     let spending = |e: TxError| match kind.spend_context() {
         Some(c) => e.within(c),
         None => e,
@@ -192,13 +189,11 @@ pub fn verify(
     Ok(fx)
 }
 
-/// The base's network, chain and memo, in the node's words: `vms/components/avax/metadata.go` wrapped by `avax.BaseTx.Verify`
-/// (`metadata failed verification`), and the memo by the executor since Durango
-/// (`vms/platformvm/txs/executor`, `verifyMemoFieldLength`).
-fn check_base(rules: &Rules, base: &platform::Base) -> Result<(), TxError> {
+/// The base's network and chain, in the node's words (`vms/components/avax/metadata.go`).
+fn check_metadata(rules: &Rules, base: &platform::Base) -> Result<(), TxError> {
     if base.network_id != rules.network_id {
         return Err(TxError::node(
-            "metadata failed verification: tx has wrong network ID",
+            "tx has wrong network ID",
             format!(
                 "`unsignedTx.networkID` is {}, but this network's ID is {}",
                 base.network_id, rules.network_id
@@ -207,7 +202,7 @@ fn check_base(rules: &Rules, base: &platform::Base) -> Result<(), TxError> {
     }
     if base.blockchain_id != Id::ZERO {
         return Err(TxError::node(
-            "metadata failed verification: tx has wrong chain ID",
+            "tx has wrong chain ID",
             format!(
                 "`unsignedTx.blockchainID` is {}, but the P-chain's ID is {}",
                 base.blockchain_id,
@@ -215,6 +210,12 @@ fn check_base(rules: &Rules, base: &platform::Base) -> Result<(), TxError> {
             ),
         ));
     }
+    Ok(())
+}
+
+/// The memo, empty on the P-chain since Durango: the executor's rule
+/// (`vms/platformvm/txs/executor`, `verifyMemoFieldLength`), not wrapped.
+fn check_memo(base: &platform::Base) -> Result<(), TxError> {
     if !base.memo.is_empty() {
         return Err(TxError::node(
             format!("memo exceeds maximum length: {} > 0", base.memo.len()),

@@ -45,14 +45,14 @@ pub enum Kind<'t> {
 }
 
 impl<'t> Kind<'t> {
-    /// How the node wraps its syntactic check of the base (`BaseTx.SyntacticVerify`), when
-    /// the kind wraps it (`vms/platformvm/txs/add_permissionless_*_tx.go`).
-    pub fn base_context(&self) -> Option<&'static str> {
+    /// A refusal of the base's syntactic check (`BaseTx.SyntacticVerify`) as the kind words
+    /// it: the permissionless kinds wrap it (`vms/platformvm/txs/add_permissionless_*_tx.go`).
+    pub fn in_base(&self, e: TxError) -> TxError {
         match self {
             Kind::AddPermissionlessValidator(_) | Kind::AddPermissionlessDelegator(_) => {
-                Some("failed to verify BaseTx")
+                e.within("failed to verify BaseTx")
             }
-            _ => None,
+            _ => e,
         }
     }
 
