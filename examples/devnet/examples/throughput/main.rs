@@ -24,6 +24,11 @@
 //!
 //!   cargo run --release -p avalanche-devnet --example throughput [-- --chains 2000 --seconds 20]
 //!   cargo run --release -p avalanche-devnet --example throughput -- --chain P
+//!
+//! With `--url URL`, the X-chain load over HTTP against any node serving the local genesis
+//! (`remote.rs`): how the devnet and AvalancheGo compare (`tests/node/compare`).
+
+mod remote;
 
 use avalanche_devnet::context;
 use avalanche_devnet::engine::Vm;
@@ -68,6 +73,26 @@ fn x_utxos(d: &Devnet, key: &PrivateKey) -> Vec<avm::Utxo> {
         .collect()
 }
 
+/// The outputs of the accepted transfer `tx` (ID `id`) that `to` alone owns, as UTXOs.
+fn outputs_to(tx: &avm::Tx, id: Id, asset: Id, to: ShortId) -> Vec<avm::Utxo> {
+    let avm::UnsignedTx::BaseTx(b) = &tx.unsigned else {
+        unreachable!("a BaseTx")
+    };
+    let mut utxos = Vec::new();
+    for (i, o) in b.base.outputs.iter().enumerate() {
+        if let avm::TransferableOut::TransferOutput(t) = &o.output
+            && t.owners.addresses == [to]
+        {
+            utxos.push(avm::Utxo::new(
+                avax::UtxoId::new(id, i as u32),
+                asset,
+                avm::UtxoOutput::Secp256k1fxTransferOutput(t.clone()),
+            ));
+        }
+    }
+    utxos
+}
+
 /// The change output of a signed one-input transfer as the next one's input.
 fn next_utxo(tx: &avm::Tx, asset: Id) -> avm::Utxo {
     let avm::UnsignedTx::BaseTx(b) = &tx.unsigned else {
@@ -94,6 +119,14 @@ async fn main() {
     let rounds = arg("--rounds", 40) as usize;
     let seconds = arg("--seconds", 20);
     let concurrency = arg("--concurrency", 16) as usize;
+    if let Some(url) = args
+        .windows(2)
+        .find(|w| w[0] == "--url")
+        .map(|w| w[1].clone())
+    {
+        remote::run(&url, chains, rounds, seconds, concurrency).await;
+        return;
+    }
     let disk = std::env::args().any(|a| a == "--disk");
     let dir = std::env::temp_dir().join(format!("devnet-throughput-{}", std::process::id()));
     let d = Arc::new(
@@ -128,20 +161,7 @@ async fn main() {
         let built = x::base_tx(&cx, &x_utxos(&d, &faucet), &payer(&d, &faucet), &payments);
         let tx = context::sign(built, &faucet_keys).unwrap();
         let id = d.accept_now(Chain::X, tx.to_bytes().unwrap()).unwrap();
-        let avm::UnsignedTx::BaseTx(b) = &tx.unsigned else {
-            unreachable!()
-        };
-        for (i, o) in b.base.outputs.iter().enumerate() {
-            if let avm::TransferableOut::TransferOutput(t) = &o.output
-                && t.owners.addresses == [load.address()]
-            {
-                heads.push(avm::Utxo::new(
-                    avax::UtxoId::new(id, i as u32),
-                    avax,
-                    avm::UtxoOutput::Secp256k1fxTransferOutput(t.clone()),
-                ));
-            }
-        }
+        heads.extend(outputs_to(&tx, id, avax, load.address()));
     }
     heads.truncate(2 * chains);
     let wallet_heads = heads.split_off(chains);
