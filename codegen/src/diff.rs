@@ -10,7 +10,6 @@
 use crate::codec::model::{Codecs, Struct};
 use crate::emit::names;
 use crate::model::*;
-use crate::naming;
 use std::fmt::Write as _;
 
 /// How much a change moves the crate's version.
@@ -281,7 +280,10 @@ pub fn diff(old: &Spec, new: &Spec) -> Vec<Change> {
             continue;
         };
         if o.name != i.name {
-            let (a, b) = (naming::snake(&o.name), naming::snake(&i.name));
+            let (a, b) = (
+                names::interface_module(&o.name),
+                names::interface_module(&i.name),
+            );
             out.push(
                 format!("interface {}", i.name),
                 format!(

@@ -26,6 +26,7 @@ pub mod raw;
 pub mod report;
 pub mod source;
 pub mod target;
+pub mod version;
 pub mod yaml;
 
 pub use error::{SpecError, SpecErrors};

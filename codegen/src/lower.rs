@@ -723,7 +723,7 @@ impl Cx {
             local,
         )?;
         let result = Schema {
-            name: format!("{}Result", crate::naming::pascal(&m.name)),
+            name: crate::emit::names::result_type(&m.name),
             file: doc.file.clone(),
             summary: format!("Result of `{wire_name}`."),
             description: m.result.description,

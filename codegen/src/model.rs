@@ -1,17 +1,8 @@
 //! The validated spec: one model that every emitter reads.
 
-use crate::positions::Pos;
+pub use crate::positions::Origin;
+pub use crate::version::Version;
 use serde_json::Value;
-
-/// Where a part of the spec was written, and how errors name it.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Origin {
-    /// The file, relative to the spec folder.
-    pub file: String,
-    pub pos: Pos,
-    /// "method `info.peers`, params, field `nodeIDs`".
-    pub at: String,
-}
 
 /// What JSON a wire type is written as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -62,51 +53,6 @@ pub struct Versions {
     pub oldest_supported: Version,
     /// The node version the spec was last checked against, if stated.
     pub checked_against: Option<Version>,
-}
-
-/// A node version, `v1.10.19`: ordered by major, minor and patch.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Version {
-    pub major: u32,
-    pub minor: u32,
-    pub patch: u32,
-}
-
-impl std::str::FromStr for Version {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, String> {
-        let bad = || format!("`{s}` is not a node version such as `v1.10.19`");
-        let rest = s.strip_prefix('v').ok_or_else(bad)?;
-        let mut parts = rest.split('.').map(|p| {
-            if p.is_empty() || p.len() > 9 || !p.bytes().all(|b| b.is_ascii_digit()) {
-                Err(bad())
-            } else {
-                p.parse::<u32>().map_err(|_| bad())
-            }
-        });
-        let v = Version {
-            major: parts.next().ok_or_else(bad)??,
-            minor: parts.next().ok_or_else(bad)??,
-            patch: parts.next().ok_or_else(bad)??,
-        };
-        if parts.next().is_some() {
-            return Err(bad());
-        }
-        Ok(v)
-    }
-}
-
-impl Version {
-    /// The version without its `v`: `1.10.19`.
-    pub fn number(&self) -> String {
-        format!("{}.{}.{}", self.major, self.minor, self.patch)
-    }
-}
-
-impl std::fmt::Display for Version {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "v{}.{}.{}", self.major, self.minor, self.patch)
-    }
 }
 
 /// One entry of the wire vocabulary.

@@ -292,8 +292,10 @@ pub fn field_details(f: &Field) -> Vec<String> {
     }
     if let Some(c) = &f.codec {
         parts.push(format!(
-            "Holds a `{}` of codec `{}` (its layout and JSON form: `spec/codec/`; Rust: `{}_decoded()`).",
-            c.root, c.codec, crate::naming::snake(&f.name)
+            "Holds a `{}` of codec `{}` (its layout and JSON form: `spec/codec/`; Rust: `{}()`).",
+            c.root,
+            c.codec,
+            crate::emit::names::decoded_accessor(f)
         ));
     }
     parts

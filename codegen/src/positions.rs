@@ -732,6 +732,16 @@ impl Scanner {
     }
 }
 
+/// Where a part of the spec was written, and how errors name it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Origin {
+    /// The file, relative to the spec folder.
+    pub file: String,
+    pub pos: Pos,
+    /// "method `info.peers`, params, field `nodeIDs`".
+    pub at: String,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,6 +17,8 @@
 //! - `transact` (feature `transact`): a wallet: keys, a context read from a node, builders
 //!   of every X- and P-chain transaction (UTXOs chosen as AvalancheJS chooses them, the
 //!   node's fees), signing (also partial), issuing and waiting for acceptance.
+//! - [`network`]: the networks the node names (IDs, names, address HRPs) and the primary
+//!   network's chain aliases, one table each.
 //! - [`rpc`]: the runtime: JSON-RPC envelope and errors, [`rpc::Node`], transports, the
 //!   server, and [`rpc::SpecExamples`], a server answering from the spec's examples.
 //!
@@ -39,6 +41,7 @@ pub mod bls;
 pub mod codec;
 #[cfg(feature = "keys")]
 pub mod keys;
+pub mod network;
 pub mod rpc;
 #[cfg(feature = "transact")]
 pub mod transact;

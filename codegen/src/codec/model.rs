@@ -1,6 +1,7 @@
 //! The validated codec model: packages of structs, and codecs that number them.
 
-use crate::model::{Origin, Version};
+use crate::positions::Origin;
+use crate::version::Version;
 
 /// Everything in `spec/codec/`; empty when the spec has no such folder.
 #[derive(Debug, Clone, Default)]

@@ -169,7 +169,7 @@ impl Names {
                     let base = naming::pascal(&i.name);
                     InterfaceNames {
                         spec_name: i.name.clone(),
-                        module: naming::snake(&i.name),
+                        module: interface_module(&i.name),
                         client: format!("{base}Client"),
                         endpoint: format!("{base}Endpoint"),
                         server: format!("{base}Server"),
@@ -244,6 +244,16 @@ impl CodecNames {
             .find(|n| n.spec_name == name)
             .expect("every slot of the codec has names")
     }
+}
+
+/// The module of an interface, and its `Node` accessor: `avm-static` → `avm_static`.
+pub fn interface_module(name: &str) -> String {
+    naming::snake(name)
+}
+
+/// The result type of a method: `getUTXOs` → `GetUtxosResult`.
+pub fn result_type(method: &str) -> String {
+    format!("{}Result", naming::pascal(method))
 }
 
 /// The module of a codec or a package of `spec/codec/` (`warp-l1` → `warp_l1`).
@@ -332,6 +342,11 @@ pub fn shared_members(c: &Codecs, types: &[TypeRef]) -> Vec<Accessor> {
 /// A struct member's name: `txID` → `tx_id`, `type` → `r#type`, `self` → `self_`.
 pub fn field(f: &Field) -> String {
     naming::snake(&f.name)
+}
+
+/// The accessor that decodes a member holding a codec value: `tx_decoded`.
+pub fn decoded_accessor(f: &Field) -> String {
+    format!("{}_decoded", field(f).trim_start_matches("r#"))
 }
 
 /// A member's setter: `with_tx_id`, `with_type`, `with_self`.

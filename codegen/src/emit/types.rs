@@ -125,7 +125,7 @@ fn decoded_accessors(spec: &Spec, name: &syn::Ident, fields: &[Field]) -> TokenS
             let c = f.codec.as_ref()?;
             let root = codec_root_type(spec, c)?;
             let id = ident(&names::field(f));
-            let getter = ident(&format!("{}_decoded", names::field(f).trim_start_matches("r#")));
+            let getter = ident(&names::decoded_accessor(f));
             let (list, inner) = match &f.ty {
                 TypeRef::List(inner) => (true, inner.as_ref()),
                 t => (false, t),

@@ -24,20 +24,11 @@ impl JsonContext {
         }
     }
 
-    /// The context of `chain` on the network `network_id`, with the node's HRPs (1 `avax`,
-    /// 5 `fuji`, 12345 `local`, 10 `testing`, …, any other `custom`).
+    /// The context of `chain` on the network `network_id`, with the node's HRP for it
+    /// ([`crate::network::hrp`]: 1 `avax`, 5 `fuji`, 10 `testing`, 12345 `local`, …, any
+    /// other `custom`).
     pub fn for_network(chain: impl Into<String>, network_id: u32) -> Self {
-        let hrp = match network_id {
-            1 => "avax",
-            2 => "cascade",
-            3 => "denali",
-            4 => "everest",
-            5 => "fuji",
-            10 => "testing",
-            12345 => "local",
-            _ => "custom",
-        };
-        Self::new(chain, hrp)
+        Self::new(chain, crate::network::hrp(network_id))
     }
 }
 

@@ -132,14 +132,9 @@ impl StakingRules {
 }
 
 impl Context {
-    /// The HRP of a network ID, as the node names them.
+    /// The HRP of a network ID, as the node names them ([`crate::network::hrp`]).
     pub fn hrp_of(network_id: u32) -> &'static str {
-        match network_id {
-            1 => "avax",
-            5 => "fuji",
-            12345 => "local",
-            _ => "custom",
-        }
+        crate::network::hrp(network_id)
     }
 
     /// The 20 bytes of an address given as text for `chain` (`X` or `P`) of this network:

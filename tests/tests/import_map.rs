@@ -1,0 +1,324 @@
+//! The import map of each crate's sources, drawn from the paths its files name (`use`
+//! lines and `crate::`/`super::`/`self::` paths in code): no two files of a crate depend on
+//! each other, directly or around a longer circle. A file is a module (`a/b.rs` or
+//! `a/b/mod.rs`); a path is charged to the deepest module file it reaches. Inline
+//! `#[cfg(test)] mod tests { … }` blocks are left out (a test module uses its parent).
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+type Module = Vec<String>;
+
+/// Every `.rs` file under `src` as its module path (`lib.rs`, `main.rs` and `mod.rs` name
+/// their folder's module); `src/bin/` holds other crates and is left out.
+fn modules(src: &Path) -> BTreeMap<Module, PathBuf> {
+    fn walk(dir: &Path, src: &Path, out: &mut BTreeMap<Module, PathBuf>) {
+        for entry in std::fs::read_dir(dir).expect("a source folder") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                if path != src.join("bin") {
+                    walk(&path, src, out);
+                }
+                continue;
+            }
+            if path.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let rel = path
+                .strip_prefix(src)
+                .expect("under src")
+                .with_extension("");
+            let mut m: Module = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            let last = m.last().cloned().unwrap_or_default();
+            if last == "mod" || (m.len() == 1 && (last == "lib" || last == "main")) {
+                m.pop();
+            }
+            out.insert(m, path);
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(src, src, &mut out);
+    out
+}
+
+/// `text` without comments, string and char literals, and its inline test module.
+fn code(text: &str) -> String {
+    let text = match text.find("#[cfg(test)]\nmod tests {") {
+        Some(i) => &text[..i],
+        None => text,
+    };
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i..].starts_with(b"//") {
+            while i < b.len() && b[i] != b'\n' {
+                i += 1;
+            }
+        } else if b[i..].starts_with(b"/*") {
+            i += 2;
+            while i < b.len() && !b[i..].starts_with(b"*/") {
+                i += 1;
+            }
+            i += 2;
+        } else if b[i] == b'"' {
+            // A raw string's hashes are not followed; none of these crates names a path in one.
+            i += 1;
+            while i < b.len() && b[i] != b'"' {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+            out.push_str("\"\"");
+        } else {
+            out.push(b[i] as char);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// A `use` tree expanded into its paths: `a::{b, c::{d, e}}` gives `a::b`, `a::c::d`, `a::c::e`.
+fn expand(tree: &str) -> Vec<String> {
+    let tree: String = tree.chars().filter(|c| !c.is_whitespace()).collect();
+    let Some(open) = tree.find('{') else {
+        return vec![tree];
+    };
+    let (prefix, body) = (
+        &tree[..open],
+        &tree[open + 1..tree.rfind('}').unwrap_or(tree.len())],
+    );
+    let (mut parts, mut depth, mut current) = (Vec::new(), 0, String::new());
+    for c in body.chars() {
+        match c {
+            '{' => depth += 1,
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    parts.push(current);
+    parts
+        .iter()
+        .filter(|p| !p.is_empty())
+        .flat_map(|p| expand(p))
+        .map(|p| format!("{prefix}{p}"))
+        .collect()
+}
+
+/// The paths a file names that start at `crate`, `super` or `self`.
+fn paths(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("use ") {
+        let before = rest[..i].chars().last();
+        let after = &rest[i + 4..];
+        let end = after.find(';').unwrap_or(after.len());
+        if before.is_none_or(|c| !c.is_alphanumeric() && c != '_') {
+            // `X as Y` keeps X: the rename marked with `@` before the spaces go.
+            let words: Vec<&str> = after[..end].split_whitespace().collect();
+            let tree = words.join(" ").replace(" as ", "@");
+            out.extend(
+                expand(&tree)
+                    .into_iter()
+                    .map(|p| p.split('@').next().unwrap_or_default().to_string()),
+            );
+        }
+        rest = &after[end.min(after.len())..];
+    }
+    let b = code.as_bytes();
+    for start in ["crate::", "super::", "self::"] {
+        let mut from = 0;
+        while let Some(i) = code[from..].find(start) {
+            let at = from + i;
+            from = at + start.len();
+            if at > 0
+                && (b[at - 1].is_ascii_alphanumeric() || b[at - 1] == b'_' || b[at - 1] == b':')
+            {
+                continue;
+            }
+            let mut end = at;
+            while end < b.len()
+                && (b[end].is_ascii_alphanumeric() || b[end] == b'_' || b[end] == b':')
+            {
+                end += 1;
+            }
+            // `crate::a::{…}` is a use tree, read whole above.
+            if !code[at..end].ends_with("::") {
+                out.push(code[at..end].to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The module a path reaches from module `current`: the deepest module file on its way.
+fn target(path: &str, current: &Module, files: &BTreeMap<Module, PathBuf>) -> Option<Module> {
+    let mut segments = path.split("::").filter(|s| !s.is_empty()).peekable();
+    let mut full: Module = match segments.peek().copied() {
+        Some("crate") => {
+            segments.next();
+            Vec::new()
+        }
+        Some("super" | "self") => current.clone(),
+        _ => return None,
+    };
+    for s in segments {
+        match s {
+            "super" => {
+                full.pop();
+            }
+            "self" | "*" => {}
+            s => full.push(s.to_string()),
+        }
+    }
+    (0..=full.len())
+        .rev()
+        .map(|k| full[..k].to_vec())
+        .find(|m| files.contains_key(m))
+}
+
+/// Each module and the modules it names.
+fn map(src: &Path) -> BTreeMap<Module, BTreeSet<Module>> {
+    let files = modules(src);
+    files
+        .iter()
+        .map(|(m, path)| {
+            let text = code(&std::fs::read_to_string(path).expect("a source file"));
+            let uses = paths(&text)
+                .iter()
+                .filter_map(|p| target(p, m, &files))
+                .filter(|t| t != m)
+                .collect();
+            (m.clone(), uses)
+        })
+        .collect()
+}
+
+/// The circles of the map: its strongly connected parts of more than one module (Tarjan).
+fn circles(map: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<Vec<Module>> {
+    struct Walk<'a> {
+        map: &'a BTreeMap<Module, BTreeSet<Module>>,
+        index: BTreeMap<&'a Module, usize>,
+        low: BTreeMap<&'a Module, usize>,
+        stack: Vec<&'a Module>,
+        found: Vec<Vec<Module>>,
+    }
+    impl<'a> Walk<'a> {
+        fn visit(&mut self, m: &'a Module) {
+            let n = self.index.len();
+            self.index.insert(m, n);
+            self.low.insert(m, n);
+            self.stack.push(m);
+            for w in self.map.get(m).into_iter().flatten() {
+                if !self.index.contains_key(w) {
+                    self.visit(w);
+                    let l = self.low[w].min(self.low[m]);
+                    self.low.insert(m, l);
+                } else if self.stack.contains(&w) {
+                    let l = self.index[w].min(self.low[m]);
+                    self.low.insert(m, l);
+                }
+            }
+            if self.low[m] == self.index[m] {
+                let mut part = Vec::new();
+                while let Some(w) = self.stack.pop() {
+                    part.push(w.clone());
+                    if w == m {
+                        break;
+                    }
+                }
+                if part.len() > 1 {
+                    part.sort();
+                    self.found.push(part);
+                }
+            }
+        }
+    }
+    let mut walk = Walk {
+        map,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        found: Vec::new(),
+    };
+    for m in map.keys() {
+        if !walk.index.contains_key(m) {
+            walk.visit(m);
+        }
+    }
+    walk.found
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// The crates whose sources have no circle.
+const CRATES: [&str; 2] = ["codegen/src", "tests/node/src"];
+
+#[test]
+fn no_crate_has_an_import_circle() {
+    let mut report = String::new();
+    for src in CRATES {
+        let map = map(&root().join(src));
+        assert!(map.len() > 5, "{src}: only {} modules found", map.len());
+        for part in circles(&map) {
+            let name = |m: &Module| {
+                if m.is_empty() {
+                    "crate".into()
+                } else {
+                    m.join("::")
+                }
+            };
+            report.push_str(&format!(
+                "{src}: {}\n",
+                part.iter().map(name).collect::<Vec<_>>().join(" ↔ ")
+            ));
+        }
+    }
+    assert!(report.is_empty(), "import circles:\n{report}");
+}
+
+#[test]
+fn the_map_sees_use_trees_and_paths_in_code() {
+    let text = code(
+        "use crate::a::{b::C, d::{self, E}};\n// use crate::z;\nfn f() { super::g::h(); let s = \"crate::y\"; }",
+    );
+    let mut p = paths(&text);
+    p.sort();
+    assert_eq!(
+        p,
+        [
+            "crate::a::b::C",
+            "crate::a::d::E",
+            "crate::a::d::self",
+            "super::g::h"
+        ]
+    );
+    let map = BTreeMap::from([
+        (
+            vec!["a".to_string()],
+            BTreeSet::from([vec!["b".to_string()]]),
+        ),
+        (
+            vec!["b".to_string()],
+            BTreeSet::from([vec!["c".to_string()]]),
+        ),
+        (
+            vec!["c".to_string()],
+            BTreeSet::from([vec!["a".to_string()]]),
+        ),
+        (
+            vec!["d".to_string()],
+            BTreeSet::from([vec!["a".to_string()]]),
+        ),
+    ]);
+    assert_eq!(circles(&map).len(), 1, "a ↔ b ↔ c, not d");
+}
