@@ -151,81 +151,50 @@ pub trait BaseLike {
     fn output_amount(&mut self, owner: &ShortId) -> Option<&mut u64>;
 }
 
-impl BaseLike for avm::Base {
-    fn network_id(&mut self) -> &mut u32 {
-        &mut self.network_id
-    }
-    fn blockchain_id(&mut self) -> &mut Id {
-        &mut self.blockchain_id
-    }
-    fn memo(&mut self) -> &mut Vec<u8> {
-        &mut self.memo
-    }
-    fn inputs(&self) -> usize {
-        self.inputs.len()
-    }
-    fn outputs(&self) -> usize {
-        self.outputs.len()
-    }
-    fn dup_first_input(&mut self) {
-        let i = self.inputs[0].clone();
-        self.inputs.insert(0, i);
-    }
-    fn input_amount(&mut self) -> Option<&mut u64> {
-        match &mut self.inputs.first_mut()?.input {
-            avm::TransferableIn::TransferInput(i) => Some(&mut i.amount),
-            _ => None,
-        }
-    }
-    fn output_amount(&mut self, owner: &ShortId) -> Option<&mut u64> {
-        self.outputs.iter_mut().find_map(|o| match &mut o.output {
-            avm::TransferableOut::TransferOutput(t)
-                if t.owners.addresses == [*owner] && t.owners.locktime == 0 =>
-            {
-                Some(&mut t.amount)
+/// `BaseLike` for a chain's `Base`, whose inputs and outputs are the chain module's (`$m`).
+macro_rules! base_like {
+    ($m:ident) => {
+        impl BaseLike for $m::Base {
+            fn network_id(&mut self) -> &mut u32 {
+                &mut self.network_id
             }
-            _ => None,
-        })
-    }
-}
-
-impl BaseLike for pc::Base {
-    fn network_id(&mut self) -> &mut u32 {
-        &mut self.network_id
-    }
-    fn blockchain_id(&mut self) -> &mut Id {
-        &mut self.blockchain_id
-    }
-    fn memo(&mut self) -> &mut Vec<u8> {
-        &mut self.memo
-    }
-    fn inputs(&self) -> usize {
-        self.inputs.len()
-    }
-    fn outputs(&self) -> usize {
-        self.outputs.len()
-    }
-    fn dup_first_input(&mut self) {
-        let i = self.inputs[0].clone();
-        self.inputs.insert(0, i);
-    }
-    fn input_amount(&mut self) -> Option<&mut u64> {
-        match &mut self.inputs.first_mut()?.input {
-            pc::TransferableIn::TransferInput(i) => Some(&mut i.amount),
-            _ => None,
-        }
-    }
-    fn output_amount(&mut self, owner: &ShortId) -> Option<&mut u64> {
-        self.outputs.iter_mut().find_map(|o| match &mut o.output {
-            pc::TransferableOut::TransferOutput(t)
-                if t.owners.addresses == [*owner] && t.owners.locktime == 0 =>
-            {
-                Some(&mut t.amount)
+            fn blockchain_id(&mut self) -> &mut Id {
+                &mut self.blockchain_id
             }
-            _ => None,
-        })
-    }
+            fn memo(&mut self) -> &mut Vec<u8> {
+                &mut self.memo
+            }
+            fn inputs(&self) -> usize {
+                self.inputs.len()
+            }
+            fn outputs(&self) -> usize {
+                self.outputs.len()
+            }
+            fn dup_first_input(&mut self) {
+                let i = self.inputs[0].clone();
+                self.inputs.insert(0, i);
+            }
+            fn input_amount(&mut self) -> Option<&mut u64> {
+                match &mut self.inputs.first_mut()?.input {
+                    $m::TransferableIn::TransferInput(i) => Some(&mut i.amount),
+                    _ => None,
+                }
+            }
+            fn output_amount(&mut self, owner: &ShortId) -> Option<&mut u64> {
+                self.outputs.iter_mut().find_map(|o| match &mut o.output {
+                    $m::TransferableOut::TransferOutput(t)
+                        if t.owners.addresses == [*owner] && t.owners.locktime == 0 =>
+                    {
+                        Some(&mut t.amount)
+                    }
+                    _ => None,
+                })
+            }
+        }
+    };
 }
+base_like!(avm);
+base_like!(pc);
 
 /// What one issue did on each side.
 pub struct Issued {
