@@ -105,4 +105,12 @@ pub enum SignError {
     /// The unsigned transaction does not encode.
     #[error("the transaction does not encode: {0}")]
     Encode(String),
+    /// A signer did not sign for its address, or answered a signature that is not one.
+    #[error("the signer of {address} did not sign: {reason}")]
+    Signer {
+        /// The address (its short ID) it was asked to sign for.
+        address: String,
+        /// Why, in the signer's words or this crate's.
+        reason: String,
+    },
 }

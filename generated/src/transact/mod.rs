@@ -12,7 +12,10 @@
 //!    fees are the node's ([`fee`]).
 //! 4. **Sign, issue, confirm** ([`Unsigned::sign`], [`issue_x`], [`wait_p`], …): every key
 //!    that owns an input signs it, partial signing for multisig, issuing through the
-//!    generated client, and polling the status with backoff. [`x_utxos`]/[`p_utxos`] read
+//!    generated client, and polling the status with backoff. Keys held elsewhere (a
+//!    hardware wallet, a KMS or HSM, a signing service) sign through a [`Signer`]
+//!    ([`Unsigned::sign_with`]; [`ExternalSigner`] takes DER, `r ‖ s` and high-`s` answers
+//!    and signers that hash the message themselves). [`x_utxos`]/[`p_utxos`] read
 //!    every page of a keychain's UTXOs.
 //!
 //! Where this differs from AvalancheJS 5.2.0 (all cases where AvalancheJS builds a
@@ -39,6 +42,7 @@ mod node;
 pub mod p;
 pub mod payer;
 pub mod sign;
+pub mod signer;
 pub mod spend;
 #[cfg(test)]
 mod tests;
@@ -52,3 +56,4 @@ pub use keychain::{Keychain, bls_signer};
 pub use node::{WalletError, issue_p, issue_x, p_utxos, wait_p, wait_x, warp_validators, x_utxos};
 pub use payer::{Payer, owners};
 pub use sign::{CredentialKind, Signable, Signers, Unsigned};
+pub use signer::{ExternalSigner, SignRequest, Signer, SignerError};

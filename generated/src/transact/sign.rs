@@ -9,6 +9,7 @@ use crate::wire::{Id, ShortId};
 
 use super::error::SignError;
 use super::keychain::Keychain;
+use super::signer::{SignRequest, Signer};
 
 /// The credential type a credential is written with (X-chain operations sign with their
 /// fx's).
@@ -145,6 +146,46 @@ impl<U: Signable> Unsigned<U> {
                     *slot = Some(k.sign_hash(&hash));
                     n += 1;
                 }
+            }
+        }
+        Ok(n)
+    }
+
+    /// Signs every empty slot one of `signers` signs for (the first that does, asked in
+    /// order, one slot at a time); returns how many it signed. Each signature must recover
+    /// to its slot's address over this transaction's digest, or it is refused (naming the
+    /// address); a signer's refusal stops it there, the slots signed so far kept.
+    pub async fn sign_with(&mut self, signers: &[&dyn Signer]) -> Result<usize, SignError> {
+        let message: std::sync::Arc<[u8]> = self.bytes()?.into();
+        let digest = *Id::from_sha256(&message).as_bytes();
+        let mut n = 0;
+        for (s, sigs) in self.signers.iter().zip(self.signatures.iter_mut()) {
+            for (a, slot) in s.addresses.iter().zip(sigs.iter_mut()) {
+                let Some(signer) = signers.iter().find(|x| x.signs_for(a)) else {
+                    continue;
+                };
+                if slot.is_some() {
+                    continue;
+                }
+                let request = SignRequest {
+                    digest,
+                    message: message.clone(),
+                    address: *a,
+                };
+                let refused = |reason: String| SignError::Signer {
+                    address: a.to_string(),
+                    reason,
+                };
+                let sig = signer.sign(request).await.map_err(|e| refused(e.0))?;
+                let by = crate::keys::PublicKey::recover(&digest, &sig).map(|k| k.address());
+                if by.as_ref() != Ok(a) {
+                    return Err(refused(
+                        "its signature does not recover to the address over this transaction"
+                            .into(),
+                    ));
+                }
+                *slot = Some(sig);
+                n += 1;
             }
         }
         Ok(n)

@@ -301,6 +301,109 @@ fn a_two_of_three_output_is_signed_by_two_keychains_in_turn() {
     assert!(who.contains(&k1.address()) && who.contains(&k3.address()));
 }
 
+/// `key`'s signature of `digest` as a KMS answers it: ASN.1 DER, `s` in whichever half the
+/// signer's nonce gave (here the upper one, the form the node refuses), no recovery ID.
+fn kms_der(key: &PrivateKey, digest: &[u8]) -> Vec<u8> {
+    let sig = key.sign_hash(digest.try_into().expect("a digest"));
+    // N - s: the same signature with s in the upper half.
+    let n: [u8; 32] = [
+        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+        0xfe, 0xba, 0xae, 0xdc, 0xe6, 0xaf, 0x48, 0xa0, 0x3b, 0xbf, 0xd2, 0x5e, 0x8c, 0xd0, 0x36,
+        0x41, 0x41,
+    ];
+    let mut high = [0u8; 32];
+    let mut borrow = 0i16;
+    for i in (0..32).rev() {
+        let d = i16::from(n[i]) - i16::from(sig[32 + i]) - borrow;
+        borrow = i16::from(d < 0);
+        high[i] = d.rem_euclid(256) as u8;
+    }
+    let int = |x: &[u8]| {
+        let x = &x[x.iter().position(|b| *b != 0).unwrap_or(31)..];
+        let pad = usize::from(x[0] & 0x80 != 0);
+        [vec![0x02, (x.len() + pad) as u8], vec![0; pad], x.to_vec()].concat()
+    };
+    let body = [int(&sig[..32]), int(&high)].concat();
+    [vec![0x30, body.len() as u8], body].concat()
+}
+
+#[tokio::test]
+async fn signers_of_every_kind_fill_the_slots_they_hold() {
+    use super::{ExternalSigner, Signer, SignerError};
+    let c = ctx();
+    let (k1, k2, k3) = (key(1), key(2), key(3));
+    let owners3 = owners("owners", &[k1.address(), k2.address(), k3.address()], 3, 0).unwrap();
+    let utxos = vec![x_utxo(1, 3 * AVAX, owners3)];
+    let payer = Payer::new(vec![k1.address(), k2.address(), k3.address()], NOW);
+    let out = x::output(c.avax_asset_id, AVAX, one(key(4).address(), 0));
+    let built = x::base_tx(&c, &utxos, &payer, &[out]).unwrap();
+    let digest = *Id::from_sha256(&built.bytes().unwrap()).as_bytes();
+
+    // k1 in a keychain; k2 behind a KMS that signs digests and answers DER with a high s;
+    // k3 behind a service that wants the message and hashes it itself.
+    let keychain = Keychain::from_keys([k1.clone()]);
+    let kms_key = k2.clone();
+    let kms = ExternalSigner::digest(vec![k2.address()], move |d: Vec<u8>| {
+        let der = kms_der(&kms_key, &d);
+        async move { Ok::<_, SignerError>(der) }
+    });
+    let service_key = k3.clone();
+    let service = ExternalSigner::message(vec![k3.address()], move |m: Vec<u8>| {
+        let d = *Id::from_sha256(&m).as_bytes();
+        let sig = service_key.sign_hash(&d).to_vec();
+        async move { Ok::<_, SignerError>(sig) }
+    });
+    let mut tx = built.clone();
+    let signers: [&dyn Signer; 3] = [&keychain, &kms, &service];
+    assert_eq!(tx.sign_with(&signers).await.unwrap(), 3);
+    assert!(tx.missing().is_empty());
+    // The same bytes as the keys in memory would have signed: the DER answer normalized.
+    let mut by_keys = built.clone();
+    by_keys
+        .sign(&Keychain::from_keys([k1.clone(), k2.clone(), k3.clone()]))
+        .unwrap();
+    assert_eq!(
+        tx.signed().unwrap().to_bytes().unwrap(),
+        by_keys.signed().unwrap().to_bytes().unwrap()
+    );
+    assert_eq!(
+        super::signer::normalize(&digest, &kms_der(&k2, &digest), &k2.address()).unwrap(),
+        k2.sign_hash(&digest)
+    );
+
+    // A signer that signs with another key than it claims: refused, naming the address.
+    let liar = ExternalSigner::digest(vec![k2.address()], move |d: Vec<u8>| {
+        let sig = key(9).sign_hash(d.as_slice().try_into().unwrap()).to_vec();
+        async move { Ok::<_, SignerError>(sig) }
+    });
+    let mut tx = built.clone();
+    let e = tx
+        .sign_with(&[&keychain, &liar])
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains(&format!("the signer of {} did not sign", k2.address()))
+            && e.contains("does not recover to"),
+        "{e}"
+    );
+    let mut missing = tx.missing();
+    missing.sort();
+    let mut expected = vec![k2.address(), k3.address()];
+    expected.sort();
+    assert_eq!(missing, expected, "k1's slot kept");
+    // A signer that refuses: its words.
+    let offline = ExternalSigner::digest(vec![k3.address()], |_| async {
+        Err::<Vec<u8>, _>(SignerError::new("the device is locked"))
+    });
+    let e = tx.sign_with(&[&offline]).await.unwrap_err().to_string();
+    assert!(e.ends_with("did not sign: the device is locked"), "{e}");
+    // An answer that is no signature at all.
+    let garbage = ExternalSigner::digest(vec![k3.address()], |_| async { Ok(vec![1, 2, 3]) });
+    let e = tx.sign_with(&[&garbage]).await.unwrap_err().to_string();
+    assert!(e.contains("the signer's answer is 3 bytes"), "{e}");
+}
+
 /// A node answering `avm.getUTXOs` from scripted pages: (UTXO numbers, numFetched, end
 /// cursor).
 #[derive(Clone)]
