@@ -106,7 +106,7 @@ impl Tour {
     /// What `a` alone can spend of AVAX on X now, added up from its UTXOs (`getBalance` is
     /// deprecated).
     async fn x_balance(&self, a: &ShortId) -> Result<u64> {
-        let utxos = transact::x_utxos(&self.node, &self.ctx, &[*a], None).await?;
+        let utxos = x::utxos(&self.node, &self.ctx, &[*a], None).await?;
         Ok(utxos
             .iter()
             .filter(|u| u.asset_id == self.ctx.avax_asset_id)
@@ -123,7 +123,7 @@ impl Tour {
 
     /// What `a` alone holds unlocked of AVAX on P.
     async fn p_balance(&self, a: &ShortId) -> Result<u64> {
-        let utxos = transact::p_utxos(&self.node, &self.ctx, &[*a], None).await?;
+        let utxos = p::utxos(&self.node, &self.ctx, &[*a], None).await?;
         Ok(utxos
             .iter()
             .filter(|u| u.asset_id == self.ctx.avax_asset_id)
@@ -141,8 +141,10 @@ impl Tour {
     /// Signs with the funded key, issues on P, waits for the commit; returns the ID.
     async fn p_send(&mut self, what: &str, mut tx: p::PUnsigned) -> Result<Id> {
         tx.sign(&self.ewoq)?;
-        let id = transact::issue_p(&self.node, &tx.signed()?).await?;
-        transact::wait_p(&self.node, id, WAIT).await?;
+        let id = p::issue(&self.node, &tx.signed()?)
+            .await?
+            .wait_for(WAIT)
+            .await?;
         println!(
             "{what}: {id} committed (fee {} nAVAX, burned {})",
             tx.fee(),
@@ -216,7 +218,7 @@ impl Tour {
     }
 
     async fn p_utxos(&self) -> Result<Vec<pc::Utxo>> {
-        Ok(transact::p_utxos(&self.node, &self.ctx, &[self.me], None).await?)
+        Ok(p::utxos(&self.node, &self.ctx, &[self.me], None).await?)
     }
 }
 
@@ -280,7 +282,7 @@ async fn multisig_on_x(t: &Tour) -> Result<()> {
         2,
         0,
     )?;
-    let utxos = transact::x_utxos(&t.node, &t.ctx, &[t.me], None).await?;
+    let utxos = x::utxos(&t.node, &t.ctx, &[t.me], None).await?;
     let mut fund = x::base_tx(
         &t.ctx,
         &utxos,
@@ -288,13 +290,15 @@ async fn multisig_on_x(t: &Tour) -> Result<()> {
         &[x::output(t.ctx.avax_asset_id, 5 * AVAX, shared)],
     )?;
     fund.sign(&t.ewoq)?;
-    let id = transact::issue_x(&t.node, &fund.signed()?).await?;
-    transact::wait_x(&t.node, id, WAIT).await?;
+    let id = x::issue(&t.node, &fund.signed()?)
+        .await?
+        .wait_for(WAIT)
+        .await?;
     println!(
         "X: 5 AVAX to a 2-of-3 owner: {id} accepted (fee {})",
         fund.fee()
     );
-    let held = transact::x_utxos(&t.node, &t.ctx, &[alice.address()], None).await?;
+    let held = x::utxos(&t.node, &t.ctx, &[alice.address()], None).await?;
     check("the 2-of-3 UTXO is listed for each owner", held.len() == 1)?;
 
     let dave = PrivateKey::from_bytes(&fresh(4))?.address();
@@ -316,8 +320,10 @@ async fn multisig_on_x(t: &Tour) -> Result<()> {
         send.missing() == vec![carol.address()],
     )?;
     send.sign(&Keychain::from_keys([carol.clone()]))?;
-    let id = transact::issue_x(&t.node, &send.signed()?).await?;
-    transact::wait_x(&t.node, id, WAIT).await?;
+    let id = x::issue(&t.node, &send.signed()?)
+        .await?
+        .wait_for(WAIT)
+        .await?;
     println!("X: 2 AVAX from the 2-of-3 owner, signed by Alice then Carol: {id} accepted");
     check("Dave holds 2 AVAX", t.x_balance(&dave).await? == 2 * AVAX)?;
     check(
@@ -330,7 +336,7 @@ async fn multisig_on_x(t: &Tour) -> Result<()> {
 /// 100 AVAX exported from X and imported on P.
 async fn x_to_p(t: &mut Tour) -> Result<()> {
     let before = t.p_balance(&t.me).await?;
-    let utxos = transact::x_utxos(&t.node, &t.ctx, &[t.me], None).await?;
+    let utxos = x::utxos(&t.node, &t.ctx, &[t.me], None).await?;
     let to_me = owners("to", &[t.me], 1, 0)?;
     let mut export = x::export_tx(
         &t.ctx,
@@ -340,10 +346,12 @@ async fn x_to_p(t: &mut Tour) -> Result<()> {
         &[x::output(t.ctx.avax_asset_id, 100 * AVAX, to_me.clone())],
     )?;
     export.sign(&t.ewoq)?;
-    let id = transact::issue_x(&t.node, &export.signed()?).await?;
-    transact::wait_x(&t.node, id, WAIT).await?;
+    let id = x::issue(&t.node, &export.signed()?)
+        .await?
+        .wait_for(WAIT)
+        .await?;
     println!("X: 100 AVAX exported to P: {id} accepted");
-    let atomic = transact::p_utxos(&t.node, &t.ctx, &[t.me], Some("X")).await?;
+    let atomic = p::utxos(&t.node, &t.ctx, &[t.me], Some("X")).await?;
     check(
         "the P-chain sees the exported UTXO",
         atomic.iter().any(|u| u.utxo_id.tx_id == id),
@@ -372,7 +380,7 @@ async fn x_to_p(t: &mut Tour) -> Result<()> {
     )?;
     check(
         "nothing is left to import",
-        transact::p_utxos(&t.node, &t.ctx, &[t.me], Some("X"))
+        p::utxos(&t.node, &t.ctx, &[t.me], Some("X"))
             .await?
             .is_empty(),
     )?;

@@ -53,7 +53,10 @@ pub use context::{Context, FeeConfig, FeeState, StakingRules, ValidatorFeeConfig
 pub use error::{BuildError, SignError};
 pub use keychain::{Keychain, bls_signer};
 #[cfg(feature = "client")]
-pub use node::{WalletError, issue_p, issue_x, p_utxos, wait_p, wait_x, warp_validators, x_utxos};
+pub use node::{
+    DEFAULT_WAIT, IssuedTo, Pending, WalletError, issue_p, issue_x, p_utxos, wait_p, wait_x,
+    warp_validators, x_utxos,
+};
 pub use payer::{Payer, owners};
 pub use sign::{CredentialKind, Signable, Signers, Unsigned};
 pub use signer::{ExternalSigner, SignRequest, Signer, SignerError};

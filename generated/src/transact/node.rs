@@ -372,6 +372,80 @@ pub async fn wait_p<T: Transport + Clone>(
     .await
 }
 
+/// How long [`Pending::wait`] waits: a minute, ample for a local network and for Fuji or
+/// Mainnet under normal load.
+pub const DEFAULT_WAIT: Duration = Duration::from_secs(60);
+
+/// The chain a [`Pending`] transaction was issued to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IssuedTo {
+    /// The X-chain: final when `avm.getTx` finds it.
+    X,
+    /// The P-chain: final when `platform.getTxStatus` says committed, dropped or aborted.
+    P,
+}
+
+/// A transaction a node took, with what it takes to learn its outcome: `issue` then
+/// `.wait()`.
+#[derive(Debug, Clone)]
+pub struct Pending<T: Transport + Clone> {
+    node: Node<T>,
+    chain: IssuedTo,
+    tx_id: Id,
+}
+
+impl<T: Transport + Clone> Pending<T> {
+    /// The transaction's ID.
+    pub fn tx_id(&self) -> Id {
+        self.tx_id
+    }
+
+    /// The chain it went to.
+    pub fn chain(&self) -> IssuedTo {
+        self.chain
+    }
+
+    /// Waits for its outcome, at most [`DEFAULT_WAIT`]: `Ok` once accepted (X) or committed
+    /// (P); [`WalletError::Dropped`] with the node's reason, [`WalletError::Aborted`], or
+    /// [`WalletError::Timeout`] with the last status otherwise.
+    pub async fn wait(&self) -> Result<Id, WalletError> {
+        self.wait_for(DEFAULT_WAIT).await
+    }
+
+    /// [`wait`](Pending::wait), at most `timeout`.
+    pub async fn wait_for(&self, timeout: Duration) -> Result<Id, WalletError> {
+        match self.chain {
+            IssuedTo::X => wait_x(&self.node, self.tx_id, timeout).await?,
+            IssuedTo::P => wait_p(&self.node, self.tx_id, timeout).await?,
+        }
+        Ok(self.tx_id)
+    }
+}
+
+/// Sends a signed X-chain transaction (`avm.issueTx`): the handle to wait on.
+pub async fn issue_x_pending<T: Transport + Clone>(
+    node: &Node<T>,
+    tx: &avm::Tx,
+) -> Result<Pending<T>, WalletError> {
+    Ok(Pending {
+        node: node.clone(),
+        chain: IssuedTo::X,
+        tx_id: issue_x(node, tx).await?,
+    })
+}
+
+/// Sends a signed P-chain transaction (`platform.issueTx`): the handle to wait on.
+pub async fn issue_p_pending<T: Transport + Clone>(
+    node: &Node<T>,
+    tx: &platform::Tx,
+) -> Result<Pending<T>, WalletError> {
+    Ok(Pending {
+        node: node.clone(),
+        chain: IssuedTo::P,
+        tx_id: issue_p(node, tx).await?,
+    })
+}
+
 /// The canonical validator set of `subnet` at `height` (`platform.getValidatorsAt`), as
 /// [`super::warp::sign`] indexes signatures. The P-chain checks a Warp message in a
 /// transaction against the set at the P-chain height of the block's epoch since Granite

@@ -13,6 +13,10 @@ use crate::wire::{Id, NodeId, ShortId};
 use super::context::Context;
 use super::error::BuildError;
 use super::fee;
+/// The node-facing part (feature `client`): every page of this chain's UTXOs, and issuing
+/// with a handle to wait on ([`Pending`](super::Pending)).
+#[cfg(feature = "client")]
+pub use super::node::{issue_p_pending as issue, p_utxos as utxos};
 use super::payer::{Payer, check_owners};
 use super::sign::{CredentialKind, Signers, Unsigned};
 use super::spend::{self, Amounts, PSpend, encoded, match_owners, utxo_order};
