@@ -3,13 +3,13 @@
 //! (`engine`: one admission path, one block builder, one block tail), and the builder's loop.
 
 use crate::clock::Clock;
+use crate::engine::refusal::Refusal;
 use crate::engine::{Engine, Lane, Refused, tail};
 use crate::genesis::{self, Genesis};
 use crate::ledger::Chain;
 use crate::network::{self, Node};
 use crate::pchain::vm::PVm;
 use crate::proposer::Tip;
-use crate::secp::TxError;
 use crate::store::{self, Meta, Store, StoreError};
 use crate::xchain::vm::{CREATE_ASSET_TX_FEE, TX_FEE, XVm};
 use crate::xchain::{self, Utxo, verify};
@@ -258,8 +258,8 @@ impl Devnet {
 
     /// Issues `bytes` on `chain` and builds blocks until the transaction is accepted (a
     /// P-chain block may wait for gas capacity); its ID.
-    pub fn accept_now(&self, chain: Chain, bytes: Vec<u8>) -> Result<Id, TxError> {
-        let e = |e: StoreError| TxError::new(e.to_string());
+    pub fn accept_now(&self, chain: Chain, bytes: Vec<u8>) -> Result<Id, Refusal> {
+        let e = |e: StoreError| Refusal::new(e.to_string());
         let id = match chain {
             Chain::X => self.issue_x(bytes)?,
             Chain::P => self.issue_p(bytes)?,
@@ -272,7 +272,7 @@ impl Devnet {
             }
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
-        Err(TxError::new(format!("tx {id} was not accepted within 5 s")))
+        Err(Refusal::new(format!("tx {id} was not accepted within 5 s")))
     }
 }
 

@@ -16,15 +16,16 @@
 
 pub mod error;
 pub mod pool;
+pub mod refusal;
 pub mod tail;
 
 pub use error::{IssueError, Refused, rule_broken, undecodable};
 pub use pool::{Pending, Pool};
+pub use refusal::{Refusal, fail};
 
 use crate::clock::Clock;
 use crate::ledger::{self, Chain, Space};
 use crate::proposer::Tip;
-use crate::secp::TxError;
 use crate::store::{Store, StoreError};
 use avalanche_rpc::wire::Id;
 use redb::{ReadTransaction, WriteTransaction};
@@ -83,7 +84,7 @@ pub trait Vm: Send + Sync {
     type Block;
 
     /// Decodes an issued transaction (the node's refusal on failure).
-    fn decode(&self, bytes: &[u8]) -> Result<Self::Tx, TxError>;
+    fn decode(&self, bytes: &[u8]) -> Result<Self::Tx, Refusal>;
     /// What the chain's `issueTx` puts before a refusal (the P-chain's `couldn't issue tx: `).
     const REFUSAL_PREFIX: &'static str = "";
     /// Verifies an issued transaction against the last accepted state, at `now`.
@@ -93,10 +94,10 @@ pub trait Vm: Send + Sync {
         tx: &Self::Tx,
         id: Id,
         now: u64,
-    ) -> Result<Self::Effects, TxError>;
+    ) -> Result<Self::Effects, Refusal>;
     /// A refusal of a verified transaction that no block could ever take (not remembered
     /// as dropped).
-    fn admissible(&self, _fx: &Self::Effects) -> Result<(), TxError> {
+    fn admissible(&self, _fx: &Self::Effects) -> Result<(), Refusal> {
         Ok(())
     }
     /// The UTXOs it spends, with where they are: two pending transactions never share one.
@@ -113,7 +114,7 @@ pub trait Vm: Send + Sync {
         block: &Self::Block,
         tx: &Self::Tx,
         id: Id,
-    ) -> Result<Self::Effects, TxError>;
+    ) -> Result<Self::Effects, Refusal>;
     /// Takes a verified transaction of `size` bytes into the block if its capacity allows
     /// (else it waits for the next block).
     fn take(&self, block: &mut Self::Block, size: usize, fx: &Self::Effects) -> bool;
@@ -256,7 +257,7 @@ impl<V: Vm> Lane<V> {
         engine: &Engine,
         tx: &V::Tx,
         id: Id,
-    ) -> Result<Result<V::Effects, TxError>, IssueError> {
+    ) -> Result<Result<V::Effects, Refusal>, IssueError> {
         let r = engine.store.read()?;
         let verified = self.vm.verify_issued(&r, tx, id, engine.clock.now());
         if verified.is_ok() && ledger::tx(&r, V::CHAIN, &id)?.is_some() {

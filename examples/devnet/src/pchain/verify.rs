@@ -9,8 +9,8 @@
 
 use super::kind::{self, Context, Kind, Parts};
 use super::{Utxo, fee, l1, warp};
+use crate::engine::refusal::{Refusal, fail};
 use crate::flow::{self, Flow, Opened};
-use crate::secp::{TxError, fail};
 use avalanche_rpc::codec::{Verify, avax, platform, secp256k1fx};
 use avalanche_rpc::wire::{Id, NodeId};
 
@@ -26,27 +26,27 @@ pub struct Rules {
 /// is issued, the block's own state as a block is built.
 pub trait View {
     /// An unspent output of the P-chain.
-    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, TxError>;
+    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, Refusal>;
     /// An output the X-chain exported to the P-chain.
-    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, TxError>;
+    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, Refusal>;
     /// A Subnet's owner, and whether it was converted to an L1.
-    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, TxError>;
+    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, Refusal>;
     /// An L1 validator.
-    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<l1::Validator>, TxError>;
+    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<l1::Validator>, Refusal>;
     /// How many L1 validators are active.
-    fn active_l1_validators(&mut self) -> Result<u64, TxError>;
+    fn active_l1_validators(&mut self) -> Result<u64, Refusal>;
     /// A converted Subnet's conversion.
-    fn conversion(&mut self, subnet: &Id) -> Result<Option<l1::Conversion>, TxError>;
+    fn conversion(&mut self, subnet: &Id) -> Result<Option<l1::Conversion>, Refusal>;
     /// The validation of `node` on L1 `subnet`, if any.
-    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, TxError>;
+    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, Refusal>;
     /// The total weight of an L1's validators.
-    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, TxError>;
+    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, Refusal>;
     /// Whether a registration with this expiry and validation ID was already accepted.
-    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, TxError>;
+    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, Refusal>;
     /// The canonical validator set of the Subnet validating `chain`, now.
-    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, TxError>;
+    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, Refusal>;
     /// A current validator of a Subnet.
-    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, TxError>;
+    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, Refusal>;
 }
 
 /// A current validator, as verification needs it.
@@ -97,7 +97,7 @@ pub fn verify(
     time: u64,
     price: u64,
     view: &mut dyn View,
-) -> Result<Effects, TxError> {
+) -> Result<Effects, Refusal> {
     let kind = Kind::of(&tx.unsigned)?;
     // The base's rules are `avax.BaseTx.Verify`'s (the memo's limit among its metadata), which
     // the kind may wrap; the kind's own fields' rules are not.
@@ -113,13 +113,13 @@ pub fn verify(
     let unsigned = tx
         .unsigned
         .to_bytes()
-        .map_err(|e| TxError::new(format!("the transaction does not encode: {e}")))?;
+        .map_err(|e| Refusal::new(format!("the transaction does not encode: {e}")))?;
     let hash = *Id::from_sha256(&unsigned).as_bytes();
     let parts = kind.parts(rules)?;
     check_metadata(rules, parts.base)
         .map_err(|e| kind.in_base(e.within("metadata failed verification")))?;
     check_memo(parts.base)?;
-    let spending = |e: TxError| match kind.spend_context() {
+    let spending = |e: Refusal| match kind.spend_context() {
         Some(c) => e.within(c),
         None => e,
     };
@@ -131,7 +131,7 @@ pub fn verify(
     let gas = fee::gas(&tx.unsigned)?;
     let tx_fee = gas
         .checked_mul(price)
-        .ok_or_else(|| TxError::new("the transaction's fee overflows"))?;
+        .ok_or_else(|| Refusal::new("the transaction's fee overflows"))?;
 
     let mut fx = Effects {
         gas,
@@ -190,9 +190,9 @@ pub fn verify(
 }
 
 /// The base's network and chain, in the node's words (`vms/components/avax/metadata.go`).
-fn check_metadata(rules: &Rules, base: &platform::Base) -> Result<(), TxError> {
+fn check_metadata(rules: &Rules, base: &platform::Base) -> Result<(), Refusal> {
     if base.network_id != rules.network_id {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             "tx has wrong network ID",
             format!(
                 "`unsignedTx.networkID` is {}, but this network's ID is {}",
@@ -201,7 +201,7 @@ fn check_metadata(rules: &Rules, base: &platform::Base) -> Result<(), TxError> {
         ));
     }
     if base.blockchain_id != Id::ZERO {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             "tx has wrong chain ID",
             format!(
                 "`unsignedTx.blockchainID` is {}, but the P-chain's ID is {}",
@@ -215,9 +215,9 @@ fn check_metadata(rules: &Rules, base: &platform::Base) -> Result<(), TxError> {
 
 /// The memo, empty on the P-chain since Durango: the executor's rule
 /// (`vms/platformvm/txs/executor`, `verifyMemoFieldLength`), not wrapped.
-fn check_memo(base: &platform::Base) -> Result<(), TxError> {
+fn check_memo(base: &platform::Base) -> Result<(), Refusal> {
     if !base.memo.is_empty() {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             format!("memo exceeds maximum length: {} > 0", base.memo.len()),
             "`unsignedTx.memo` must be empty on the P-chain since Durango",
         ));
@@ -226,7 +226,7 @@ fn check_memo(base: &platform::Base) -> Result<(), TxError> {
 }
 
 /// One credential per input and imported input, then one for the authorization if any.
-fn check_credentials(tx: &platform::Tx, parts: &Parts<'_>) -> Result<(), TxError> {
+fn check_credentials(tx: &platform::Tx, parts: &Parts<'_>) -> Result<(), Refusal> {
     let spends = parts.base.inputs.len() + parts.imported.len();
     let wanted = spends + usize::from(parts.authority.is_some());
     if tx.credentials.len() != wanted {
@@ -234,7 +234,7 @@ fn check_credentials(tx: &platform::Tx, parts: &Parts<'_>) -> Result<(), TxError
         // authorization's (the last).
         let given =
             tx.credentials.len() - usize::from(parts.authority.is_some()).min(tx.credentials.len());
-        return Err(TxError::node(
+        return Err(Refusal::node(
             format!("wrong number of credentials: {spends} inputs != {given} credentials"),
             format!(
                 "the transaction has {} credentials but needs {wanted}: one for each of its {spends} inputs and imported inputs{}",
@@ -282,7 +282,7 @@ impl flow::Input for platform::TransferableInput {
         utxo.utxo.asset_id
     }
 
-    fn open<'a>(&'a self, utxo: &'a Utxo, place: &str, time: u64) -> Result<Opened<'a>, TxError> {
+    fn open<'a>(&'a self, utxo: &'a Utxo, place: &str, time: u64) -> Result<Opened<'a>, Refusal> {
         let Some((output, utxo_lock)) = utxo.transfer() else {
             return fail(format!(
                 "`{place}` spends an output that is not a TransferOutput"
@@ -333,7 +333,7 @@ fn produce(
     fx: &mut Effects,
     base: &platform::Base,
     tx_id: Id,
-) -> Result<(), TxError> {
+) -> Result<(), Refusal> {
     for (i, o) in base.outputs.iter().enumerate() {
         let output = match &o.output {
             platform::TransferableOut::TransferOutput(t) => {
@@ -359,7 +359,7 @@ fn produce(
 }
 
 /// The exported outputs, numbered after the base's, into shared memory.
-fn export(flow: &mut Flow, fx: &mut Effects, parts: &Parts<'_>, tx_id: Id) -> Result<(), TxError> {
+fn export(flow: &mut Flow, fx: &mut Effects, parts: &Parts<'_>, tx_id: Id) -> Result<(), Refusal> {
     for (j, o) in parts.exported.iter().enumerate() {
         let platform::TransferableOut::TransferOutput(t) = &o.output else {
             return fail(format!(
@@ -381,7 +381,7 @@ fn stake(
     flow: &mut Flow,
     rules: &Rules,
     stake: &[platform::TransferableOutput],
-) -> Result<u64, TxError> {
+) -> Result<u64, Refusal> {
     let mut staked = 0u64;
     for (j, o) in stake.iter().enumerate() {
         if o.asset_id != rules.avax {

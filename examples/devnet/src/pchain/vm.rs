@@ -5,10 +5,10 @@
 
 use super::verify::{self, Change, Current, Effects, View};
 use super::{Utxo, fee, kind, l1, stakers, subnets, warp};
+use crate::engine::refusal::Refusal;
 use crate::engine::{Sealed, Vm};
 use crate::ledger::{self, Chain, Status};
 use crate::proposer::{self, Tip};
-use crate::secp::TxError;
 use crate::store::{self, Meta, Reader, StoreError};
 use avalanche_rpc::codec::platform;
 use avalanche_rpc::wire::{Id, NodeId};
@@ -46,7 +46,7 @@ impl Vm for PVm {
     type Effects = Effects;
     type Block = Block;
 
-    fn decode(&self, bytes: &[u8]) -> Result<platform::Tx, TxError> {
+    fn decode(&self, bytes: &[u8]) -> Result<platform::Tx, Refusal> {
         platform::Tx::from_bytes(bytes).map_err(|e| {
             crate::engine::undecodable(&e, bytes).within("couldn't parse tx: couldn't parse tx")
         })
@@ -60,7 +60,7 @@ impl Vm for PVm {
         tx: &platform::Tx,
         id: Id,
         now: u64,
-    ) -> Result<Effects, TxError> {
+    ) -> Result<Effects, Refusal> {
         let (state, chain_time) = fee_state(r).map_err(stored)?;
         let state = state.advance(now.saturating_sub(chain_time));
         verify::verify(
@@ -83,9 +83,9 @@ impl Vm for PVm {
         })
     }
 
-    fn admissible(&self, fx: &Effects) -> Result<(), TxError> {
+    fn admissible(&self, fx: &Effects) -> Result<(), Refusal> {
         if fx.gas > fee::MAX_CAPACITY {
-            return Err(TxError::new(format!(
+            return Err(Refusal::new(format!(
                 "it needs {} gas, more than a block's capacity of {}",
                 fx.gas,
                 fee::MAX_CAPACITY
@@ -139,7 +139,7 @@ impl Vm for PVm {
         block: &Block,
         tx: &platform::Tx,
         id: Id,
-    ) -> Result<Effects, TxError> {
+    ) -> Result<Effects, Refusal> {
         verify::verify(
             &self.rules,
             tx,
@@ -257,27 +257,27 @@ struct StateView<'a, R: Reader> {
 }
 
 impl<R: Reader> StateView<'_, R> {
-    fn read(&self, space: ledger::Space, u: &Id) -> Result<Option<Utxo>, TxError> {
+    fn read(&self, space: ledger::Space, u: &Id) -> Result<Option<Utxo>, Refusal> {
         ledger::utxo(self.r, space, u)
             .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
             .map_err(stored)
     }
 }
 
-fn stored(e: StoreError) -> TxError {
-    TxError::new(e.to_string())
+fn stored(e: StoreError) -> Refusal {
+    Refusal::new(e.to_string())
 }
 
 impl<R: Reader> View for StateView<'_, R> {
-    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, TxError> {
+    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, Refusal> {
         self.read(Chain::P.into(), id)
     }
 
-    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, TxError> {
+    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, Refusal> {
         self.read(ledger::X_TO_P, id)
     }
 
-    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, TxError> {
+    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, Refusal> {
         let Some(o) = subnets::owner(self.r, subnet).map_err(stored)? else {
             return Ok(None);
         };
@@ -285,31 +285,31 @@ impl<R: Reader> View for StateView<'_, R> {
         Ok(Some((o.owner, converted)))
     }
 
-    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<l1::Validator>, TxError> {
+    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<l1::Validator>, Refusal> {
         l1::validator(self.r, validation_id).map_err(stored)
     }
 
-    fn active_l1_validators(&mut self) -> Result<u64, TxError> {
+    fn active_l1_validators(&mut self) -> Result<u64, Refusal> {
         l1::active_count(self.r).map_err(stored)
     }
 
-    fn conversion(&mut self, subnet: &Id) -> Result<Option<l1::Conversion>, TxError> {
+    fn conversion(&mut self, subnet: &Id) -> Result<Option<l1::Conversion>, Refusal> {
         l1::conversion(self.r, subnet).map_err(stored)
     }
 
-    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, TxError> {
+    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, Refusal> {
         l1::validation_of(self.r, subnet, node).map_err(stored)
     }
 
-    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, TxError> {
+    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, Refusal> {
         l1::weight(self.r, subnet).map_err(stored)
     }
 
-    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, TxError> {
+    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, Refusal> {
         l1::has_expiry(self.r, expiry, validation_id).map_err(stored)
     }
 
-    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, TxError> {
+    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, Refusal> {
         let Some(subnet) = warp::subnet_of(self.r, chain).map_err(stored)? else {
             return Ok(None);
         };
@@ -318,7 +318,7 @@ impl<R: Reader> View for StateView<'_, R> {
             .map_err(stored)
     }
 
-    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, TxError> {
+    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, Refusal> {
         let Some(s) = stakers::staker(self.r, subnet, node).map_err(stored)? else {
             return Ok(None);
         };

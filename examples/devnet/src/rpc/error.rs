@@ -2,7 +2,7 @@
 //! storage failure are the server errors (-32000) the node answers with, their text unchanged.
 
 use crate::engine::Refused;
-use crate::secp::TxError;
+use crate::engine::refusal::Refusal;
 use crate::store::StoreError;
 use avalanche_rpc::rpc::RpcError;
 
@@ -14,13 +14,13 @@ impl From<StoreError> for RpcError {
 
 impl From<Refused> for RpcError {
     fn from(e: Refused) -> Self {
-        TxError::from(e).into()
+        Refusal::from(e).into()
     }
 }
 
 /// The words as the message; the devnet's detail, if any, as `data.detail`.
-impl From<TxError> for RpcError {
-    fn from(e: TxError) -> Self {
+impl From<Refusal> for RpcError {
+    fn from(e: Refusal) -> Self {
         let error = RpcError::server(e.words);
         match e.detail {
             Some(detail) => error.with_data(serde_json::json!({ "detail": detail })),

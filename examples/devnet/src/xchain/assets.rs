@@ -4,14 +4,15 @@
 
 use super::Utxo;
 use super::verify::{Outputs, Signed};
+use crate::engine::refusal::{Refusal, fail};
 use crate::flow::Flow;
-use crate::secp::{TxError, check_signatures, fail};
+use crate::secp::check_signatures;
 use avalanche_rpc::codec::{avm, nftfx, secp256k1fx};
 use avalanche_rpc::wire::Id;
 
 /// The outputs of a CreateAssetTx's initial states, each of its state's fx, of the new asset
 /// (whose ID is the tx's).
-pub fn create(t: &avm::CreateAssetTx, out: &mut Outputs<'_>) -> Result<(), TxError> {
+pub fn create(t: &avm::CreateAssetTx, out: &mut Outputs<'_>) -> Result<(), Refusal> {
     let asset = out.tx_id();
     for (i, state) in t.initial_states.iter().enumerate() {
         let place = format!("unsignedTx.initialStates[{i}]");
@@ -71,10 +72,10 @@ struct Operated {
 pub fn operate(
     operations: &[avm::Operation],
     flow: &mut Flow,
-    lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
+    lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, Refusal>,
     (signed, first): (&Signed<'_>, usize),
     out: &mut Outputs<'_>,
-) -> Result<(), TxError> {
+) -> Result<(), Refusal> {
     for (j, op) in operations.iter().enumerate() {
         let place = format!("unsignedTx.operations[{j}]");
         if op.utxo_ids.len() != 1 {
@@ -160,8 +161,8 @@ fn nft_mint(
     mint: &nftfx::MintOperation,
     utxo: &avm::Utxo,
     place: &str,
-    cred: Result<secp256k1fx::Credential, TxError>,
-) -> Result<Operated, TxError> {
+    cred: Result<secp256k1fx::Credential, Refusal>,
+) -> Result<Operated, Refusal> {
     let avm::UtxoOutput::NftfxMintOutput(right) = &utxo.output else {
         return fail(format!(
             "`{place}` spends a UTXO that is not an nftfx MintOutput"
@@ -193,8 +194,8 @@ fn nft_transfer(
     transfer: &nftfx::TransferOperation,
     utxo: &avm::Utxo,
     place: &str,
-    cred: Result<secp256k1fx::Credential, TxError>,
-) -> Result<Operated, TxError> {
+    cred: Result<secp256k1fx::Credential, Refusal>,
+) -> Result<Operated, Refusal> {
     let avm::UtxoOutput::NftfxTransferOutput(token) = &utxo.output else {
         return fail(format!(
             "`{place}` spends a UTXO that is not an nftfx TransferOutput"
@@ -226,8 +227,8 @@ fn property_mint(
     mint: &avalanche_rpc::codec::propertyfx::MintOperation,
     utxo: &avm::Utxo,
     place: &str,
-    cred: Result<secp256k1fx::Credential, TxError>,
-) -> Result<Operated, TxError> {
+    cred: Result<secp256k1fx::Credential, Refusal>,
+) -> Result<Operated, Refusal> {
     let avm::UtxoOutput::PropertyfxMintOutput(right) = &utxo.output else {
         return fail(format!(
             "`{place}` spends a UTXO that is not a propertyfx MintOutput"
@@ -253,7 +254,7 @@ fn property_mint(
 fn secp_credential<'a>(
     c: &'a avm::FxCredential,
     place: &str,
-) -> Result<&'a secp256k1fx::Credential, TxError> {
+) -> Result<&'a secp256k1fx::Credential, Refusal> {
     match &c.credential {
         avm::Credential::Secp256k1fxCredential(c) => Ok(c),
         _ => fail(format!("`{place}` is not a secp256k1fx credential")),
@@ -261,7 +262,7 @@ fn secp_credential<'a>(
 }
 
 /// An nftfx credential's signatures (the same body as secp256k1fx's).
-fn nft_credential(c: &avm::FxCredential, place: &str) -> Result<secp256k1fx::Credential, TxError> {
+fn nft_credential(c: &avm::FxCredential, place: &str) -> Result<secp256k1fx::Credential, Refusal> {
     match &c.credential {
         avm::Credential::NftfxCredential(c) => {
             Ok(secp256k1fx::Credential::new(c.signatures.clone()))
@@ -274,7 +275,7 @@ fn nft_credential(c: &avm::FxCredential, place: &str) -> Result<secp256k1fx::Cre
 fn property_credential(
     c: &avm::FxCredential,
     place: &str,
-) -> Result<secp256k1fx::Credential, TxError> {
+) -> Result<secp256k1fx::Credential, Refusal> {
     match &c.credential {
         avm::Credential::PropertyfxCredential(c) => {
             Ok(secp256k1fx::Credential::new(c.signatures.clone()))
@@ -284,6 +285,6 @@ fn property_credential(
 }
 
 /// Owners that can be spent (`secp256k1fx.OutputOwners.Verify`).
-fn check_owners(o: &secp256k1fx::OutputOwners, place: &str) -> Result<(), TxError> {
+fn check_owners(o: &secp256k1fx::OutputOwners, place: &str) -> Result<(), Refusal> {
     crate::secp::check_threshold(o.threshold, o.addresses.len(), place)
 }

@@ -4,7 +4,7 @@
 //! one, so a kind added here without being handled does not compile.
 
 use super::verify::Rules;
-use crate::secp::{TxError, fail};
+use crate::engine::refusal::{Refusal, fail};
 use avalanche_rpc::codec::avm;
 use avalanche_rpc::wire::Id;
 
@@ -42,7 +42,7 @@ impl<'t> Parts<'t> {
 impl<'t> Kind<'t> {
     /// The kind of `tx`, or the refusal of a type the devnet does not know (the one match on
     /// the generated enum, whose new types land in its wildcard).
-    pub fn of(tx: &'t avm::UnsignedTx) -> Result<Kind<'t>, TxError> {
+    pub fn of(tx: &'t avm::UnsignedTx) -> Result<Kind<'t>, Refusal> {
         Ok(match tx {
             avm::UnsignedTx::BaseTx(t) => Kind::Base(t),
             avm::UnsignedTx::CreateAssetTx(t) => Kind::CreateAsset(t),
@@ -55,7 +55,7 @@ impl<'t> Kind<'t> {
 
     /// What the flow check reads of it, refusing an ImportTx or ExportTx with a chain other
     /// than the P-chain.
-    pub fn parts(self, rules: &Rules) -> Result<Parts<'t>, TxError> {
+    pub fn parts(self, rules: &Rules) -> Result<Parts<'t>, Refusal> {
         Ok(match self {
             Kind::Base(t) => Parts::of(&t.base, rules.tx_fee),
             Kind::CreateAsset(t) => Parts::of(&t.base, rules.create_asset_tx_fee),
@@ -79,7 +79,7 @@ impl<'t> Kind<'t> {
 }
 
 /// The devnet moves funds between the X- and P-chains only (no EVM runs for the C-chain).
-fn other_chain(chain: &Id, place: &str) -> Result<(), TxError> {
+fn other_chain(chain: &Id, place: &str) -> Result<(), Refusal> {
     if *chain != Id::ZERO {
         return fail(format!(
             "`{place}` is {chain}; this devnet moves funds between the X-chain and the P-chain ({}) only",

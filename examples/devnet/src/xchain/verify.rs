@@ -11,13 +11,11 @@
 
 use super::kind::{Kind, Parts};
 use super::{Utxo, assets};
+use crate::engine::refusal::{Refusal, fail};
 use crate::flow::{self, Flow, Opened};
 use avalanche_rpc::codec::{Verify, avax, avm, secp256k1fx};
 use avalanche_rpc::wire::{Id, ShortId};
 use std::collections::BTreeSet;
-
-pub use crate::secp::TxError;
-use crate::secp::fail;
 
 /// The chain's parameters a transaction is checked against.
 #[derive(Debug, Clone)]
@@ -53,14 +51,14 @@ pub fn verify(
     tx: &avm::Tx,
     tx_id: Id,
     time: u64,
-    lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
-    atomic: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
-) -> Result<Effects, TxError> {
+    lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, Refusal>,
+    atomic: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, Refusal>,
+) -> Result<Effects, Refusal> {
     tx.verify().map_err(|e| crate::engine::rule_broken(&e))?;
     let unsigned_bytes = tx
         .unsigned
         .to_bytes()
-        .map_err(|e| TxError::new(format!("the transaction does not encode: {e}")))?;
+        .map_err(|e| Refusal::new(format!("the transaction does not encode: {e}")))?;
     let hash = *Id::from_sha256(&unsigned_bytes).as_bytes();
     let kind = Kind::of(&tx.unsigned)?;
     let parts = kind.parts(rules)?;
@@ -128,9 +126,9 @@ pub fn verify(
 
 /// The base's network and chain, in the node's words: `vms/components/avax/metadata.go` (`errWrongNetworkID`,
 /// `errWrongChainID`).
-fn check_base(rules: &Rules, base: &avm::Base) -> Result<(), TxError> {
+fn check_base(rules: &Rules, base: &avm::Base) -> Result<(), Refusal> {
     if base.network_id != rules.network_id {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             "tx has wrong network ID",
             format!(
                 "`unsignedTx.networkID` is {}, but this network's ID is {}",
@@ -139,7 +137,7 @@ fn check_base(rules: &Rules, base: &avm::Base) -> Result<(), TxError> {
         ));
     }
     if base.blockchain_id != rules.chain_id {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             "tx has wrong chain ID",
             format!(
                 "`unsignedTx.blockchainID` is {}, but this chain's ID is {}",
@@ -151,11 +149,11 @@ fn check_base(rules: &Rules, base: &avm::Base) -> Result<(), TxError> {
 }
 
 /// One credential per input, imported input and operation.
-fn check_credentials(tx: &avm::Tx, parts: &Parts<'_>) -> Result<(), TxError> {
+fn check_credentials(tx: &avm::Tx, parts: &Parts<'_>) -> Result<(), Refusal> {
     let expected_creds = parts.base.inputs.len() + parts.imported.len() + parts.operations.len();
     if tx.credentials.len() != expected_creds {
         // `vms/avm/txs/executor/syntactic_verifier.go:78`.
-        return Err(TxError::node(
+        return Err(Refusal::node(
             format!(
                 "wrong number of credentials: {} != {expected_creds}",
                 tx.credentials.len()
@@ -203,7 +201,7 @@ impl flow::Input for avm::TransferableInput {
         utxo.utxo.asset_id
     }
 
-    fn open<'a>(&'a self, utxo: &'a Utxo, place: &str, _: u64) -> Result<Opened<'a>, TxError> {
+    fn open<'a>(&'a self, utxo: &'a Utxo, place: &str, _: u64) -> Result<Opened<'a>, Refusal> {
         let avm::TransferableIn::TransferInput(input) = &self.input else {
             return fail(format!(
                 "`{place}.input` is not a secp256k1fx TransferInput"
@@ -234,7 +232,7 @@ fn export(
     exported: &[avm::TransferableOutput],
     flow: &mut Flow,
     out: &mut Outputs<'_>,
-) -> Result<(), TxError> {
+) -> Result<(), Refusal> {
     for (j, o) in exported.iter().enumerate() {
         let avm::TransferableOut::TransferOutput(t) = &o.output else {
             return fail(format!(

@@ -3,10 +3,10 @@
 //! standard block sealed.
 
 use super::{Utxo, verify};
+use crate::engine::refusal::Refusal;
 use crate::engine::{Sealed, Vm};
 use crate::ledger::{self, Chain, Space};
 use crate::proposer::Tip;
-use crate::secp::TxError;
 use crate::store::{self, StoreError};
 use avalanche_rpc::codec::avm;
 use avalanche_rpc::wire::Id;
@@ -36,11 +36,11 @@ pub struct Block {
     size: usize,
 }
 
-fn stored(e: StoreError) -> TxError {
-    TxError::new(e.to_string())
+fn stored(e: StoreError) -> Refusal {
+    Refusal::new(e.to_string())
 }
 
-fn decode_utxo(b: Option<Vec<u8>>) -> Result<Option<Utxo>, TxError> {
+fn decode_utxo(b: Option<Vec<u8>>) -> Result<Option<Utxo>, Refusal> {
     b.map(|b| Utxo::decode(&b)).transpose().map_err(stored)
 }
 
@@ -50,7 +50,7 @@ impl Vm for XVm {
     type Effects = verify::Effects;
     type Block = Block;
 
-    fn decode(&self, bytes: &[u8]) -> Result<avm::Tx, TxError> {
+    fn decode(&self, bytes: &[u8]) -> Result<avm::Tx, Refusal> {
         avm::Tx::from_bytes(bytes).map_err(|e| crate::engine::undecodable(&e, bytes))
     }
 
@@ -60,7 +60,7 @@ impl Vm for XVm {
         tx: &avm::Tx,
         id: Id,
         now: u64,
-    ) -> Result<verify::Effects, TxError> {
+    ) -> Result<verify::Effects, Refusal> {
         verify::verify(
             &self.rules,
             tx,
@@ -100,7 +100,7 @@ impl Vm for XVm {
         block: &Block,
         tx: &avm::Tx,
         id: Id,
-    ) -> Result<verify::Effects, TxError> {
+    ) -> Result<verify::Effects, Refusal> {
         let utxos = w.open_table(store::UTXOS).map_err(|e| stored(e.into()))?;
         let read =
             |space: Space, u: &Id| decode_utxo(ledger::utxo_in(&utxos, space, u).map_err(stored)?);

@@ -5,11 +5,11 @@
 //! (the conversion, the L1 validators and their balances).
 
 use super::{Accept, Authority, Context, Parts, check_authorization};
+use crate::engine::refusal::{Refusal, fail};
 use crate::ledger::{self, Chain};
 use crate::pchain::l1 as state;
 use crate::pchain::verify::{Change as Changed, Rules, View};
 use crate::pchain::{Utxo, warp};
-use crate::secp::{TxError, fail};
 use crate::store::StoreError;
 use avalanche_rpc::codec::{platform, secp256k1fx, warp as warp_codec, warp_l1};
 use avalanche_rpc::wire::{Id, NodeId};
@@ -50,7 +50,7 @@ pub enum Change {
 }
 
 impl Accept for platform::ConvertSubnetToL1Tx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(Parts {
             balances: self
                 .validators
@@ -61,36 +61,36 @@ impl Accept for platform::ConvertSubnetToL1Tx {
         })
     }
 
-    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
+    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, Refusal> {
         check_conversion(self, cx.time, view)
     }
 }
 
 impl Accept for platform::RegisterL1ValidatorTx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(Parts {
             balances: self.balance,
             ..Parts::of(&self.base)
         })
     }
 
-    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
+    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, Refusal> {
         check_registration(cx.rules, self, cx.time, view)
     }
 }
 
 impl Accept for platform::SetL1ValidatorWeightTx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(Parts::of(&self.base))
     }
 
-    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
+    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, Refusal> {
         check_weight(cx.rules, &self.message, cx.outputs, view)
     }
 }
 
 impl Accept for platform::IncreaseL1ValidatorBalanceTx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(Parts {
             balances: self.balance,
             ..Parts::of(&self.base)
@@ -98,9 +98,9 @@ impl Accept for platform::IncreaseL1ValidatorBalanceTx {
     }
 
     /// The validator exists; reactivating it needs room among the active L1 validators.
-    fn check(&self, _: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
+    fn check(&self, _: &Context<'_>, view: &mut dyn View) -> Result<Changed, Refusal> {
         let Some(v) = view.l1_validator(&self.validation_id)? else {
-            return Err(TxError::node(
+            return Err(Refusal::node(
                 "not found",
                 format!(
                     "`unsignedTx.validationID` {} is not an L1 validator of this chain",
@@ -122,7 +122,7 @@ impl Accept for platform::IncreaseL1ValidatorBalanceTx {
 }
 
 impl Accept for platform::DisableL1ValidatorTx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(Parts {
             authority: Some((
                 Authority::Deactivation(&self.validation_id),
@@ -133,7 +133,7 @@ impl Accept for platform::DisableL1ValidatorTx {
     }
 
     /// Its authorization checked the validator exists.
-    fn check(&self, cx: &Context<'_>, _: &mut dyn View) -> Result<Changed, TxError> {
+    fn check(&self, cx: &Context<'_>, _: &mut dyn View) -> Result<Changed, Refusal> {
         Ok(Changed::L1(Change::Disable {
             validation_id: self.validation_id,
             index: cx.outputs,
@@ -148,9 +148,9 @@ pub fn check_disable_auth(
     id: &Id,
     auth: &platform::Auth,
     signed: (&platform::Tx, &[u8; 32], u64),
-) -> Result<(), TxError> {
+) -> Result<(), Refusal> {
     let Some(v) = view.l1_validator(id)? else {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             "could not load L1 validator: not found",
             format!("`unsignedTx.validationID` {id} is not an L1 validator of this chain"),
         ));
@@ -170,7 +170,7 @@ fn check_conversion(
     c: &platform::ConvertSubnetToL1Tx,
     time: u64,
     view: &mut dyn View,
-) -> Result<Changed, TxError> {
+) -> Result<Changed, Refusal> {
     if c.validators.is_empty() {
         return fail("`unsignedTx.validators` is empty: a conversion needs at least one validator");
     }
@@ -180,7 +180,7 @@ fn check_conversion(
     for (i, v) in c.validators.iter().enumerate() {
         let place = format!("unsignedTx.validators[{i}]");
         let node: [u8; 20] = v.node_id.as_slice().try_into().map_err(|_| {
-            TxError::new(format!(
+            Refusal::new(format!(
                 "`{place}.nodeID` has {} bytes; a node ID has 20",
                 v.node_id.len()
             ))
@@ -193,7 +193,7 @@ fn check_conversion(
             &v.signer.proof_of_possession,
         )
         .map_err(|e| {
-            TxError::new(format!(
+            Refusal::new(format!(
                 "`{place}.signer.proofOfPossession` does not verify: {e}"
             ))
         })?;
@@ -232,7 +232,7 @@ fn check_conversion(
     let bytes =
         warp_codec::SubnetToL1ConversionData::new(c.subnet_id, c.chain_id, c.address.clone(), data)
             .to_bytes()
-            .map_err(|e| TxError::new(format!("the conversion data does not encode: {e}")))?;
+            .map_err(|e| Refusal::new(format!("the conversion data does not encode: {e}")))?;
     Ok(Changed::L1(Change::Convert {
         subnet: c.subnet_id,
         conversion: state::Conversion {
@@ -252,7 +252,7 @@ fn check_l1_message(
     message: &[u8],
     subnet: &Id,
     view: &mut dyn View,
-) -> Result<(), TxError> {
+) -> Result<(), Refusal> {
     let parsed = warp::parse(message)?;
     let Some(c) = view.conversion(subnet)? else {
         return fail(format!(
@@ -294,7 +294,7 @@ fn check_registration(
     t: &platform::RegisterL1ValidatorTx,
     time: u64,
     view: &mut dyn View,
-) -> Result<Changed, TxError> {
+) -> Result<Changed, Refusal> {
     let parsed = warp::parse(&t.message)?;
     let warp_l1::L1Message::RegisterL1Validator(m) = &parsed.l1 else {
         return fail("`unsignedTx.message` does not carry a RegisterL1Validator message");
@@ -303,7 +303,7 @@ fn check_registration(
         return fail("`unsignedTx.message`'s weight is 0");
     }
     let node: [u8; 20] = m.node_id.as_slice().try_into().map_err(|_| {
-        TxError::new(format!(
+        Refusal::new(format!(
             "`unsignedTx.message`'s nodeID has {} bytes; a node ID has 20",
             m.node_id.len()
         ))
@@ -318,7 +318,7 @@ fn check_registration(
     check_owner(&m.disable_owner, "unsignedTx.message.disableOwner")?;
     check_l1_message(rules, &t.message, &m.subnet_id, view)?;
     if m.expiry <= time {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             format!(
                 "warp message expired at {} and it is currently {time}",
                 m.expiry
@@ -330,7 +330,7 @@ fn check_registration(
         ));
     }
     if m.expiry - time > 24 * 3600 {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             format!(
                 "warp message not yet allowed because time is {} seconds in the future but the limit is 86400",
                 m.expiry - time
@@ -349,7 +349,7 @@ fn check_registration(
     }
     avalanche_rpc::bls::verify_proof_of_possession(&m.bls_public_key, &t.proof_of_possession)
         .map_err(|e| {
-            TxError::node(
+            Refusal::node(
                 "invalid proof of possession",
                 format!(
                     "`unsignedTx.proofOfPossession` does not verify for the message's key: {e}"
@@ -391,13 +391,13 @@ fn check_weight(
     message: &[u8],
     index: u32,
     view: &mut dyn View,
-) -> Result<Changed, TxError> {
+) -> Result<Changed, Refusal> {
     let parsed = warp::parse(message)?;
     let warp_l1::L1Message::L1ValidatorWeight(m) = &parsed.l1 else {
         return fail("`unsignedTx.message` does not carry an L1ValidatorWeight message");
     };
     let Some(v) = view.l1_validator(&m.validation_id)? else {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             "could not load L1 validator: not found",
             format!(
                 "`unsignedTx.message` names validation {}, which is not an L1 validator of this chain",
@@ -427,7 +427,7 @@ fn check_weight(
 }
 
 /// An owner without a locktime (`secp256k1fx.OutputOwners.Verify`).
-fn check_owner(o: &platform::PChainOwner, place: &str) -> Result<(), TxError> {
+fn check_owner(o: &platform::PChainOwner, place: &str) -> Result<(), Refusal> {
     crate::secp::check_threshold(o.threshold, o.addresses.len(), place)
 }
 

@@ -20,7 +20,8 @@ pub mod subnets;
 pub mod transfer;
 
 use super::verify::{Change, Rules, View};
-use crate::secp::{TxError, check_signatures, fail};
+use crate::engine::refusal::{Refusal, fail};
+use crate::secp::check_signatures;
 use avalanche_rpc::codec::{platform, secp256k1fx};
 use avalanche_rpc::wire::Id;
 
@@ -47,7 +48,7 @@ pub enum Kind<'t> {
 impl<'t> Kind<'t> {
     /// A refusal of the base's syntactic check (`BaseTx.SyntacticVerify`) as the kind words
     /// it: the permissionless kinds wrap it (`vms/platformvm/txs/add_permissionless_*_tx.go`).
-    pub fn in_base(&self, e: TxError) -> TxError {
+    pub fn in_base(&self, e: Refusal) -> Refusal {
         match self {
             Kind::AddPermissionlessValidator(_) | Kind::AddPermissionlessDelegator(_) => {
                 e.within("failed to verify BaseTx")
@@ -85,7 +86,7 @@ impl<'t> Kind<'t> {
 
     /// The kind of `tx`, or the refusal of a type the devnet does not accept (the one match
     /// on the generated enum, whose new types land in its wildcard).
-    pub fn of(tx: &'t platform::UnsignedTx) -> Result<Kind<'t>, TxError> {
+    pub fn of(tx: &'t platform::UnsignedTx) -> Result<Kind<'t>, Refusal> {
         use platform::UnsignedTx as T;
         Ok(match tx {
             T::BaseTx(t) => Kind::Base(t),
@@ -135,12 +136,12 @@ impl<'t> Kind<'t> {
 
     /// What the flow check reads of it (refusing an ImportTx or ExportTx with a chain other
     /// than the X-chain).
-    pub fn parts(self, rules: &Rules) -> Result<Parts<'t>, TxError> {
+    pub fn parts(self, rules: &Rules) -> Result<Parts<'t>, Refusal> {
         self.accept().parts(rules)
     }
 
     /// Its own checks against the state `view` shows, and the change it makes.
-    pub fn check(self, cx: &Context<'_>, view: &mut dyn View) -> Result<Change, TxError> {
+    pub fn check(self, cx: &Context<'_>, view: &mut dyn View) -> Result<Change, Refusal> {
         self.accept().check(cx, view)
     }
 }
@@ -148,9 +149,9 @@ impl<'t> Kind<'t> {
 /// What a kind of transaction brings to verification.
 pub trait Accept {
     /// What the flow check reads of it beyond its base, and whose authorization it carries.
-    fn parts(&self, rules: &Rules) -> Result<Parts<'_>, TxError>;
+    fn parts(&self, rules: &Rules) -> Result<Parts<'_>, Refusal>;
     /// Its own checks (the flow checked, its authorization too), and the change it makes.
-    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Change, TxError>;
+    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Change, Refusal>;
 }
 
 /// What the flow check reads of a transaction.
@@ -207,7 +208,7 @@ impl Authority<'_> {
         auth: &platform::Auth,
         (tx, hash, time): (&platform::Tx, &[u8; 32], u64),
         view: &mut dyn View,
-    ) -> Result<(), TxError> {
+    ) -> Result<(), Refusal> {
         match self {
             Authority::Subnet(subnet) => subnets::check_auth(view, subnet, auth, (tx, hash, time)),
             Authority::Deactivation(id) => l1::check_disable_auth(view, id, auth, (tx, hash, time)),
@@ -234,13 +235,13 @@ fn check_authorization(
     auth: &platform::Auth,
     (tx, hash, time): (&platform::Tx, &[u8; 32], u64),
     place: &str,
-) -> Result<(), TxError> {
+) -> Result<(), Refusal> {
     let platform::Auth::Input(input) = auth else {
         return fail(format!("`{place}` is not a secp256k1fx input"));
     };
     // `vms/platformvm/txs/executor/subnet_tx_verification.go` (`verifyAuthorization`).
     let Some(last) = tx.credentials.len().checked_sub(1) else {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             "wrong number of credentials",
             format!("`{place}` needs the transaction's last credential, and it has none"),
         ));
@@ -258,7 +259,7 @@ fn check_authorization(
         time,
         place,
     )
-    .map_err(|e| TxError::from(e).within("unauthorized modification"))?;
+    .map_err(|e| Refusal::from(e).within("unauthorized modification"))?;
     Ok(())
 }
 

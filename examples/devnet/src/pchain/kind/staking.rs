@@ -4,10 +4,10 @@
 //! staker they add, with the potential reward it may earn.
 
 use super::{Accept, Context, Parts};
+use crate::engine::refusal::{Refusal, fail};
 use crate::genesis::staking;
 use crate::pchain::verify::{Change as Changed, Rules, View};
 use crate::pchain::{Record, stakers};
-use crate::secp::{TxError, fail};
 use crate::store::{self, StoreError};
 use avalanche_rpc::codec::platform;
 use avalanche_rpc::wire::{Id, NodeId};
@@ -35,7 +35,7 @@ pub enum Change {
 }
 
 impl Accept for platform::AddPermissionlessValidatorTx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(Parts {
             stake: &self.stake,
             ..Parts::of(&self.base)
@@ -45,7 +45,7 @@ impl Accept for platform::AddPermissionlessValidatorTx {
     /// The subnet is the Primary Network, a proof of possession holds, the stake is the
     /// weight and within bounds, the delegation fee at least the minimum, the period within
     /// bounds, and the node not already a validator.
-    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
+    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, Refusal> {
         let v = self;
         if v.subnet_id != Id::ZERO {
             return fail(format!(
@@ -60,7 +60,7 @@ impl Accept for platform::AddPermissionlessValidatorTx {
         };
         avalanche_rpc::bls::verify_proof_of_possession(&pop.public_key, &pop.proof_of_possession)
             .map_err(|e| {
-            TxError::new(format!(
+            Refusal::new(format!(
                 "`unsignedTx.signer.proofOfPossession` does not verify: {e}"
             ))
         })?;
@@ -84,7 +84,7 @@ impl Accept for platform::AddPermissionlessValidatorTx {
         duration(cx.time, end, "unsignedTx.validator.end")?;
         let node = v.validator.node_id;
         if view.validator(&Id::ZERO, &node)?.is_some() {
-            return Err(TxError::node(
+            return Err(Refusal::node(
                 format!("duplicate validator: {node} on {}", Id::ZERO),
                 format!("{node} is already a validator of the Primary Network"),
             ));
@@ -100,7 +100,7 @@ impl Accept for platform::AddPermissionlessValidatorTx {
 }
 
 impl Accept for platform::AddPermissionlessDelegatorTx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(Parts {
             stake: &self.stake,
             ..Parts::of(&self.base)
@@ -110,7 +110,7 @@ impl Accept for platform::AddPermissionlessDelegatorTx {
     /// The subnet is the Primary Network, the stake is the weight and at least the minimum,
     /// the period within bounds and within the validator's, and the validator not over
     /// delegated.
-    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
+    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, Refusal> {
         let d = self;
         if d.subnet_id != Id::ZERO {
             return fail(format!(
@@ -130,7 +130,7 @@ impl Accept for platform::AddPermissionlessDelegatorTx {
         }
         duration(cx.time, end, "unsignedTx.validator.end")?;
         let Some(v) = view.validator(&Id::ZERO, &node)? else {
-            return Err(TxError::node(
+            return Err(Refusal::node(
                 format!(
                     "failed to fetch the validator for {node} on {}: not found",
                     Id::ZERO
@@ -141,7 +141,7 @@ impl Accept for platform::AddPermissionlessDelegatorTx {
             ));
         };
         if end > v.end {
-            return Err(TxError::node(
+            return Err(Refusal::node(
                 "proposed staking period is not inside dependent staking period",
                 format!(
                     "`unsignedTx.validator.end` is {end}, after the validator's period ends ({})",
@@ -171,7 +171,7 @@ impl Accept for platform::AddPermissionlessDelegatorTx {
     }
 }
 
-fn staked_is_weight(staked: u64, weight: u64) -> Result<(), TxError> {
+fn staked_is_weight(staked: u64, weight: u64) -> Result<(), Refusal> {
     if staked != weight {
         return fail(format!(
             "`unsignedTx.stake` holds {staked} nAVAX but `unsignedTx.validator.weight` is {weight}"
@@ -182,7 +182,7 @@ fn staked_is_weight(staked: u64, weight: u64) -> Result<(), TxError> {
 
 /// A staking period from the chain time `time` to `end` must last from the minimum to the
 /// maximum staking duration.
-pub fn duration(time: u64, end: u64, place: &str) -> Result<(), TxError> {
+pub fn duration(time: u64, end: u64, place: &str) -> Result<(), Refusal> {
     let d = end.saturating_sub(time);
     if !(staking::MIN_STAKE_DURATION..=staking::MAX_STAKE_DURATION).contains(&d) {
         return fail(format!(

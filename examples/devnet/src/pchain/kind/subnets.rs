@@ -4,9 +4,9 @@
 //! (the Subnet's owner, its chains, its validators).
 
 use super::{Accept, Authority, Context, Parts, check_authorization, staking};
+use crate::engine::refusal::{Refusal, fail};
 use crate::pchain::verify::{Change as Changed, Rules, View};
 use crate::pchain::{Record, stakers, subnets};
-use crate::secp::{TxError, fail};
 use crate::store::StoreError;
 use avalanche_rpc::codec::platform;
 use avalanche_rpc::wire::{Id, NodeId};
@@ -47,11 +47,11 @@ fn authorized<'t>(base: &'t platform::Base, subnet: &'t Id, auth: &'t platform::
 }
 
 impl Accept for platform::CreateSubnetTx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(Parts::of(&self.base))
     }
 
-    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Changed, TxError> {
+    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Changed, Refusal> {
         Ok(Changed::Subnets(Change::CreateSubnet))
     }
 }
@@ -59,13 +59,13 @@ impl Accept for platform::CreateSubnetTx {
 impl Accept for platform::CreateChainTx {
     /// The chain's name is ASCII letters, digits and spaces
     /// (`vms/platformvm/txs/create_chain_tx.go:72-76`).
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         if let Some(c) = self
             .chain_name
             .chars()
             .find(|c| !(c.is_ascii_alphanumeric() || *c == ' '))
         {
-            return Err(TxError::node(
+            return Err(Refusal::node(
                 "illegal name character",
                 format!(
                     "`unsignedTx.chainName` holds {c:?}: a chain's name is ASCII letters, digits and spaces"
@@ -75,7 +75,7 @@ impl Accept for platform::CreateChainTx {
         Ok(authorized(&self.base, &self.subnet_id, &self.subnet_auth))
     }
 
-    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Changed, TxError> {
+    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Changed, Refusal> {
         Ok(Changed::Subnets(Change::CreateChain {
             subnet: self.subnet_id,
         }))
@@ -83,7 +83,7 @@ impl Accept for platform::CreateChainTx {
 }
 
 impl Accept for platform::AddSubnetValidatorTx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(authorized(
             &self.base,
             &self.validator.subnet_id,
@@ -94,7 +94,7 @@ impl Accept for platform::AddSubnetValidatorTx {
     /// `verifyAddSubnetValidatorTx`: a Subnet (not the Primary Network), a weight, a period
     /// within bounds and within the node's Primary Network validation, which it must have;
     /// not already a validator of the Subnet.
-    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
+    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, Refusal> {
         let subnet = self.validator.subnet_id;
         let node = self.validator.validator.node_id;
         let end = self.validator.validator.end;
@@ -109,13 +109,13 @@ impl Accept for platform::AddSubnetValidatorTx {
         }
         staking::duration(cx.time, end, "unsignedTx.validator.end")?;
         if view.validator(&subnet, &node)?.is_some() {
-            return Err(TxError::node(
+            return Err(Refusal::node(
                 format!("attempted to issue duplicate validator for {node} on subnet {subnet}"),
                 format!("{node} is already a validator of Subnet {subnet}"),
             ));
         }
         let Some(primary) = view.validator(&Id::ZERO, &node)? else {
-            return Err(TxError::node(
+            return Err(Refusal::node(
                 format!("{node} isn't a current or pending validator of the primary network"),
                 format!(
                     "`unsignedTx.validator.nodeID` {node} must validate the Primary Network to validate a Subnet"
@@ -123,7 +123,7 @@ impl Accept for platform::AddSubnetValidatorTx {
             ));
         };
         if end > primary.end {
-            return Err(TxError::node(
+            return Err(Refusal::node(
                 "proposed staking period is not inside dependent staking period",
                 format!(
                     "`unsignedTx.validator.end` is {end}, after the node's Primary Network validation ends ({})",
@@ -141,15 +141,15 @@ impl Accept for platform::AddSubnetValidatorTx {
 }
 
 impl Accept for platform::RemoveSubnetValidatorTx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(authorized(&self.base, &self.subnet_id, &self.subnet_auth))
     }
 
     /// The node is a permissioned validator of the Subnet.
-    fn check(&self, _: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
+    fn check(&self, _: &Context<'_>, view: &mut dyn View) -> Result<Changed, Refusal> {
         let t = self;
         let Some(v) = view.validator(&t.subnet_id, &t.node_id)? else {
-            return Err(TxError::node(
+            return Err(Refusal::node(
                 format!(
                     "{} isn't a current or pending validator of {}: not found",
                     t.node_id, t.subnet_id
@@ -175,11 +175,11 @@ impl Accept for platform::RemoveSubnetValidatorTx {
 }
 
 impl Accept for platform::TransferSubnetOwnershipTx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(authorized(&self.base, &self.subnet_id, &self.subnet_auth))
     }
 
-    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Changed, TxError> {
+    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Changed, Refusal> {
         Ok(Changed::Subnets(Change::SetOwner {
             subnet: self.subnet_id,
         }))
@@ -194,19 +194,19 @@ pub fn check_auth(
     subnet: &Id,
     auth: &platform::Auth,
     signed: (&platform::Tx, &[u8; 32], u64),
-) -> Result<(), TxError> {
+) -> Result<(), Refusal> {
     if *subnet == Id::ZERO {
         return fail("`unsignedTx.subnetID` is the Primary Network, which has no owner");
     }
     let Some((owner, converted)) = view.subnet(subnet)? else {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             "not found",
             format!("`unsignedTx.subnetID` {subnet} is not a Subnet of this chain"),
         ));
     };
     if converted {
         // `vms/platformvm/txs/executor/subnet_tx_verification.go` (`ErrIsImmutable`).
-        return Err(TxError::node(
+        return Err(Refusal::node(
             format!("\"{subnet}\" is immutable"),
             format!(
                 "\"{subnet}\" is immutable: it was converted to an L1, and its owner no longer acts on it"

@@ -4,11 +4,11 @@
 //! one acceptance per kind.
 
 use super::{l1, staking, subnets};
+use crate::engine::refusal::Refusal;
 use crate::genesis::{staking as params, test_keys};
 use crate::pchain::l1 as state;
 use crate::pchain::verify::{Change, Current, Effects, Rules, View, verify};
 use crate::pchain::{Utxo, fee, warp};
-use crate::secp::TxError;
 use avalanche_rpc::bls::SecretKey;
 use avalanche_rpc::codec::{
     avax, platform, secp256k1fx, warp as warp_codec, warp_l1, warp_payload,
@@ -46,31 +46,31 @@ struct Fake {
 }
 
 impl View for Fake {
-    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, TxError> {
+    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, Refusal> {
         Ok(self.utxos.get(id).cloned())
     }
 
-    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, TxError> {
+    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, Refusal> {
         Ok(self.atomic.get(id).cloned())
     }
 
-    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, TxError> {
+    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, Refusal> {
         Ok(self.subnets.get(subnet).cloned())
     }
 
-    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<state::Validator>, TxError> {
+    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<state::Validator>, Refusal> {
         Ok(self.l1.get(validation_id).cloned())
     }
 
-    fn active_l1_validators(&mut self) -> Result<u64, TxError> {
+    fn active_l1_validators(&mut self) -> Result<u64, Refusal> {
         Ok(self.l1.values().filter(|v| v.active()).count() as u64)
     }
 
-    fn conversion(&mut self, subnet: &Id) -> Result<Option<state::Conversion>, TxError> {
+    fn conversion(&mut self, subnet: &Id) -> Result<Option<state::Conversion>, Refusal> {
         Ok(self.conversions.get(subnet).cloned())
     }
 
-    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, TxError> {
+    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, Refusal> {
         Ok(self
             .l1
             .values()
@@ -78,7 +78,7 @@ impl View for Fake {
             .map(|v| v.validation_id))
     }
 
-    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, TxError> {
+    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, Refusal> {
         Ok(self
             .l1
             .values()
@@ -87,15 +87,15 @@ impl View for Fake {
             .sum())
     }
 
-    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, TxError> {
+    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, Refusal> {
         Ok(self.expiries.contains(&(expiry, *validation_id)))
     }
 
-    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, TxError> {
+    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, Refusal> {
         Ok(self.warp.get(chain).cloned())
     }
 
-    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, TxError> {
+    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, Refusal> {
         Ok(self.validators.get(&(*subnet, *node)).copied())
     }
 }
@@ -179,7 +179,7 @@ impl World {
         Authority::new(owners(self.key.address()))
     }
 
-    fn verify(&mut self, tx: &platform::Tx) -> Result<Effects, TxError> {
+    fn verify(&mut self, tx: &platform::Tx) -> Result<Effects, Refusal> {
         let id = Id::from_sha256(&tx.to_bytes().unwrap());
         verify(&rules(), tx, id, NOW, 1, &mut self.fake)
     }
