@@ -12,7 +12,7 @@ use crate::pchain::vm::PVm;
 use crate::proposer::Tip;
 use crate::store::{self, Meta, Store, StoreError};
 use crate::xchain::vm::{CREATE_ASSET_TX_FEE, TX_FEE, XVm};
-use crate::xchain::{self, Utxo, verify};
+use crate::xchain::{self, Utxo, vocab};
 use avalanche_rpc::codec::avm;
 use avalanche_rpc::wire::Id;
 use std::path::PathBuf;
@@ -138,14 +138,14 @@ impl Devnet {
                 w.commit()?;
             }
         }
-        let rules = verify::Rules {
+        let rules = vocab::Rules {
             network_id: options.network_id,
             chain_id: genesis.x_chain_id,
             avax: genesis.avax_asset_id,
             tx_fee: TX_FEE,
             create_asset_tx_fee: CREATE_ASSET_TX_FEE,
         };
-        let p_rules = crate::pchain::verify::Rules {
+        let p_rules = crate::pchain::vocab::Rules {
             network_id: options.network_id,
             avax: genesis.avax_asset_id,
             x_chain: genesis.x_chain_id,
@@ -300,7 +300,7 @@ fn write_genesis(store: &Store, g: &Genesis) -> Result<(), StoreError> {
             unreachable!("genesis assets are CreateAssetTxs")
         };
         // Genesis UTXOs: the initial states' outputs, numbered from 0 (the tx has no outputs).
-        let mut effects = verify::Effects::default();
+        let mut effects = vocab::Effects::default();
         let mut n = 0u32;
         for state in &create.initial_states {
             for o in &state.outputs {
@@ -326,7 +326,7 @@ fn write_genesis(store: &Store, g: &Genesis) -> Result<(), StoreError> {
                 effects.produced.push(u);
             }
         }
-        xchain::put_tx(&w, &asset.id, 0, &tx_bytes, &effects)?;
+        xchain::vm::put_tx(&w, &asset.id, 0, &tx_bytes, &effects)?;
         w.open_table(store::X_ALIASES)?
             .insert(asset.alias.as_str(), asset.id.as_bytes().as_slice())?;
     }

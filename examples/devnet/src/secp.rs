@@ -35,14 +35,14 @@ fn recover(hash: &[u8; 32], sig: &[u8; 65]) -> Result<ShortId, String> {
 }
 
 /// A signature: the hash signed and the recoverable signature.
-type Signed = ([u8; 32], [u8; 65]);
+type Signature = ([u8; 32], [u8; 65]);
 
 /// Recovered signers not yet used again, at most `capacity` of them, each with the order it
 /// came in. Every transaction's signatures pass through here, so what is kept must not grow
 /// with the chain.
 struct Recovered {
     capacity: usize,
-    signers: Option<HashMap<Signed, (ShortId, u64)>>,
+    signers: Option<HashMap<Signature, (ShortId, u64)>>,
     /// How many were ever inserted: the next one's order.
     inserted: u64,
 }

@@ -17,60 +17,20 @@
 pub mod error;
 pub mod pool;
 pub mod refusal;
+pub mod shared;
 pub mod tail;
 
 pub use error::{IssueError, Refused, rule_broken, undecodable};
 pub use pool::{Pending, Pool};
 pub use refusal::{Refusal, fail};
+pub use shared::{Engine, Sealed};
 
-use crate::clock::Clock;
 use crate::ledger::{self, Chain, Space};
 use crate::proposer::Tip;
-use crate::store::{Store, StoreError};
+use crate::store::StoreError;
 use avalanche_rpc::wire::Id;
 use redb::{ReadTransaction, WriteTransaction};
 use std::sync::{Mutex, MutexGuard};
-
-/// What every chain shares: the store, the clock, the index flag, the builder's lock and
-/// its wake-up.
-pub struct Engine {
-    pub store: Store,
-    pub clock: Clock,
-    /// Accepted blocks are indexed (`--index-enabled`).
-    pub indexing: bool,
-    /// Held while blocks are written, so they are written one at a time (and a snapshot
-    /// never sees half of one).
-    pub building: Mutex<()>,
-    /// Wakes the block builder.
-    pub wake: tokio::sync::Notify,
-}
-
-impl Engine {
-    pub fn new(store: Store, clock: Clock, indexing: bool) -> Engine {
-        Engine {
-            store,
-            clock,
-            indexing,
-            building: Mutex::default(),
-            wake: tokio::sync::Notify::new(),
-        }
-    }
-
-    /// The builder's lock: one block at a time.
-    pub fn one_at_a_time(&self) -> MutexGuard<'_, ()> {
-        self.building.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
-/// A block being built: its height, its time and its chain's own running state (capacity
-/// left, fee state).
-pub struct Sealed {
-    /// The block's bytes, as its chain's VM encodes it.
-    pub bytes: Vec<u8>,
-    pub height: u64,
-    /// Its time, Unix seconds (the proposervm wrapper's too).
-    pub time: u64,
-}
 
 /// One chain, as the engine sees it.
 pub trait Vm: Send + Sync {

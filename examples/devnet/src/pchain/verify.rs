@@ -1,65 +1,19 @@
 //! Verifying a P-chain transaction against the chain's state, as the node's executor does
 //! (`vms/platformvm/txs/executor`), and what it changes. Transaction types are accepted one
-//! by one as the devnet learns them ([`Kind`]); the others are refused by name.
+//! by one as the devnet learns them ([`PTxKind`]); the others are refused by name.
 //!
 //! In order: the codec's rules; the kind; network, chain and memo; one credential per input
 //! (and one for an authorization); the fee from its gas ([`fee::gas`]); the flow check
 //! ([`crate::flow`]) over inputs, outputs, exported outputs, stake and L1 balances; the
 //! authorization; the kind's own checks, giving its [`Change`]; the flow's balance.
 
-use super::kind::{self, Context, Kind, Parts};
-use super::{Utxo, fee, l1, warp};
+use super::kind::{self, PTxKind};
+use super::vocab::{Authority, ChainState, Change, CheckInput, Parts, Rules};
+use super::{Utxo, fee};
 use crate::engine::refusal::{Refusal, fail};
 use crate::flow::{self, Flow, Opened};
 use avalanche_rpc::codec::{Verify, avax, platform, secp256k1fx};
-use avalanche_rpc::wire::{Id, NodeId};
-
-/// The chain's parameters a transaction is checked against.
-#[derive(Debug, Clone)]
-pub struct Rules {
-    pub network_id: u32,
-    pub avax: Id,
-    pub x_chain: Id,
-}
-
-/// What verification reads of the chain's state: the last accepted state when a transaction
-/// is issued, the block's own state as a block is built.
-pub trait View {
-    /// An unspent output of the P-chain.
-    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, Refusal>;
-    /// An output the X-chain exported to the P-chain.
-    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, Refusal>;
-    /// A Subnet's owner, and whether it was converted to an L1.
-    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, Refusal>;
-    /// An L1 validator.
-    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<l1::Validator>, Refusal>;
-    /// How many L1 validators are active.
-    fn active_l1_validators(&mut self) -> Result<u64, Refusal>;
-    /// A converted Subnet's conversion.
-    fn conversion(&mut self, subnet: &Id) -> Result<Option<l1::Conversion>, Refusal>;
-    /// The validation of `node` on L1 `subnet`, if any.
-    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, Refusal>;
-    /// The total weight of an L1's validators.
-    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, Refusal>;
-    /// Whether a registration with this expiry and validation ID was already accepted.
-    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, Refusal>;
-    /// The canonical validator set of the Subnet validating `chain`, now.
-    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, Refusal>;
-    /// A current validator of a Subnet.
-    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, Refusal>;
-}
-
-/// A current validator, as verification needs it.
-#[derive(Debug, Clone, Copy)]
-pub struct Current {
-    /// Its own stake.
-    pub weight: u64,
-    /// The stake of its current delegators.
-    pub delegated: u64,
-    pub end: u64,
-    /// A validator of a permissioned Subnet (added with AddSubnetValidatorTx).
-    pub permissioned: bool,
-}
+use avalanche_rpc::wire::Id;
 
 /// What an accepted transaction changes, and the gas it uses.
 #[derive(Debug, Clone, Default)]
@@ -77,28 +31,17 @@ pub struct Effects {
     pub gas: u64,
 }
 
-/// What a transaction changes beyond UTXOs, by family.
-#[derive(Debug, Clone, Default)]
-pub enum Change {
-    /// BaseTx, ImportTx, ExportTx.
-    #[default]
-    None,
-    Staking(kind::staking::Change),
-    Subnets(kind::subnets::Change),
-    L1(kind::l1::Change),
-}
-
 /// Verifies `tx` (ID `tx_id`) at chain time `time`, paying `price` per gas, against the
-/// state `view` shows.
+/// `state`.
 pub fn verify(
     rules: &Rules,
     tx: &platform::Tx,
     tx_id: Id,
     time: u64,
     price: u64,
-    view: &mut dyn View,
+    state: &mut dyn ChainState,
 ) -> Result<Effects, Refusal> {
-    let kind = Kind::of(&tx.unsigned)?;
+    let kind = PTxKind::of(&tx.unsigned)?;
     // The base's rules are `avax.BaseTx.Verify`'s (the memo's limit among its metadata), which
     // the kind may wrap; the kind's own fields' rules are not.
     tx.verify().map_err(|e| {
@@ -125,7 +68,7 @@ pub fn verify(
     };
     // The Subnet's owner first, as the node checks it before the spend.
     if let Some((authority, auth)) = &parts.authority {
-        authority.check(auth, (tx, &hash, time), view)?;
+        check_authority(authority, auth, (tx, &hash, time), state)?;
     }
     check_credentials(tx, &parts).map_err(spending)?;
     let gas = fee::gas(&tx.unsigned)?;
@@ -146,7 +89,7 @@ pub fn verify(
     export(&mut flow, &mut fx, &parts, tx_id)?;
     let staked = stake(&mut flow, rules, parts.stake)?;
     flow.produce(rules.avax, parts.balances);
-    let cx = Context {
+    let cx = CheckInput {
         rules,
         time,
         staked,
@@ -156,14 +99,14 @@ pub fn verify(
     // the node's executors do.
     let state_first = kind.state_first();
     if state_first {
-        fx.change = kind.check(&cx, view)?;
+        fx.change = kind.check(&cx, state)?;
     }
     let spends = flow::spends(&parts.base.inputs, parts.imported);
     let read = |id: &Id, from_memory: bool| {
         if from_memory {
-            view.atomic(id)
+            state.atomic(id)
         } else {
-            view.utxo(id)
+            state.utxo(id)
         }
     };
     for s in
@@ -177,7 +120,7 @@ pub fn verify(
         }
     }
     if !state_first {
-        fx.change = kind.check(&cx, view)?;
+        fx.change = kind.check(&cx, state)?;
     }
     // `vms/platformvm/utxo/verifier.go:324-329`.
     flow.settle(
@@ -187,6 +130,24 @@ pub fn verify(
     )
     .map_err(spending)?;
     Ok(fx)
+}
+
+/// Checks `auth`, the authorization `authority` names, signed by the last credential of `tx`
+/// over `hash` at `time`.
+fn check_authority(
+    authority: &Authority<'_>,
+    auth: &platform::Auth,
+    (tx, hash, time): (&platform::Tx, &[u8; 32], u64),
+    state: &mut dyn ChainState,
+) -> Result<(), Refusal> {
+    match authority {
+        Authority::Subnet(subnet) => {
+            kind::subnets::check_auth(state, subnet, auth, (tx, hash, time))
+        }
+        Authority::Deactivation(id) => {
+            kind::l1::check_disable_auth(state, id, auth, (tx, hash, time))
+        }
+    }
 }
 
 /// The base's network and chain, in the node's words (`vms/components/avax/metadata.go`).

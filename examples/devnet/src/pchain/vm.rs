@@ -3,7 +3,8 @@
 //! allows, every kind's change applied, the block sealed with the new chain time and fee
 //! state.
 
-use super::verify::{self, Change, Current, Effects, View};
+use super::verify::{self, Effects};
+use super::vocab::{ChainState, Change, Current, Rules};
 use super::{Utxo, fee, kind, l1, stakers, subnets, warp};
 use crate::engine::refusal::Refusal;
 use crate::engine::{Sealed, Vm};
@@ -16,7 +17,7 @@ use redb::{ReadTransaction, WriteTransaction};
 
 /// The P-chain's VM.
 pub struct PVm {
-    pub rules: verify::Rules,
+    pub rules: Rules,
     /// The proposervm's tip before the first block (the genesis block's).
     pub genesis: Tip,
     /// The genesis time: the chain time before any block.
@@ -69,7 +70,7 @@ impl Vm for PVm {
             id,
             now.max(chain_time),
             fee::price(state.excess),
-            &mut StateView {
+            &mut StoredState {
                 r,
                 warp_height: proposer::warp_height(r, self.genesis).map_err(stored)?,
             },
@@ -116,7 +117,7 @@ impl Vm for PVm {
             return Ok(None);
         }
         // Ahead of the clock, not past a staker's end: it is rewarded first, once due.
-        if time > now && super::reward::next_change(w)?.is_some_and(|end| end < time) {
+        if time > now && super::due::next_change(w)?.is_some_and(|end| end < time) {
             return Ok(None);
         }
         let state = fee_state(w)?.0.advance(time - parent_time);
@@ -146,7 +147,7 @@ impl Vm for PVm {
             id,
             block.time,
             block.price,
-            &mut StateView {
+            &mut StoredState {
                 r: w,
                 warp_height: block.warp_height,
             },
@@ -250,13 +251,13 @@ fn apply(
 
 /// The state verification reads: the store as `r` shows it (the last accepted state, or
 /// the block's own as it is built).
-struct StateView<'a, R: Reader> {
+struct StoredState<'a, R: Reader> {
     r: &'a R,
     /// The P-chain height Warp messages are verified at.
     warp_height: u64,
 }
 
-impl<R: Reader> StateView<'_, R> {
+impl<R: Reader> StoredState<'_, R> {
     fn read(&self, space: ledger::Space, u: &Id) -> Result<Option<Utxo>, Refusal> {
         ledger::utxo(self.r, space, u)
             .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
@@ -268,7 +269,7 @@ fn stored(e: StoreError) -> Refusal {
     Refusal::new(e.to_string())
 }
 
-impl<R: Reader> View for StateView<'_, R> {
+impl<R: Reader> ChainState for StoredState<'_, R> {
     fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, Refusal> {
         self.read(Chain::P.into(), id)
     }

@@ -3,7 +3,7 @@
 //! fx's rules (`vms/secp256k1fx`, `vms/nftfx`, `vms/propertyfx`).
 
 use super::Utxo;
-use super::verify::{Outputs, Signed};
+use super::vocab::{Outputs, Signed};
 use crate::engine::refusal::{Refusal, fail};
 use crate::flow::Flow;
 use crate::secp::check_signatures;

@@ -3,36 +3,14 @@
 //! (`verifyAddPermissionlessValidatorTx`, `verifyAddPermissionlessDelegatorTx`) and the
 //! staker they add, with the potential reward it may earn.
 
-use super::{Accept, Context, Parts};
 use crate::engine::refusal::{Refusal, fail};
 use crate::genesis::staking;
-use crate::pchain::verify::{Change as Changed, Rules, View};
+use crate::pchain::vocab::{Accept, ChainState, Change, CheckInput, Parts, Rules, StakingChange};
 use crate::pchain::{Record, stakers};
 use crate::store::{self, StoreError};
 use avalanche_rpc::codec::platform;
-use avalanche_rpc::wire::{Id, NodeId};
+use avalanche_rpc::wire::Id;
 use redb::WriteTransaction;
-
-/// What staking changes: a staker joins the Primary Network from `start` (the chain time it
-/// is accepted at) to `end`.
-#[derive(Debug, Clone)]
-pub enum Change {
-    /// A validator.
-    AddValidator {
-        node: NodeId,
-        weight: u64,
-        public_key: [u8; 48],
-        start: u64,
-        end: u64,
-    },
-    /// A delegator to validator `node`.
-    AddDelegator {
-        node: NodeId,
-        weight: u64,
-        start: u64,
-        end: u64,
-    },
-}
 
 impl Accept for platform::AddPermissionlessValidatorTx {
     fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
@@ -45,7 +23,7 @@ impl Accept for platform::AddPermissionlessValidatorTx {
     /// The subnet is the Primary Network, a proof of possession holds, the stake is the
     /// weight and within bounds, the delegation fee at least the minimum, the period within
     /// bounds, and the node not already a validator.
-    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, Refusal> {
+    fn check(&self, cx: &CheckInput<'_>, state: &mut dyn ChainState) -> Result<Change, Refusal> {
         let v = self;
         if v.subnet_id != Id::ZERO {
             return fail(format!(
@@ -83,13 +61,13 @@ impl Accept for platform::AddPermissionlessValidatorTx {
         let end = v.validator.end;
         duration(cx.time, end, "unsignedTx.validator.end")?;
         let node = v.validator.node_id;
-        if view.validator(&Id::ZERO, &node)?.is_some() {
+        if state.validator(&Id::ZERO, &node)?.is_some() {
             return Err(Refusal::node(
                 format!("duplicate validator: {node} on {}", Id::ZERO),
                 format!("{node} is already a validator of the Primary Network"),
             ));
         }
-        Ok(Changed::Staking(Change::AddValidator {
+        Ok(Change::Staking(StakingChange::AddValidator {
             node,
             weight,
             public_key: pop.public_key,
@@ -110,7 +88,7 @@ impl Accept for platform::AddPermissionlessDelegatorTx {
     /// The subnet is the Primary Network, the stake is the weight and at least the minimum,
     /// the period within bounds and within the validator's, and the validator not over
     /// delegated.
-    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, Refusal> {
+    fn check(&self, cx: &CheckInput<'_>, state: &mut dyn ChainState) -> Result<Change, Refusal> {
         let d = self;
         if d.subnet_id != Id::ZERO {
             return fail(format!(
@@ -129,7 +107,7 @@ impl Accept for platform::AddPermissionlessDelegatorTx {
             ));
         }
         duration(cx.time, end, "unsignedTx.validator.end")?;
-        let Some(v) = view.validator(&Id::ZERO, &node)? else {
+        let Some(v) = state.validator(&Id::ZERO, &node)? else {
             return Err(Refusal::node(
                 format!(
                     "failed to fetch the validator for {node} on {}: not found",
@@ -162,7 +140,7 @@ impl Accept for platform::AddPermissionlessDelegatorTx {
                 staking::MAX_VALIDATOR_STAKE
             ));
         }
-        Ok(Changed::Staking(Change::AddDelegator {
+        Ok(Change::Staking(StakingChange::AddDelegator {
             node,
             weight,
             start: cx.time,
@@ -198,11 +176,11 @@ pub fn duration(time: u64, end: u64, place: &str) -> Result<(), Refusal> {
 /// it may earn, from the supply now (the supply counts it at once).
 pub fn apply(
     w: &WriteTransaction,
-    change: Change,
+    change: StakingChange,
     (id, height): (&Id, u64),
 ) -> Result<(), StoreError> {
     match change {
-        Change::AddValidator {
+        StakingChange::AddValidator {
             node,
             weight,
             public_key,
@@ -217,7 +195,7 @@ pub fn apply(
             };
             stakers::add_staker(w, (&Id::ZERO, &node), rec, height, weight, Some(public_key))
         }
-        Change::AddDelegator {
+        StakingChange::AddDelegator {
             node,
             weight,
             start,

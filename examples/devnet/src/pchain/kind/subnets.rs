@@ -3,41 +3,15 @@
 //! RemoveSubnetValidatorTx, TransferSubnetOwnershipTx. Their checks and what they change
 //! (the Subnet's owner, its chains, its validators).
 
-use super::{Accept, Authority, Context, Parts, check_authorization, staking};
+use super::{check_authorization, staking};
 use crate::engine::refusal::{Refusal, fail};
-use crate::pchain::verify::{Change as Changed, Rules, View};
+use crate::pchain::vocab::Authority;
+use crate::pchain::vocab::{Accept, ChainState, Change, CheckInput, Parts, Rules, SubnetChange};
 use crate::pchain::{Record, stakers, subnets};
 use crate::store::StoreError;
 use avalanche_rpc::codec::platform;
-use avalanche_rpc::wire::{Id, NodeId};
+use avalanche_rpc::wire::Id;
 use redb::WriteTransaction;
-
-/// What a Subnet transaction changes. The ID of a new Subnet or chain is its tx's ID.
-#[derive(Debug, Clone)]
-pub enum Change {
-    CreateSubnet,
-    CreateChain {
-        subnet: Id,
-    },
-    /// The Subnet's owner becomes the one this tx names.
-    SetOwner {
-        subnet: Id,
-    },
-    /// A permissioned validator joins `subnet` from `start` (the chain time it is accepted
-    /// at; its tx says when it ends); it earns no reward.
-    AddValidator {
-        subnet: Id,
-        node: NodeId,
-        weight: u64,
-        start: u64,
-    },
-    /// A permissioned validator leaves `subnet`.
-    RemoveValidator {
-        subnet: Id,
-        node: NodeId,
-        weight: u64,
-    },
-}
 
 fn authorized<'t>(base: &'t platform::Base, subnet: &'t Id, auth: &'t platform::Auth) -> Parts<'t> {
     Parts {
@@ -51,8 +25,8 @@ impl Accept for platform::CreateSubnetTx {
         Ok(Parts::of(&self.base))
     }
 
-    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Changed, Refusal> {
-        Ok(Changed::Subnets(Change::CreateSubnet))
+    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, Refusal> {
+        Ok(Change::Subnets(SubnetChange::CreateSubnet))
     }
 }
 
@@ -75,8 +49,8 @@ impl Accept for platform::CreateChainTx {
         Ok(authorized(&self.base, &self.subnet_id, &self.subnet_auth))
     }
 
-    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Changed, Refusal> {
-        Ok(Changed::Subnets(Change::CreateChain {
+    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, Refusal> {
+        Ok(Change::Subnets(SubnetChange::CreateChain {
             subnet: self.subnet_id,
         }))
     }
@@ -94,7 +68,7 @@ impl Accept for platform::AddSubnetValidatorTx {
     /// `verifyAddSubnetValidatorTx`: a Subnet (not the Primary Network), a weight, a period
     /// within bounds and within the node's Primary Network validation, which it must have;
     /// not already a validator of the Subnet.
-    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, Refusal> {
+    fn check(&self, cx: &CheckInput<'_>, state: &mut dyn ChainState) -> Result<Change, Refusal> {
         let subnet = self.validator.subnet_id;
         let node = self.validator.validator.node_id;
         let end = self.validator.validator.end;
@@ -108,13 +82,13 @@ impl Accept for platform::AddSubnetValidatorTx {
             return fail("`unsignedTx.validator.weight` is 0; a validator needs weight");
         }
         staking::duration(cx.time, end, "unsignedTx.validator.end")?;
-        if view.validator(&subnet, &node)?.is_some() {
+        if state.validator(&subnet, &node)?.is_some() {
             return Err(Refusal::node(
                 format!("attempted to issue duplicate validator for {node} on subnet {subnet}"),
                 format!("{node} is already a validator of Subnet {subnet}"),
             ));
         }
-        let Some(primary) = view.validator(&Id::ZERO, &node)? else {
+        let Some(primary) = state.validator(&Id::ZERO, &node)? else {
             return Err(Refusal::node(
                 format!("{node} isn't a current or pending validator of the primary network"),
                 format!(
@@ -131,7 +105,7 @@ impl Accept for platform::AddSubnetValidatorTx {
                 ),
             ));
         }
-        Ok(Changed::Subnets(Change::AddValidator {
+        Ok(Change::Subnets(SubnetChange::AddValidator {
             subnet,
             node,
             weight,
@@ -146,9 +120,9 @@ impl Accept for platform::RemoveSubnetValidatorTx {
     }
 
     /// The node is a permissioned validator of the Subnet.
-    fn check(&self, _: &Context<'_>, view: &mut dyn View) -> Result<Changed, Refusal> {
+    fn check(&self, _: &CheckInput<'_>, state: &mut dyn ChainState) -> Result<Change, Refusal> {
         let t = self;
-        let Some(v) = view.validator(&t.subnet_id, &t.node_id)? else {
+        let Some(v) = state.validator(&t.subnet_id, &t.node_id)? else {
             return Err(Refusal::node(
                 format!(
                     "{} isn't a current or pending validator of {}: not found",
@@ -166,7 +140,7 @@ impl Accept for platform::RemoveSubnetValidatorTx {
                 t.node_id, t.subnet_id
             ));
         }
-        Ok(Changed::Subnets(Change::RemoveValidator {
+        Ok(Change::Subnets(SubnetChange::RemoveValidator {
             subnet: t.subnet_id,
             node: t.node_id,
             weight: v.weight,
@@ -179,8 +153,8 @@ impl Accept for platform::TransferSubnetOwnershipTx {
         Ok(authorized(&self.base, &self.subnet_id, &self.subnet_auth))
     }
 
-    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Changed, Refusal> {
-        Ok(Changed::Subnets(Change::SetOwner {
+    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, Refusal> {
+        Ok(Change::Subnets(SubnetChange::SetOwner {
             subnet: self.subnet_id,
         }))
     }
@@ -190,7 +164,7 @@ impl Accept for platform::TransferSubnetOwnershipTx {
 /// signs for the owner's addresses the auth names; the Subnet must exist and still be
 /// permissioned.
 pub fn check_auth(
-    view: &mut dyn View,
+    state: &mut dyn ChainState,
     subnet: &Id,
     auth: &platform::Auth,
     signed: (&platform::Tx, &[u8; 32], u64),
@@ -198,7 +172,7 @@ pub fn check_auth(
     if *subnet == Id::ZERO {
         return fail("`unsignedTx.subnetID` is the Primary Network, which has no owner");
     }
-    let Some((owner, converted)) = view.subnet(subnet)? else {
+    let Some((owner, converted)) = state.subnet(subnet)? else {
         return Err(Refusal::node(
             "not found",
             format!("`unsignedTx.subnetID` {subnet} is not a Subnet of this chain"),
@@ -227,14 +201,14 @@ pub fn check_auth(
 /// Writes what Subnet tx `id`, accepted at `height`, changes.
 pub fn apply(
     w: &WriteTransaction,
-    change: Change,
+    change: SubnetChange,
     (id, height): (&Id, u64),
 ) -> Result<(), StoreError> {
     match change {
-        Change::CreateSubnet => subnets::set_owner(w, id, id),
-        Change::CreateChain { subnet } => subnets::add_chain(w, &subnet, id),
-        Change::SetOwner { subnet } => subnets::set_owner(w, &subnet, id),
-        Change::AddValidator {
+        SubnetChange::CreateSubnet => subnets::set_owner(w, id, id),
+        SubnetChange::CreateChain { subnet } => subnets::add_chain(w, &subnet, id),
+        SubnetChange::SetOwner { subnet } => subnets::set_owner(w, &subnet, id),
+        SubnetChange::AddValidator {
             subnet,
             node,
             weight,
@@ -248,7 +222,7 @@ pub fn apply(
             };
             stakers::add_staker(w, (&subnet, &node), rec, height, weight, None)
         }
-        Change::RemoveValidator {
+        SubnetChange::RemoveValidator {
             subnet,
             node,
             weight,

@@ -1,9 +1,8 @@
 //! Moving funds: BaseTx on the P-chain, ImportTx and ExportTx with the X-chain. Their checks
 //! are the flow check's; they change nothing beyond UTXOs.
 
-use super::{Accept, Context, Parts};
 use crate::engine::refusal::{Refusal, fail};
-use crate::pchain::verify::{Change, Rules, View};
+use crate::pchain::vocab::{Accept, ChainState, Change, CheckInput, Parts, Rules};
 use avalanche_rpc::codec::platform;
 use avalanche_rpc::wire::Id;
 
@@ -12,7 +11,7 @@ impl Accept for platform::BaseTx {
         Ok(Parts::of(&self.base))
     }
 
-    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Change, Refusal> {
+    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, Refusal> {
         Ok(Change::None)
     }
 }
@@ -26,7 +25,7 @@ impl Accept for platform::ImportTx {
         })
     }
 
-    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Change, Refusal> {
+    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, Refusal> {
         Ok(Change::None)
     }
 }
@@ -44,7 +43,7 @@ impl Accept for platform::ExportTx {
         })
     }
 
-    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Change, Refusal> {
+    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, Refusal> {
         Ok(Change::None)
     }
 }

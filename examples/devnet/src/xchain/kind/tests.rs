@@ -5,7 +5,8 @@
 use crate::engine::refusal::Refusal;
 use crate::genesis::test_keys;
 use crate::xchain::Utxo;
-use crate::xchain::verify::{Effects, Rules, verify};
+use crate::xchain::verify::verify;
+use crate::xchain::vocab::{Effects, Rules};
 use avalanche_rpc::codec::{avax, avm, nftfx, propertyfx, secp256k1fx};
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::transact::x::{self as build, Op, XUnsigned};
