@@ -9,8 +9,9 @@
 //! [`Flow::produce_locked`]): the X-chain never locks, so its locked sums stay empty and the
 //! check is the same as without them.
 
-use crate::engine::refusal::{Refusal, fail};
+use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::secp::check_signatures;
+use crate::store::StoreError;
 use avalanche_rpc::codec::{avax, secp256k1fx};
 use avalanche_rpc::wire::Id;
 use std::collections::{BTreeMap, BTreeSet};
@@ -94,9 +95,9 @@ impl Flow {
         &mut self,
         reference: &avax::UtxoId,
         place: &str,
-        read: impl FnOnce(&Id) -> Result<Option<U>, Refusal>,
+        read: impl FnOnce(&Id) -> Result<Option<U>, StoreError>,
         missing: impl FnOnce(&avax::UtxoId, &Id) -> String,
-    ) -> Result<(Id, U), Refusal> {
+    ) -> Result<(Id, U), VerifyError> {
         let id = reference.id();
         if !self.spent.insert(id) {
             return fail(format!("`{place}` spends UTXO {id} a second time"));
@@ -109,7 +110,8 @@ impl Flow {
                     "`{place}` spends output {} of tx {}, which is not an unspent output of this chain (UTXO {id})",
                     reference.output_index, reference.tx_id
                 ),
-            )),
+            )
+            .into()),
         }
     }
 
@@ -223,10 +225,10 @@ pub fn spend<'t, I, R>(
     mut read: R,
     credentials: &[I::Credential],
     (hash, time): (&[u8; 32], u64),
-) -> Result<Vec<Spent<I::Utxo>>, Refusal>
+) -> Result<Vec<Spent<I::Utxo>>, VerifyError>
 where
     I: Input + 't,
-    R: FnMut(&Id, bool) -> Result<Option<I::Utxo>, Refusal>,
+    R: FnMut(&Id, bool) -> Result<Option<I::Utxo>, StoreError>,
 {
     let mut out = Vec::new();
     for (k, s) in spends.into_iter().enumerate() {
@@ -251,7 +253,7 @@ where
         let o = input.open(&utxo, place, time)?;
         if o.input.amount != o.output.amount {
             // `vms/secp256k1fx/fx.go:162`.
-            return Err(wrap(Refusal::node(
+            return Err(VerifyError::from(wrap(Refusal::node(
                 format!(
                     "utxo amount and input amount are not equal: {} != {}",
                     o.output.amount, o.input.amount
@@ -260,7 +262,7 @@ where
                     "`{place}.input.amount` is {}, but the UTXO holds {}",
                     o.input.amount, o.output.amount
                 ),
-            )));
+            ))));
         }
         let Some(cred) = credentials.get(k).and_then(I::credential) else {
             return fail(format!(

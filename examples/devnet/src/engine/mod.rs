@@ -19,10 +19,12 @@ pub mod pool;
 pub mod refusal;
 pub mod shared;
 pub mod tail;
+#[cfg(test)]
+mod tests;
 
 pub use error::{IssueError, Refused, rule_broken, undecodable};
 pub use pool::{Pending, Pool};
-pub use refusal::{Refusal, fail};
+pub use refusal::{Refusal, VerifyError, fail};
 pub use shared::{Engine, Sealed};
 
 use crate::ledger::{self, Chain, Space};
@@ -47,14 +49,15 @@ pub trait Vm: Send + Sync {
     fn decode(&self, bytes: &[u8]) -> Result<Self::Tx, Refusal>;
     /// What the chain's `issueTx` puts before a refusal (the P-chain's `couldn't issue tx: `).
     const REFUSAL_PREFIX: &'static str = "";
-    /// Verifies an issued transaction against the last accepted state, at `now`.
+    /// Verifies an issued transaction against the last accepted state, at `now`: its
+    /// effects, its refusal, or the store failing.
     fn verify_issued(
         &self,
         r: &ReadTransaction,
         tx: &Self::Tx,
         id: Id,
         now: u64,
-    ) -> Result<Self::Effects, Refusal>;
+    ) -> Result<Self::Effects, VerifyError>;
     /// A refusal of a verified transaction that no block could ever take (not remembered
     /// as dropped).
     fn admissible(&self, _fx: &Self::Effects) -> Result<(), Refusal> {
@@ -67,14 +70,15 @@ pub trait Vm: Send + Sync {
     /// `None` if the chain cannot make one yet.
     fn open_block(&self, w: &WriteTransaction, now: u64)
     -> Result<Option<Self::Block>, StoreError>;
-    /// Verifies a pending transaction against the block's state.
+    /// Verifies a pending transaction against the block's state: its effects, its refusal,
+    /// or the store failing.
     fn verify_in_block(
         &self,
         w: &WriteTransaction,
         block: &Self::Block,
         tx: &Self::Tx,
         id: Id,
-    ) -> Result<Self::Effects, Refusal>;
+    ) -> Result<Self::Effects, VerifyError>;
     /// Takes a verified transaction of `size` bytes into the block if its capacity allows
     /// (else it waits for the next block).
     fn take(&self, block: &mut Self::Block, size: usize, fx: &Self::Effects) -> bool;
@@ -207,8 +211,9 @@ impl<V: Vm> Lane<V> {
         Ok(())
     }
 
-    /// The verification against the last accepted state (the inner result); already
-    /// accepted, or the store failing, as the outer error. An accepted transaction is
+    /// The verification against the last accepted state (the inner result: its effects or
+    /// its refusal); already accepted, or the store failing (while verifying, too), as the
+    /// outer error. An accepted transaction is
     /// verified first, as the node does (its inputs are spent: the refusal is the node's,
     /// `failed to get utxo …` or `failed to read consumed UTXO …`); one that still verifies
     /// is refused as already accepted.
@@ -219,7 +224,11 @@ impl<V: Vm> Lane<V> {
         id: Id,
     ) -> Result<Result<V::Effects, Refusal>, IssueError> {
         let r = engine.store.read()?;
-        let verified = self.vm.verify_issued(&r, tx, id, engine.clock.now());
+        let verified = match self.vm.verify_issued(&r, tx, id, engine.clock.now()) {
+            Ok(fx) => Ok(fx),
+            Err(VerifyError::Refused(e)) => Err(e),
+            Err(VerifyError::Store(e)) => return Err(e.into()),
+        };
         if verified.is_ok() && ledger::tx(&r, V::CHAIN, &id)?.is_some() {
             return Err(IssueError::AlreadyAccepted(id));
         }
@@ -270,7 +279,8 @@ impl<V: Vm> Lane<V> {
 
     /// Verifies `pending` against the state of `w` and, if any is valid, writes the block
     /// holding them with everything it changes and its tail (not committed; the pool is
-    /// left as it is).
+    /// left as it is). A refused transaction is dropped; the store failing, while verifying
+    /// too, fails the block (`w`, half written, is then dropped, never committed).
     pub fn block_in(
         &self,
         engine: &Engine,
@@ -292,10 +302,11 @@ impl<V: Vm> Lane<V> {
             };
             let fx = match self.vm.verify_in_block(w, &block, &tx, p.id) {
                 Ok(fx) => fx,
-                Err(e) => {
+                Err(VerifyError::Refused(e)) => {
                     built.dropped.push((p.id, e.words));
                     continue;
                 }
+                Err(VerifyError::Store(e)) => return Err(e),
             };
             // Past the block's capacity: it waits for the next block.
             if !self.vm.take(&mut block, p.bytes.len(), &fx) {

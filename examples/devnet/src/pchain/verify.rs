@@ -10,7 +10,7 @@
 use super::kind::{self, PTxKind};
 use super::vocab::{Authority, ChainState, Change, CheckInput, Parts, Rules};
 use super::{Utxo, fee};
-use crate::engine::refusal::{Refusal, fail};
+use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::flow::{self, Flow, Opened};
 use avalanche_rpc::codec::{Verify, avax, platform, secp256k1fx};
 use avalanche_rpc::wire::Id;
@@ -40,7 +40,7 @@ pub fn verify(
     time: u64,
     price: u64,
     state: &mut dyn ChainState,
-) -> Result<Effects, Refusal> {
+) -> Result<Effects, VerifyError> {
     let kind = PTxKind::of(&tx.unsigned)?;
     // The base's rules are `avax.BaseTx.Verify`'s (the memo's limit among its metadata), which
     // the kind may wrap; the kind's own fields' rules are not.
@@ -62,7 +62,7 @@ pub fn verify(
     check_metadata(rules, parts.base)
         .map_err(|e| kind.in_base(e.within("metadata failed verification")))?;
     check_memo(parts.base)?;
-    let spending = |e: Refusal| match kind.spend_context() {
+    let spending = |e: VerifyError| match kind.spend_context() {
         Some(c) => e.within(c),
         None => e,
     };
@@ -70,7 +70,7 @@ pub fn verify(
     if let Some((authority, auth)) = &parts.authority {
         check_authority(authority, auth, (tx, &hash, time), state)?;
     }
-    check_credentials(tx, &parts).map_err(spending)?;
+    check_credentials(tx, &parts).map_err(|e| spending(e.into()))?;
     let gas = fee::gas(&tx.unsigned)?;
     let tx_fee = gas
         .checked_mul(price)
@@ -128,7 +128,7 @@ pub fn verify(
         &format!("{tx_fee} nAVAX: {gas} gas at {price} nAVAX"),
         |asset, more| format!("insufficient unlocked funds: needs {more} more {asset}"),
     )
-    .map_err(spending)?;
+    .map_err(|e| spending(e.into()))?;
     Ok(fx)
 }
 
@@ -139,7 +139,7 @@ fn check_authority(
     auth: &platform::Auth,
     (tx, hash, time): (&platform::Tx, &[u8; 32], u64),
     state: &mut dyn ChainState,
-) -> Result<(), Refusal> {
+) -> Result<(), VerifyError> {
     match authority {
         Authority::Subnet(subnet) => {
             kind::subnets::check_auth(state, subnet, auth, (tx, hash, time))

@@ -6,7 +6,7 @@
 use super::verify::{self, Effects};
 use super::vocab::{ChainState, Change, Current, Rules};
 use super::{Utxo, fee, kind, l1, stakers, subnets, warp};
-use crate::engine::refusal::Refusal;
+use crate::engine::refusal::{Refusal, VerifyError};
 use crate::engine::{Sealed, Vm};
 use crate::ledger::{self, Chain, Status};
 use crate::proposer::{self, Tip};
@@ -61,8 +61,8 @@ impl Vm for PVm {
         tx: &platform::Tx,
         id: Id,
         now: u64,
-    ) -> Result<Effects, Refusal> {
-        let (state, chain_time) = fee_state(r).map_err(stored)?;
+    ) -> Result<Effects, VerifyError> {
+        let (state, chain_time) = fee_state(r)?;
         let state = state.advance(now.saturating_sub(chain_time));
         verify::verify(
             &self.rules,
@@ -72,7 +72,7 @@ impl Vm for PVm {
             fee::price(state.excess),
             &mut StoredState {
                 r,
-                warp_height: proposer::warp_height(r, self.genesis).map_err(stored)?,
+                warp_height: proposer::warp_height(r, self.genesis)?,
             },
         )
         // The mempool's verification of a standard block's tx
@@ -140,7 +140,7 @@ impl Vm for PVm {
         block: &Block,
         tx: &platform::Tx,
         id: Id,
-    ) -> Result<Effects, Refusal> {
+    ) -> Result<Effects, VerifyError> {
         verify::verify(
             &self.rules,
             tx,
@@ -258,73 +258,64 @@ struct StoredState<'a, R: Reader> {
 }
 
 impl<R: Reader> StoredState<'_, R> {
-    fn read(&self, space: ledger::Space, u: &Id) -> Result<Option<Utxo>, Refusal> {
-        ledger::utxo(self.r, space, u)
-            .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
-            .map_err(stored)
+    fn read(&self, space: ledger::Space, u: &Id) -> Result<Option<Utxo>, StoreError> {
+        ledger::utxo(self.r, space, u).and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
     }
-}
-
-fn stored(e: StoreError) -> Refusal {
-    Refusal::new(e.to_string())
 }
 
 impl<R: Reader> ChainState for StoredState<'_, R> {
-    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, Refusal> {
+    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, StoreError> {
         self.read(Chain::P.into(), id)
     }
 
-    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, Refusal> {
+    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, StoreError> {
         self.read(ledger::X_TO_P, id)
     }
 
-    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, Refusal> {
-        let Some(o) = subnets::owner(self.r, subnet).map_err(stored)? else {
+    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, StoreError> {
+        let Some(o) = subnets::owner(self.r, subnet)? else {
             return Ok(None);
         };
-        let converted = l1::conversion(self.r, subnet).map_err(stored)?.is_some();
+        let converted = l1::conversion(self.r, subnet)?.is_some();
         Ok(Some((o.owner, converted)))
     }
 
-    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<l1::Validator>, Refusal> {
-        l1::validator(self.r, validation_id).map_err(stored)
+    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<l1::Validator>, StoreError> {
+        l1::validator(self.r, validation_id)
     }
 
-    fn active_l1_validators(&mut self) -> Result<u64, Refusal> {
-        l1::active_count(self.r).map_err(stored)
+    fn active_l1_validators(&mut self) -> Result<u64, StoreError> {
+        l1::active_count(self.r)
     }
 
-    fn conversion(&mut self, subnet: &Id) -> Result<Option<l1::Conversion>, Refusal> {
-        l1::conversion(self.r, subnet).map_err(stored)
+    fn conversion(&mut self, subnet: &Id) -> Result<Option<l1::Conversion>, StoreError> {
+        l1::conversion(self.r, subnet)
     }
 
-    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, Refusal> {
-        l1::validation_of(self.r, subnet, node).map_err(stored)
+    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, StoreError> {
+        l1::validation_of(self.r, subnet, node)
     }
 
-    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, Refusal> {
-        l1::weight(self.r, subnet).map_err(stored)
+    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, StoreError> {
+        l1::weight(self.r, subnet)
     }
 
-    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, Refusal> {
-        l1::has_expiry(self.r, expiry, validation_id).map_err(stored)
+    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, StoreError> {
+        l1::has_expiry(self.r, expiry, validation_id)
     }
 
-    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, Refusal> {
-        let Some(subnet) = warp::subnet_of(self.r, chain).map_err(stored)? else {
+    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, StoreError> {
+        let Some(subnet) = warp::subnet_of(self.r, chain)? else {
             return Ok(None);
         };
-        warp::canonical(self.r, &subnet, self.warp_height)
-            .map(Some)
-            .map_err(stored)
+        warp::canonical(self.r, &subnet, self.warp_height).map(Some)
     }
 
-    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, Refusal> {
-        let Some(s) = stakers::staker(self.r, subnet, node).map_err(stored)? else {
+    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, StoreError> {
+        let Some(s) = stakers::staker(self.r, subnet, node)? else {
             return Ok(None);
         };
-        let delegated = stakers::delegators(self.r, subnet, Some(node))
-            .map_err(stored)?
+        let delegated = stakers::delegators(self.r, subnet, Some(node))?
             .iter()
             .map(|d| d.tx.validator.weight)
             .fold(0, u64::saturating_add);

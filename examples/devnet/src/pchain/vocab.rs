@@ -5,7 +5,8 @@
 //! ([`CheckInput`]), and the [`Change`] each family of kinds makes.
 
 use super::{Utxo, l1, warp};
-use crate::engine::refusal::Refusal;
+use crate::engine::refusal::{Refusal, VerifyError};
+use crate::store::StoreError;
 use avalanche_rpc::codec::platform;
 use avalanche_rpc::wire::{Id, NodeId};
 
@@ -18,30 +19,31 @@ pub struct Rules {
 }
 
 /// What verification reads of the chain's state: the last accepted state when a transaction
-/// is issued, the block's own state as a block is built.
+/// is issued, the block's own state as a block is built. A read fails only as the store
+/// does: what is missing is `None`, for the checks to refuse.
 pub trait ChainState {
     /// An unspent output of the P-chain.
-    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, Refusal>;
+    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, StoreError>;
     /// An output the X-chain exported to the P-chain.
-    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, Refusal>;
+    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, StoreError>;
     /// A Subnet's owner, and whether it was converted to an L1.
-    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, Refusal>;
+    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, StoreError>;
     /// An L1 validator.
-    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<l1::Validator>, Refusal>;
+    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<l1::Validator>, StoreError>;
     /// How many L1 validators are active.
-    fn active_l1_validators(&mut self) -> Result<u64, Refusal>;
+    fn active_l1_validators(&mut self) -> Result<u64, StoreError>;
     /// A converted Subnet's conversion.
-    fn conversion(&mut self, subnet: &Id) -> Result<Option<l1::Conversion>, Refusal>;
+    fn conversion(&mut self, subnet: &Id) -> Result<Option<l1::Conversion>, StoreError>;
     /// The validation of `node` on L1 `subnet`, if any.
-    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, Refusal>;
+    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, StoreError>;
     /// The total weight of an L1's validators.
-    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, Refusal>;
+    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, StoreError>;
     /// Whether a registration with this expiry and validation ID was already accepted.
-    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, Refusal>;
+    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, StoreError>;
     /// The canonical validator set of the Subnet validating `chain`, now.
-    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, Refusal>;
+    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, StoreError>;
     /// A current validator of a Subnet.
-    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, Refusal>;
+    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, StoreError>;
 }
 
 /// A current validator, as verification needs it.
@@ -154,7 +156,8 @@ pub trait Accept {
     /// What the flow check reads of it beyond its base, and whose authorization it carries.
     fn parts(&self, rules: &Rules) -> Result<Parts<'_>, Refusal>;
     /// Its own checks (the flow checked, its authorization too), and the change it makes.
-    fn check(&self, cx: &CheckInput<'_>, state: &mut dyn ChainState) -> Result<Change, Refusal>;
+    fn check(&self, cx: &CheckInput<'_>, state: &mut dyn ChainState)
+    -> Result<Change, VerifyError>;
 }
 
 /// What the flow check reads of a transaction.

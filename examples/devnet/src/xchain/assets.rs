@@ -4,9 +4,10 @@
 
 use super::Utxo;
 use super::vocab::{Outputs, Signed};
-use crate::engine::refusal::{Refusal, fail};
+use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::flow::Flow;
 use crate::secp::check_signatures;
+use crate::store::StoreError;
 use avalanche_rpc::codec::{avm, nftfx, secp256k1fx};
 use avalanche_rpc::wire::Id;
 
@@ -72,10 +73,10 @@ struct Operated {
 pub fn operate(
     operations: &[avm::Operation],
     flow: &mut Flow,
-    lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, Refusal>,
+    lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, StoreError>,
     (signed, first): (&Signed<'_>, usize),
     out: &mut Outputs<'_>,
-) -> Result<(), Refusal> {
+) -> Result<(), VerifyError> {
     for (j, op) in operations.iter().enumerate() {
         let place = format!("unsignedTx.operations[{j}]");
         if op.utxo_ids.len() != 1 {
@@ -140,7 +141,8 @@ pub fn operate(
             _ => return fail(format!("`{place}` is an operation of an unknown fx")),
         };
         let (hash, time) = (signed.hash, signed.time);
-        check_signatures(&done.owners, &done.indices, &done.cred, hash, time, &place)?;
+        check_signatures(&done.owners, &done.indices, &done.cred, hash, time, &place)
+            .map_err(Refusal::from)?;
         out.touch(&done.owners, op.asset_id);
         out.fx.consumed.push(utxo_id);
         for o in done.outs {

@@ -12,21 +12,23 @@
 use super::kind::{Parts, XTxKind};
 use super::vocab::{Effects, Outputs, Rules, Signed, touch};
 use super::{Utxo, assets};
-use crate::engine::refusal::{Refusal, fail};
+use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::flow::{self, Flow, Opened};
+use crate::store::StoreError;
 use avalanche_rpc::codec::{Verify, avax, avm, secp256k1fx};
 use avalanche_rpc::wire::Id;
 
 /// Verifies `tx` (whose ID is `tx_id`) at block time `time` against UTXOs found by `lookup`
-/// (`None`: no such unspent output), and returns what it changes.
+/// (`None`: no such unspent output), and returns what it changes: its refusal, or the
+/// store failing as a lookup reads it.
 pub fn verify(
     rules: &Rules,
     tx: &avm::Tx,
     tx_id: Id,
     time: u64,
-    lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, Refusal>,
-    atomic: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, Refusal>,
-) -> Result<Effects, Refusal> {
+    lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, StoreError>,
+    atomic: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, StoreError>,
+) -> Result<Effects, VerifyError> {
     tx.verify().map_err(|e| crate::engine::rule_broken(&e))?;
     let unsigned_bytes = tx
         .unsigned

@@ -4,11 +4,11 @@
 
 use super::vocab::{Effects, Rules};
 use super::{Utxo, verify};
-use crate::engine::refusal::Refusal;
+use crate::engine::refusal::{Refusal, VerifyError};
 use crate::engine::{Sealed, Vm};
 use crate::ledger::{self, Chain, Space, Status};
 use crate::proposer::Tip;
-use crate::store::{self, StoreError};
+use crate::store::{self, Reader, StoreError};
 use avalanche_rpc::codec::avm;
 use avalanche_rpc::wire::Id;
 use redb::{ReadTransaction, ReadableTable, WriteTransaction};
@@ -37,12 +37,9 @@ pub struct Block {
     size: usize,
 }
 
-fn stored(e: StoreError) -> Refusal {
-    Refusal::new(e.to_string())
-}
-
-fn decode_utxo(b: Option<Vec<u8>>) -> Result<Option<Utxo>, Refusal> {
-    b.map(|b| Utxo::decode(&b)).transpose().map_err(stored)
+/// A stored UTXO's bytes decoded (bytes that do not decode are the store's failure).
+fn decode_utxo(b: Option<Vec<u8>>) -> Result<Option<Utxo>, StoreError> {
+    b.map(|b| Utxo::decode(&b)).transpose()
 }
 
 impl Vm for XVm {
@@ -61,14 +58,14 @@ impl Vm for XVm {
         tx: &avm::Tx,
         id: Id,
         now: u64,
-    ) -> Result<Effects, Refusal> {
+    ) -> Result<Effects, VerifyError> {
         verify::verify(
             &self.rules,
             tx,
             id,
             now,
-            &mut |u| super::utxo(r, u).map_err(stored),
-            &mut |u| decode_utxo(ledger::utxo(r, ledger::P_TO_X, u).map_err(stored)?),
+            &mut |u| super::utxo(r, u),
+            &mut |u| decode_utxo(ledger::utxo(r, ledger::P_TO_X, u)?),
         )
     }
 
@@ -101,10 +98,9 @@ impl Vm for XVm {
         block: &Block,
         tx: &avm::Tx,
         id: Id,
-    ) -> Result<Effects, Refusal> {
-        let utxos = w.open_table(store::UTXOS).map_err(|e| stored(e.into()))?;
-        let read =
-            |space: Space, u: &Id| decode_utxo(ledger::utxo_in(&utxos, space, u).map_err(stored)?);
+    ) -> Result<Effects, VerifyError> {
+        let utxos = w.table(store::UTXOS)?;
+        let read = |space: Space, u: &Id| decode_utxo(ledger::utxo_in(&utxos, space, u)?);
         verify::verify(
             &self.rules,
             tx,

@@ -5,7 +5,7 @@
 //! (the conversion, the L1 validators and their balances).
 
 use super::check_authorization;
-use crate::engine::refusal::{Refusal, fail};
+use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::ledger::{self, Chain};
 use crate::pchain::l1 as l1_state;
 use crate::pchain::vocab::Authority;
@@ -28,7 +28,11 @@ impl Accept for platform::ConvertSubnetToL1Tx {
         })
     }
 
-    fn check(&self, cx: &CheckInput<'_>, state: &mut dyn ChainState) -> Result<Change, Refusal> {
+    fn check(
+        &self,
+        cx: &CheckInput<'_>,
+        state: &mut dyn ChainState,
+    ) -> Result<Change, VerifyError> {
         check_conversion(self, cx.time, state)
     }
 }
@@ -41,7 +45,11 @@ impl Accept for platform::RegisterL1ValidatorTx {
         })
     }
 
-    fn check(&self, cx: &CheckInput<'_>, state: &mut dyn ChainState) -> Result<Change, Refusal> {
+    fn check(
+        &self,
+        cx: &CheckInput<'_>,
+        state: &mut dyn ChainState,
+    ) -> Result<Change, VerifyError> {
         check_registration(cx.rules, self, cx.time, state)
     }
 }
@@ -51,7 +59,11 @@ impl Accept for platform::SetL1ValidatorWeightTx {
         Ok(Parts::of(&self.base))
     }
 
-    fn check(&self, cx: &CheckInput<'_>, state: &mut dyn ChainState) -> Result<Change, Refusal> {
+    fn check(
+        &self,
+        cx: &CheckInput<'_>,
+        state: &mut dyn ChainState,
+    ) -> Result<Change, VerifyError> {
         check_weight(cx.rules, &self.message, cx.outputs, state)
     }
 }
@@ -65,7 +77,7 @@ impl Accept for platform::IncreaseL1ValidatorBalanceTx {
     }
 
     /// The validator exists; reactivating it needs room among the active L1 validators.
-    fn check(&self, _: &CheckInput<'_>, state: &mut dyn ChainState) -> Result<Change, Refusal> {
+    fn check(&self, _: &CheckInput<'_>, state: &mut dyn ChainState) -> Result<Change, VerifyError> {
         let Some(v) = state.l1_validator(&self.validation_id)? else {
             return Err(Refusal::node(
                 "not found",
@@ -73,7 +85,8 @@ impl Accept for platform::IncreaseL1ValidatorBalanceTx {
                     "`unsignedTx.validationID` {} is not an L1 validator of this chain",
                     self.validation_id
                 ),
-            ));
+            )
+            .into());
         };
         if !v.active() && state.active_l1_validators()? >= l1_state::CAPACITY {
             return fail(format!(
@@ -100,7 +113,7 @@ impl Accept for platform::DisableL1ValidatorTx {
     }
 
     /// Its authorization checked the validator exists.
-    fn check(&self, cx: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, Refusal> {
+    fn check(&self, cx: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, VerifyError> {
         Ok(Change::L1(L1Change::Disable {
             validation_id: self.validation_id,
             index: cx.outputs,
@@ -115,19 +128,25 @@ pub fn check_disable_auth(
     id: &Id,
     auth: &platform::Auth,
     signed: (&platform::Tx, &[u8; 32], u64),
-) -> Result<(), Refusal> {
+) -> Result<(), VerifyError> {
     let Some(v) = state.l1_validator(id)? else {
         return Err(Refusal::node(
             "could not load L1 validator: not found",
             format!("`unsignedTx.validationID` {id} is not an L1 validator of this chain"),
-        ));
+        )
+        .into());
     };
     let owner = secp256k1fx::OutputOwners::new(
         0,
         v.deactivation_owner.threshold,
         v.deactivation_owner.addresses.clone(),
     );
-    check_authorization(&owner, auth, signed, "unsignedTx.disableAuthorization")
+    Ok(check_authorization(
+        &owner,
+        auth,
+        signed,
+        "unsignedTx.disableAuthorization",
+    )?)
 }
 
 /// The node's rules for converting a Subnet to an L1 (`ConvertSubnetToL1Tx`): validators
@@ -137,7 +156,7 @@ fn check_conversion(
     c: &platform::ConvertSubnetToL1Tx,
     time: u64,
     state: &mut dyn ChainState,
-) -> Result<Change, Refusal> {
+) -> Result<Change, VerifyError> {
     if c.validators.is_empty() {
         return fail("`unsignedTx.validators` is empty: a conversion needs at least one validator");
     }
@@ -219,7 +238,7 @@ fn check_l1_message(
     message: &[u8],
     subnet: &Id,
     state: &mut dyn ChainState,
-) -> Result<(), Refusal> {
+) -> Result<(), VerifyError> {
     let parsed = warp::parse(message)?;
     let Some(c) = state.conversion(subnet)? else {
         return fail(format!(
@@ -246,7 +265,7 @@ fn check_l1_message(
             m.source_chain_id
         ));
     };
-    warp::verify(&parsed, rules.network_id, &set)
+    Ok(warp::verify(&parsed, rules.network_id, &set)?)
 }
 
 fn hex(b: &[u8]) -> String {
@@ -261,7 +280,7 @@ fn check_registration(
     t: &platform::RegisterL1ValidatorTx,
     time: u64,
     state: &mut dyn ChainState,
-) -> Result<Change, Refusal> {
+) -> Result<Change, VerifyError> {
     let parsed = warp::parse(&t.message)?;
     let warp_l1::L1Message::RegisterL1Validator(m) = &parsed.l1 else {
         return fail("`unsignedTx.message` does not carry a RegisterL1Validator message");
@@ -294,7 +313,8 @@ fn check_registration(
                 "`unsignedTx.message` expired at {} and the chain time is {time}",
                 m.expiry
             ),
-        ));
+        )
+        .into());
     }
     if m.expiry - time > 24 * 3600 {
         return Err(Refusal::node(
@@ -306,7 +326,7 @@ fn check_registration(
                 "`unsignedTx.message` expires {} seconds from now; the limit is a day (86400)",
                 m.expiry - time
             ),
-        ));
+        ).into());
     }
     let validation_id = Id::from_sha256(&parsed.l1_bytes);
     if state.has_expiry(m.expiry, &validation_id)? {
@@ -358,7 +378,7 @@ fn check_weight(
     message: &[u8],
     index: u32,
     state: &mut dyn ChainState,
-) -> Result<Change, Refusal> {
+) -> Result<Change, VerifyError> {
     let parsed = warp::parse(message)?;
     let warp_l1::L1Message::L1ValidatorWeight(m) = &parsed.l1 else {
         return fail("`unsignedTx.message` does not carry an L1ValidatorWeight message");
@@ -370,7 +390,7 @@ fn check_weight(
                 "`unsignedTx.message` names validation {}, which is not an L1 validator of this chain",
                 m.validation_id
             ),
-        ));
+        ).into());
     };
     if m.nonce < v.min_nonce {
         return fail(format!(

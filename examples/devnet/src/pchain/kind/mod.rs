@@ -20,7 +20,7 @@ pub mod subnets;
 pub mod transfer;
 
 use super::vocab::{Accept, ChainState, Change, CheckInput, Parts, Rules};
-use crate::engine::refusal::{Refusal, fail};
+use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::secp::check_signatures;
 use avalanche_rpc::codec::{platform, secp256k1fx};
 
@@ -140,7 +140,11 @@ impl<'t> PTxKind<'t> {
     }
 
     /// Its own checks against `state`, and the change it makes.
-    pub fn check(self, cx: &CheckInput<'_>, state: &mut dyn ChainState) -> Result<Change, Refusal> {
+    pub fn check(
+        self,
+        cx: &CheckInput<'_>,
+        state: &mut dyn ChainState,
+    ) -> Result<Change, VerifyError> {
         self.accept().check(cx, state)
     }
 }

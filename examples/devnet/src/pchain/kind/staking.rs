@@ -3,7 +3,7 @@
 //! (`verifyAddPermissionlessValidatorTx`, `verifyAddPermissionlessDelegatorTx`) and the
 //! staker they add, with the potential reward it may earn.
 
-use crate::engine::refusal::{Refusal, fail};
+use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::genesis::staking;
 use crate::pchain::vocab::{Accept, ChainState, Change, CheckInput, Parts, Rules, StakingChange};
 use crate::pchain::{Record, stakers};
@@ -23,7 +23,11 @@ impl Accept for platform::AddPermissionlessValidatorTx {
     /// The subnet is the Primary Network, a proof of possession holds, the stake is the
     /// weight and within bounds, the delegation fee at least the minimum, the period within
     /// bounds, and the node not already a validator.
-    fn check(&self, cx: &CheckInput<'_>, state: &mut dyn ChainState) -> Result<Change, Refusal> {
+    fn check(
+        &self,
+        cx: &CheckInput<'_>,
+        state: &mut dyn ChainState,
+    ) -> Result<Change, VerifyError> {
         let v = self;
         if v.subnet_id != Id::ZERO {
             return fail(format!(
@@ -65,7 +69,8 @@ impl Accept for platform::AddPermissionlessValidatorTx {
             return Err(Refusal::node(
                 format!("duplicate validator: {node} on {}", Id::ZERO),
                 format!("{node} is already a validator of the Primary Network"),
-            ));
+            )
+            .into());
         }
         Ok(Change::Staking(StakingChange::AddValidator {
             node,
@@ -88,7 +93,11 @@ impl Accept for platform::AddPermissionlessDelegatorTx {
     /// The subnet is the Primary Network, the stake is the weight and at least the minimum,
     /// the period within bounds and within the validator's, and the validator not over
     /// delegated.
-    fn check(&self, cx: &CheckInput<'_>, state: &mut dyn ChainState) -> Result<Change, Refusal> {
+    fn check(
+        &self,
+        cx: &CheckInput<'_>,
+        state: &mut dyn ChainState,
+    ) -> Result<Change, VerifyError> {
         let d = self;
         if d.subnet_id != Id::ZERO {
             return fail(format!(
@@ -116,7 +125,7 @@ impl Accept for platform::AddPermissionlessDelegatorTx {
                 format!(
                     "`unsignedTx.validator.nodeID` {node} is not a current validator of the Primary Network"
                 ),
-            ));
+            ).into());
         };
         if end > v.end {
             return Err(Refusal::node(
@@ -125,7 +134,8 @@ impl Accept for platform::AddPermissionlessDelegatorTx {
                     "`unsignedTx.validator.end` is {end}, after the validator's period ends ({})",
                     v.end
                 ),
-            ));
+            )
+            .into());
         }
         let limit = v
             .weight

@@ -4,7 +4,7 @@
 //! (the Subnet's owner, its chains, its validators).
 
 use super::{check_authorization, staking};
-use crate::engine::refusal::{Refusal, fail};
+use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::pchain::vocab::Authority;
 use crate::pchain::vocab::{Accept, ChainState, Change, CheckInput, Parts, Rules, SubnetChange};
 use crate::pchain::{Record, stakers, subnets};
@@ -25,7 +25,7 @@ impl Accept for platform::CreateSubnetTx {
         Ok(Parts::of(&self.base))
     }
 
-    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, Refusal> {
+    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, VerifyError> {
         Ok(Change::Subnets(SubnetChange::CreateSubnet))
     }
 }
@@ -49,7 +49,7 @@ impl Accept for platform::CreateChainTx {
         Ok(authorized(&self.base, &self.subnet_id, &self.subnet_auth))
     }
 
-    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, Refusal> {
+    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, VerifyError> {
         Ok(Change::Subnets(SubnetChange::CreateChain {
             subnet: self.subnet_id,
         }))
@@ -68,7 +68,11 @@ impl Accept for platform::AddSubnetValidatorTx {
     /// `verifyAddSubnetValidatorTx`: a Subnet (not the Primary Network), a weight, a period
     /// within bounds and within the node's Primary Network validation, which it must have;
     /// not already a validator of the Subnet.
-    fn check(&self, cx: &CheckInput<'_>, state: &mut dyn ChainState) -> Result<Change, Refusal> {
+    fn check(
+        &self,
+        cx: &CheckInput<'_>,
+        state: &mut dyn ChainState,
+    ) -> Result<Change, VerifyError> {
         let subnet = self.validator.subnet_id;
         let node = self.validator.validator.node_id;
         let end = self.validator.validator.end;
@@ -86,7 +90,8 @@ impl Accept for platform::AddSubnetValidatorTx {
             return Err(Refusal::node(
                 format!("attempted to issue duplicate validator for {node} on subnet {subnet}"),
                 format!("{node} is already a validator of Subnet {subnet}"),
-            ));
+            )
+            .into());
         }
         let Some(primary) = state.validator(&Id::ZERO, &node)? else {
             return Err(Refusal::node(
@@ -94,7 +99,7 @@ impl Accept for platform::AddSubnetValidatorTx {
                 format!(
                     "`unsignedTx.validator.nodeID` {node} must validate the Primary Network to validate a Subnet"
                 ),
-            ));
+            ).into());
         };
         if end > primary.end {
             return Err(Refusal::node(
@@ -103,7 +108,7 @@ impl Accept for platform::AddSubnetValidatorTx {
                     "`unsignedTx.validator.end` is {end}, after the node's Primary Network validation ends ({})",
                     primary.end
                 ),
-            ));
+            ).into());
         }
         Ok(Change::Subnets(SubnetChange::AddValidator {
             subnet,
@@ -120,7 +125,7 @@ impl Accept for platform::RemoveSubnetValidatorTx {
     }
 
     /// The node is a permissioned validator of the Subnet.
-    fn check(&self, _: &CheckInput<'_>, state: &mut dyn ChainState) -> Result<Change, Refusal> {
+    fn check(&self, _: &CheckInput<'_>, state: &mut dyn ChainState) -> Result<Change, VerifyError> {
         let t = self;
         let Some(v) = state.validator(&t.subnet_id, &t.node_id)? else {
             return Err(Refusal::node(
@@ -132,7 +137,8 @@ impl Accept for platform::RemoveSubnetValidatorTx {
                     "`unsignedTx.nodeID` {} isn't a validator of subnet {}",
                     t.node_id, t.subnet_id
                 ),
-            ));
+            )
+            .into());
         };
         if !v.permissioned {
             return fail(format!(
@@ -153,7 +159,7 @@ impl Accept for platform::TransferSubnetOwnershipTx {
         Ok(authorized(&self.base, &self.subnet_id, &self.subnet_auth))
     }
 
-    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, Refusal> {
+    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, VerifyError> {
         Ok(Change::Subnets(SubnetChange::SetOwner {
             subnet: self.subnet_id,
         }))
@@ -168,7 +174,7 @@ pub fn check_auth(
     subnet: &Id,
     auth: &platform::Auth,
     signed: (&platform::Tx, &[u8; 32], u64),
-) -> Result<(), Refusal> {
+) -> Result<(), VerifyError> {
     if *subnet == Id::ZERO {
         return fail("`unsignedTx.subnetID` is the Primary Network, which has no owner");
     }
@@ -176,7 +182,8 @@ pub fn check_auth(
         return Err(Refusal::node(
             "not found",
             format!("`unsignedTx.subnetID` {subnet} is not a Subnet of this chain"),
-        ));
+        )
+        .into());
     };
     if converted {
         // `vms/platformvm/txs/executor/subnet_tx_verification.go` (`ErrIsImmutable`).
@@ -185,17 +192,17 @@ pub fn check_auth(
             format!(
                 "\"{subnet}\" is immutable: it was converted to an L1, and its owner no longer acts on it"
             ),
-        ));
+        ).into());
     }
     let platform::Owner::OutputOwners(owner) = owner else {
         return fail(format!("Subnet {subnet} has an owner of an unknown type"));
     };
-    check_authorization(
+    Ok(check_authorization(
         &owner.owners,
         auth,
         signed,
         "unsignedTx.subnetAuthorization",
-    )
+    )?)
 }
 
 /// Writes what Subnet tx `id`, accepted at `height`, changes.

@@ -11,6 +11,7 @@ use crate::pchain::vocab::{
     ChainState, Change, Current, L1Change, Rules, StakingChange, SubnetChange,
 };
 use crate::pchain::{Utxo, fee, warp};
+use crate::store::StoreError;
 use avalanche_rpc::bls::SecretKey;
 use avalanche_rpc::codec::{
     avax, platform, secp256k1fx, warp as warp_codec, warp_l1, warp_payload,
@@ -48,31 +49,34 @@ struct Fake {
 }
 
 impl ChainState for Fake {
-    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, Refusal> {
+    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, StoreError> {
         Ok(self.utxos.get(id).cloned())
     }
 
-    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, Refusal> {
+    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, StoreError> {
         Ok(self.atomic.get(id).cloned())
     }
 
-    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, Refusal> {
+    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, StoreError> {
         Ok(self.subnets.get(subnet).cloned())
     }
 
-    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<l1_state::Validator>, Refusal> {
+    fn l1_validator(
+        &mut self,
+        validation_id: &Id,
+    ) -> Result<Option<l1_state::Validator>, StoreError> {
         Ok(self.l1.get(validation_id).cloned())
     }
 
-    fn active_l1_validators(&mut self) -> Result<u64, Refusal> {
+    fn active_l1_validators(&mut self) -> Result<u64, StoreError> {
         Ok(self.l1.values().filter(|v| v.active()).count() as u64)
     }
 
-    fn conversion(&mut self, subnet: &Id) -> Result<Option<l1_state::Conversion>, Refusal> {
+    fn conversion(&mut self, subnet: &Id) -> Result<Option<l1_state::Conversion>, StoreError> {
         Ok(self.conversions.get(subnet).cloned())
     }
 
-    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, Refusal> {
+    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, StoreError> {
         Ok(self
             .l1
             .values()
@@ -80,7 +84,7 @@ impl ChainState for Fake {
             .map(|v| v.validation_id))
     }
 
-    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, Refusal> {
+    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, StoreError> {
         Ok(self
             .l1
             .values()
@@ -89,15 +93,15 @@ impl ChainState for Fake {
             .sum())
     }
 
-    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, Refusal> {
+    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, StoreError> {
         Ok(self.expiries.contains(&(expiry, *validation_id)))
     }
 
-    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, Refusal> {
+    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, StoreError> {
         Ok(self.warp.get(chain).cloned())
     }
 
-    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, Refusal> {
+    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, StoreError> {
         Ok(self.validators.get(&(*subnet, *node)).copied())
     }
 }
@@ -184,6 +188,7 @@ impl World {
     fn verify(&mut self, tx: &platform::Tx) -> Result<Effects, Refusal> {
         let id = Id::from_sha256(&tx.to_bytes().unwrap());
         verify(&rules(), tx, id, NOW, 1, &mut self.fake)
+            .map_err(|e| e.refusal().expect("the fake state never fails"))
     }
 
     /// The refusal of `tx`, the text the node gives.

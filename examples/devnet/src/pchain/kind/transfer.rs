@@ -1,7 +1,7 @@
 //! Moving funds: BaseTx on the P-chain, ImportTx and ExportTx with the X-chain. Their checks
 //! are the flow check's; they change nothing beyond UTXOs.
 
-use crate::engine::refusal::{Refusal, fail};
+use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::pchain::vocab::{Accept, ChainState, Change, CheckInput, Parts, Rules};
 use avalanche_rpc::codec::platform;
 use avalanche_rpc::wire::Id;
@@ -11,7 +11,7 @@ impl Accept for platform::BaseTx {
         Ok(Parts::of(&self.base))
     }
 
-    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, Refusal> {
+    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, VerifyError> {
         Ok(Change::None)
     }
 }
@@ -25,7 +25,7 @@ impl Accept for platform::ImportTx {
         })
     }
 
-    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, Refusal> {
+    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, VerifyError> {
         Ok(Change::None)
     }
 }
@@ -43,7 +43,7 @@ impl Accept for platform::ExportTx {
         })
     }
 
-    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, Refusal> {
+    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, VerifyError> {
         Ok(Change::None)
     }
 }

@@ -109,6 +109,7 @@ impl World {
             &mut |u| Ok(self.utxos.get(u).cloned()),
             &mut |u| Ok(self.atomic.get(u).cloned()),
         )
+        .map_err(|e| e.refusal().expect("the fake state never fails"))
     }
 
     fn refusal(&self, tx: &avm::Tx) -> String {
