@@ -258,21 +258,76 @@ impl Devnet {
 
     /// Issues `bytes` on `chain` and builds blocks until the transaction is accepted (a
     /// P-chain block may wait for gas capacity); its ID.
-    pub fn accept_now(&self, chain: Chain, bytes: Vec<u8>) -> Result<Id, Refusal> {
-        let e = |e: StoreError| Refusal::new(e.to_string());
+    pub fn accept_now(&self, chain: Chain, bytes: Vec<u8>) -> Result<Id, AcceptError> {
         let id = match chain {
             Chain::X => self.issue_x(bytes)?,
             Chain::P => self.issue_p(bytes)?,
         };
         for _ in 0..100 {
-            self.build_now().map_err(e)?;
-            let r = self.engine.store.read().map_err(e)?;
-            if crate::ledger::tx(&r, chain, &id).map_err(e)?.is_some() {
+            self.build_now()?;
+            let r = self.engine.store.read()?;
+            if crate::ledger::tx(&r, chain, &id)?.is_some() {
                 return Ok(id);
             }
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
-        Err(Refusal::new(format!("tx {id} was not accepted within 5 s")))
+        Err(AcceptError::Refused(Refusal::new(format!(
+            "tx {id} was not accepted within 5 s"
+        ))))
+    }
+}
+
+/// Why a transaction the devnet makes or takes at once ([`Devnet::accept_now`],
+/// `control::fund`) was not accepted: refused (by `issueTx`, by its builder, or no block took
+/// it in time), or the store failing, which is never a refusal.
+#[derive(Debug)]
+pub enum AcceptError {
+    /// `issueTx`'s refusal, in the chain's words.
+    Issue(Refused),
+    /// The devnet's own refusal: it could not build the transaction, or no block took it.
+    Refused(Refusal),
+    /// The store failed (building a block, or reading whether it was accepted).
+    Store(StoreError),
+}
+
+impl AcceptError {
+    /// The words, then the detail if any (the store's failure as it is).
+    pub fn explained(&self) -> String {
+        match self {
+            AcceptError::Issue(r) => Refusal::from(r.clone()).explained(),
+            AcceptError::Refused(r) => r.explained(),
+            AcceptError::Store(e) => e.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for AcceptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AcceptError::Issue(r) => r.fmt(f),
+            AcceptError::Refused(r) => r.fmt(f),
+            AcceptError::Store(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for AcceptError {}
+
+impl From<Refused> for AcceptError {
+    fn from(r: Refused) -> Self {
+        AcceptError::Issue(r)
+    }
+}
+
+impl From<Refusal> for AcceptError {
+    fn from(r: Refusal) -> Self {
+        AcceptError::Refused(r)
+    }
+}
+
+impl From<StoreError> for AcceptError {
+    fn from(e: StoreError) -> Self {
+        AcceptError::Store(e)
     }
 }
 

@@ -1,6 +1,7 @@
 //! How the devnet's errors become JSON-RPC errors, in one place: a refused transaction and a
 //! storage failure are the server errors (-32000) the node answers with, their text unchanged.
 
+use crate::devnet::AcceptError;
 use crate::engine::Refused;
 use crate::engine::refusal::Refusal;
 use crate::store::StoreError;
@@ -25,6 +26,17 @@ impl From<Refusal> for RpcError {
         match e.detail {
             Some(detail) => error.with_data(serde_json::json!({ "detail": detail })),
             None => error,
+        }
+    }
+}
+
+/// Each case as it would be alone: `issueTx`'s refusal, the devnet's, the store's failure.
+impl From<AcceptError> for RpcError {
+    fn from(e: AcceptError) -> Self {
+        match e {
+            AcceptError::Issue(r) => r.into(),
+            AcceptError::Refused(r) => r.into(),
+            AcceptError::Store(e) => e.into(),
         }
     }
 }
