@@ -2,11 +2,11 @@
 //! faucet through an ordinary transaction, and snapshots of the whole store (redb persistent
 //! savepoints: a revert restores every table at once).
 
-use crate::devnet::Devnet;
+use crate::devnet::{AcceptError, Devnet};
+use crate::engine::refusal::Refusal;
 use crate::genesis::test_keys;
 use crate::ledger::Chain;
 use crate::proposer;
-use crate::secp::TxError;
 use crate::store::{self, StoreError};
 use crate::{context, pchain, xchain};
 use avalanche_rpc::codec::secp256k1fx;
@@ -41,7 +41,7 @@ pub fn advance_clock(d: &Devnet, seconds: u64) -> Result<u64, StoreError> {
 
 /// Pays `amount` nAVAX from the faucet (ewoq) to `to` on `chain`, through the chain's
 /// issueTx, and builds the block; the tx's ID once accepted.
-pub fn fund(d: &Devnet, chain: Chain, to: ShortId, amount: u64) -> Result<Id, TxError> {
+pub fn fund(d: &Devnet, chain: Chain, to: ShortId, amount: u64) -> Result<Id, AcceptError> {
     // One payment at a time: each builds on the faucet's outputs as the last one left them
     // (accepted), never on outputs a payment still waiting for its block spends.
     static FAUCET: std::sync::Mutex<()> = std::sync::Mutex::new(());
@@ -49,32 +49,30 @@ pub fn fund(d: &Devnet, chain: Chain, to: ShortId, amount: u64) -> Result<Id, Tx
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     let faucet = test_keys().swap_remove(0);
-    let e = |e: StoreError| TxError::new(e.to_string());
-    let cx = context::of(d).map_err(e)?;
+    let cx = context::of(d)?;
     let payer = Payer::new(vec![faucet.address()], d.engine.clock.now());
     let to = secp256k1fx::OutputOwners::new(0, 1, vec![to]);
     let keys = Keychain::from_keys([faucet.clone()]);
-    let r = d.engine.store.read().map_err(e)?;
+    let r = d.engine.store.read()?;
     let bytes = match chain {
         Chain::X => {
-            let utxos = xchain::all_utxos_of(&r, faucet.address().as_bytes()).map_err(e)?;
+            let utxos = xchain::all_utxos_of(&r, faucet.address().as_bytes())?;
             let utxos: Vec<_> = utxos.into_iter().map(|u| u.utxo).collect();
             let pay = [x::output(cx.avax_asset_id, amount, to)];
             context::sign(x::base_tx(&cx, &utxos, &payer, &pay), &keys)
-                .map_err(TxError::new)?
+                .map_err(Refusal::new)?
                 .to_bytes()
         }
         Chain::P => {
-            let utxos =
-                pchain::utxos_of(&r, faucet.address().as_bytes(), None, usize::MAX).map_err(e)?;
+            let utxos = pchain::utxos_of(&r, faucet.address().as_bytes(), None, usize::MAX)?;
             let utxos: Vec<_> = utxos.into_iter().map(|u| u.utxo).collect();
             let pay = [p::output(cx.avax_asset_id, amount, to)];
             context::sign(p::base_tx(&cx, &utxos, &payer, &pay), &keys)
-                .map_err(TxError::new)?
+                .map_err(Refusal::new)?
                 .to_bytes()
         }
     }
-    .map_err(|e| TxError::new(e.to_string()))?;
+    .map_err(|e| Refusal::new(e.to_string()))?;
     drop(r);
     d.accept_now(chain, bytes)
 }

@@ -3,16 +3,16 @@
 //! (`engine`: one admission path, one block builder, one block tail), and the builder's loop.
 
 use crate::clock::Clock;
+use crate::engine::refusal::Refusal;
 use crate::engine::{Engine, Lane, Refused, tail};
 use crate::genesis::{self, Genesis};
 use crate::ledger::Chain;
 use crate::network::{self, Node};
 use crate::pchain::vm::PVm;
 use crate::proposer::Tip;
-use crate::secp::TxError;
 use crate::store::{self, Meta, Store, StoreError};
 use crate::xchain::vm::{CREATE_ASSET_TX_FEE, TX_FEE, XVm};
-use crate::xchain::{self, Utxo, verify};
+use crate::xchain::{self, Utxo, vocab};
 use avalanche_rpc::codec::avm;
 use avalanche_rpc::wire::Id;
 use std::path::PathBuf;
@@ -138,14 +138,14 @@ impl Devnet {
                 w.commit()?;
             }
         }
-        let rules = verify::Rules {
+        let rules = vocab::Rules {
             network_id: options.network_id,
             chain_id: genesis.x_chain_id,
             avax: genesis.avax_asset_id,
             tx_fee: TX_FEE,
             create_asset_tx_fee: CREATE_ASSET_TX_FEE,
         };
-        let p_rules = crate::pchain::verify::Rules {
+        let p_rules = crate::pchain::vocab::Rules {
             network_id: options.network_id,
             avax: genesis.avax_asset_id,
             x_chain: genesis.x_chain_id,
@@ -258,21 +258,76 @@ impl Devnet {
 
     /// Issues `bytes` on `chain` and builds blocks until the transaction is accepted (a
     /// P-chain block may wait for gas capacity); its ID.
-    pub fn accept_now(&self, chain: Chain, bytes: Vec<u8>) -> Result<Id, TxError> {
-        let e = |e: StoreError| TxError::new(e.to_string());
+    pub fn accept_now(&self, chain: Chain, bytes: Vec<u8>) -> Result<Id, AcceptError> {
         let id = match chain {
             Chain::X => self.issue_x(bytes)?,
             Chain::P => self.issue_p(bytes)?,
         };
         for _ in 0..100 {
-            self.build_now().map_err(e)?;
-            let r = self.engine.store.read().map_err(e)?;
-            if crate::ledger::tx(&r, chain, &id).map_err(e)?.is_some() {
+            self.build_now()?;
+            let r = self.engine.store.read()?;
+            if crate::ledger::tx(&r, chain, &id)?.is_some() {
                 return Ok(id);
             }
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
-        Err(TxError::new(format!("tx {id} was not accepted within 5 s")))
+        Err(AcceptError::Refused(Refusal::new(format!(
+            "tx {id} was not accepted within 5 s"
+        ))))
+    }
+}
+
+/// Why a transaction the devnet makes or takes at once ([`Devnet::accept_now`],
+/// `control::fund`) was not accepted: refused (by `issueTx`, by its builder, or no block took
+/// it in time), or the store failing, which is never a refusal.
+#[derive(Debug)]
+pub enum AcceptError {
+    /// `issueTx`'s refusal, in the chain's words.
+    Issue(Refused),
+    /// The devnet's own refusal: it could not build the transaction, or no block took it.
+    Refused(Refusal),
+    /// The store failed (building a block, or reading whether it was accepted).
+    Store(StoreError),
+}
+
+impl AcceptError {
+    /// The words, then the detail if any (the store's failure as it is).
+    pub fn explained(&self) -> String {
+        match self {
+            AcceptError::Issue(r) => Refusal::from(r.clone()).explained(),
+            AcceptError::Refused(r) => r.explained(),
+            AcceptError::Store(e) => e.to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for AcceptError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AcceptError::Issue(r) => r.fmt(f),
+            AcceptError::Refused(r) => r.fmt(f),
+            AcceptError::Store(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for AcceptError {}
+
+impl From<Refused> for AcceptError {
+    fn from(r: Refused) -> Self {
+        AcceptError::Issue(r)
+    }
+}
+
+impl From<Refusal> for AcceptError {
+    fn from(r: Refusal) -> Self {
+        AcceptError::Refused(r)
+    }
+}
+
+impl From<StoreError> for AcceptError {
+    fn from(e: StoreError) -> Self {
+        AcceptError::Store(e)
     }
 }
 
@@ -300,7 +355,7 @@ fn write_genesis(store: &Store, g: &Genesis) -> Result<(), StoreError> {
             unreachable!("genesis assets are CreateAssetTxs")
         };
         // Genesis UTXOs: the initial states' outputs, numbered from 0 (the tx has no outputs).
-        let mut effects = verify::Effects::default();
+        let mut effects = vocab::Effects::default();
         let mut n = 0u32;
         for state in &create.initial_states {
             for o in &state.outputs {
@@ -326,7 +381,7 @@ fn write_genesis(store: &Store, g: &Genesis) -> Result<(), StoreError> {
                 effects.produced.push(u);
             }
         }
-        xchain::put_tx(&w, &asset.id, 0, &tx_bytes, &effects)?;
+        xchain::vm::put_tx(&w, &asset.id, 0, &tx_bytes, &effects)?;
         w.open_table(store::X_ALIASES)?
             .insert(asset.alias.as_str(), asset.id.as_bytes().as_slice())?;
     }

@@ -9,7 +9,9 @@
 //! [`Flow::produce_locked`]): the X-chain never locks, so its locked sums stay empty and the
 //! check is the same as without them.
 
-use crate::secp::{TxError, check_signatures, fail};
+use crate::engine::refusal::{Refusal, VerifyError, fail};
+use crate::secp::check_signatures;
+use crate::store::StoreError;
 use avalanche_rpc::codec::{avax, secp256k1fx};
 use avalanche_rpc::wire::Id;
 use std::collections::{BTreeMap, BTreeSet};
@@ -93,22 +95,23 @@ impl Flow {
         &mut self,
         reference: &avax::UtxoId,
         place: &str,
-        read: impl FnOnce(&Id) -> Result<Option<U>, TxError>,
+        read: impl FnOnce(&Id) -> Result<Option<U>, StoreError>,
         missing: impl FnOnce(&avax::UtxoId, &Id) -> String,
-    ) -> Result<(Id, U), TxError> {
+    ) -> Result<(Id, U), VerifyError> {
         let id = reference.id();
         if !self.spent.insert(id) {
             return fail(format!("`{place}` spends UTXO {id} a second time"));
         }
         match read(&id)? {
             Some(u) => Ok((id, u)),
-            None => Err(TxError::node(
+            None => Err(Refusal::node(
                 missing(reference, &id),
                 format!(
                     "`{place}` spends output {} of tx {}, which is not an unspent output of this chain (UTXO {id})",
                     reference.output_index, reference.tx_id
                 ),
-            )),
+            )
+            .into()),
         }
     }
 
@@ -121,7 +124,7 @@ impl Flow {
         fee_asset: &Id,
         fee: &str,
         short: impl Fn(&Id, u128) -> String,
-    ) -> Result<(), TxError> {
+    ) -> Result<(), Refusal> {
         for (key, out) in &self.locked_produced {
             let have = self.locked_consumed.get(key).copied().unwrap_or(0);
             if *out > have {
@@ -147,7 +150,7 @@ impl Flow {
                 } else {
                     String::new()
                 };
-                return Err(TxError::node(
+                return Err(Refusal::node(
                     short(asset, out - have),
                     format!(
                         "insufficient funds of asset {asset}: the inputs hold {have}, the transaction needs {out}{what}"
@@ -187,7 +190,7 @@ pub trait Input {
         utxo: &'a Self::Utxo,
         place: &str,
         time: u64,
-    ) -> Result<Opened<'a>, TxError>;
+    ) -> Result<Opened<'a>, Refusal>;
     /// The secp256k1fx credential inside, if it is one.
     fn credential(c: &Self::Credential) -> Option<&secp256k1fx::Credential>;
     /// The node's words for a UTXO `reference` (ID `id`) that is not there, in shared memory
@@ -222,10 +225,10 @@ pub fn spend<'t, I, R>(
     mut read: R,
     credentials: &[I::Credential],
     (hash, time): (&[u8; 32], u64),
-) -> Result<Vec<Spent<I::Utxo>>, TxError>
+) -> Result<Vec<Spent<I::Utxo>>, VerifyError>
 where
     I: Input + 't,
-    R: FnMut(&Id, bool) -> Result<Option<I::Utxo>, TxError>,
+    R: FnMut(&Id, bool) -> Result<Option<I::Utxo>, StoreError>,
 {
     let mut out = Vec::new();
     for (k, s) in spends.into_iter().enumerate() {
@@ -236,7 +239,7 @@ where
             |id| read(id, s.from_memory),
             |r, id| I::missing(r, id, s.from_memory),
         )?;
-        let wrap = |e: TxError| match I::spend_context(s.from_memory) {
+        let wrap = |e: Refusal| match I::spend_context(s.from_memory) {
             Some(context) => e.within(context),
             None => e,
         };
@@ -250,7 +253,7 @@ where
         let o = input.open(&utxo, place, time)?;
         if o.input.amount != o.output.amount {
             // `vms/secp256k1fx/fx.go:162`.
-            return Err(wrap(TxError::node(
+            return Err(VerifyError::from(wrap(Refusal::node(
                 format!(
                     "utxo amount and input amount are not equal: {} != {}",
                     o.output.amount, o.input.amount
@@ -259,7 +262,7 @@ where
                     "`{place}.input.amount` is {}, but the UTXO holds {}",
                     o.input.amount, o.output.amount
                 ),
-            )));
+            ))));
         }
         let Some(cred) = credentials.get(k).and_then(I::credential) else {
             return fail(format!(

@@ -8,23 +8,16 @@
 //! included.
 
 use crate::genesis::{AssetDef, Genesis, assemble, staking};
+use crate::network::InitialStaker;
 use avalanche_rpc::codec::{avax, platform, secp256k1fx};
 use avalanche_rpc::wire::{Address, Id, NodeId, ShortId};
 use serde_json::Value;
-
-/// An initial staker of the file.
-#[derive(Debug, Clone)]
-pub struct Staker {
-    pub node: NodeId,
-    /// Its BLS public key and proof of possession, when the file gives them.
-    pub signer: Option<([u8; 48], [u8; 96])>,
-}
 
 /// A genesis built from a file, and the stakers it names (this node is the first).
 #[derive(Debug, Clone)]
 pub struct FromFile {
     pub genesis: Genesis,
-    pub stakers: Vec<Staker>,
+    pub stakers: Vec<InitialStaker>,
 }
 
 #[derive(Debug, Clone)]
@@ -163,7 +156,7 @@ pub fn parse(json: &str, network_id: Option<u32>, now: u64) -> Result<FromFile, 
             str_at(s, &path, "rewardAddress")?,
             &format!("{path}rewardAddress"),
         )?;
-        stakers.push(Staker { node, signer });
+        stakers.push(InitialStaker { node, signer });
         rewards.push((reward, fee));
     }
     let c_genesis = str_at(&v, "", "cChainGenesis")?.as_bytes().to_vec();
@@ -218,7 +211,7 @@ pub fn parse(json: &str, network_id: Option<u32>, now: u64) -> Result<FromFile, 
 fn check(
     allocations: &[Allocation],
     staked: &[ShortId],
-    stakers: &[Staker],
+    stakers: &[InitialStaker],
     (start, duration, offset): (u64, u64, u64),
     now: u64,
 ) -> Result<(), String> {
@@ -325,7 +318,7 @@ fn p_genesis(
     network_id: u32,
     avax_id: Id,
     (allocations, staked): (&[Allocation], &[ShortId]),
-    (stakers, rewards): (&[Staker], &[(ShortId, u32)]),
+    (stakers, rewards): (&[InitialStaker], &[(ShortId, u32)]),
     (start, duration, offset): (u64, u64, u64),
     chains: [platform::Tx; 2],
     (supply, message): (u64, String),

@@ -8,7 +8,7 @@ use redb::{ReadTransaction, ReadableTable, WriteTransaction};
 
 /// The indexes the node serves on a primary network (`/ext/index/<chain>/<kind>`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
+pub enum IndexKind {
     XBlock = 0,
     PBlock = 1,
     CBlock = 2,
@@ -18,23 +18,23 @@ pub enum Kind {
     XVtx = 4,
 }
 
-impl Kind {
-    pub const ALL: [Kind; 5] = [
-        Kind::XBlock,
-        Kind::PBlock,
-        Kind::CBlock,
-        Kind::XTx,
-        Kind::XVtx,
+impl IndexKind {
+    pub const ALL: [IndexKind; 5] = [
+        IndexKind::XBlock,
+        IndexKind::PBlock,
+        IndexKind::CBlock,
+        IndexKind::XTx,
+        IndexKind::XVtx,
     ];
 
     /// The path's `chain` and `kind`.
     pub fn path(self) -> (&'static str, &'static str) {
         match self {
-            Kind::XBlock => ("X", "block"),
-            Kind::PBlock => ("P", "block"),
-            Kind::CBlock => ("C", "block"),
-            Kind::XTx => ("X", "tx"),
-            Kind::XVtx => ("X", "vtx"),
+            IndexKind::XBlock => ("X", "block"),
+            IndexKind::PBlock => ("P", "block"),
+            IndexKind::CBlock => ("C", "block"),
+            IndexKind::XTx => ("X", "tx"),
+            IndexKind::XVtx => ("X", "vtx"),
         }
     }
 }
@@ -49,7 +49,7 @@ pub struct Entry {
     pub bytes: Vec<u8>,
 }
 
-fn entry_key(kind: Kind, index: u64) -> Vec<u8> {
+fn entry_key(kind: IndexKind, index: u64) -> Vec<u8> {
     store::key(&[&[kind as u8], &index.to_be_bytes()])
 }
 
@@ -63,7 +63,7 @@ fn decode(index: u64, v: &[u8]) -> Entry {
 }
 
 /// How many containers the index holds.
-pub fn len<R: Reader>(r: &R, kind: Kind) -> Result<u64, StoreError> {
+pub fn len<R: Reader>(r: &R, kind: IndexKind) -> Result<u64, StoreError> {
     let t = r.table(store::INDEX)?;
     let start = entry_key(kind, 0);
     let end = entry_key(kind, u64::MAX);
@@ -75,14 +75,14 @@ pub fn len<R: Reader>(r: &R, kind: Kind) -> Result<u64, StoreError> {
 }
 
 /// The container numbered `index`.
-pub fn get<R: Reader>(r: &R, kind: Kind, index: u64) -> Result<Option<Entry>, StoreError> {
+pub fn get<R: Reader>(r: &R, kind: IndexKind, index: u64) -> Result<Option<Entry>, StoreError> {
     let t = r.table(store::INDEX)?;
     Ok(t.get(entry_key(kind, index).as_slice())?
         .map(|v| decode(index, v.value())))
 }
 
 /// The number of the container with ID `id`.
-pub fn index_of(r: &ReadTransaction, kind: Kind, id: &Id) -> Result<Option<u64>, StoreError> {
+pub fn index_of(r: &ReadTransaction, kind: IndexKind, id: &Id) -> Result<Option<u64>, StoreError> {
     let t = r.open_table(store::INDEX_IDS)?;
     let k = store::key(&[&[kind as u8], id.as_bytes()]);
     Ok(t.get(k.as_slice())?.map(|v| v.value()))
@@ -91,7 +91,7 @@ pub fn index_of(r: &ReadTransaction, kind: Kind, id: &Id) -> Result<Option<u64>,
 /// Up to `count` containers from `start` on.
 pub fn range(
     r: &ReadTransaction,
-    kind: Kind,
+    kind: IndexKind,
     start: u64,
     count: u64,
 ) -> Result<Vec<Entry>, StoreError> {
@@ -113,7 +113,7 @@ pub fn range(
 /// Appends a container; its number is the count of containers before it.
 pub fn append(
     w: &WriteTransaction,
-    kind: Kind,
+    kind: IndexKind,
     id: &Id,
     timestamp_ns: u64,
     bytes: &[u8],

@@ -3,7 +3,6 @@
 //! RIPEMD-160 of the SHA-256 of a secp256k1 public key derived from a documented seed (the
 //! same 20-byte form as the node's certificate hash).
 
-use crate::genesis::sha256;
 use avalanche_rpc::bls::SecretKey;
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::wire::NodeId;
@@ -24,6 +23,18 @@ pub struct Node {
     pub ip: String,
 }
 
+/// An initial staker a genesis file names (`--genesis-file`).
+#[derive(Debug, Clone)]
+pub struct InitialStaker {
+    pub node: NodeId,
+    /// Its BLS public key and proof of possession, when the file gives them.
+    pub signer: Option<([u8; 48], [u8; 96])>,
+}
+
+fn sha256(data: &[u8]) -> [u8; 32] {
+    *avalanche_rpc::wire::Id::from_sha256(data).as_bytes()
+}
+
 fn seeded_bls(n: usize) -> SecretKey {
     SecretKey::from_seed(&sha256(format!("avalanche-devnet bls {n}").as_bytes()))
         .expect("32 bytes of seed are enough")
@@ -35,7 +46,7 @@ fn ip(staking_port: u16, n: usize) -> String {
 
 /// The nodes a genesis file names as its initial stakers, this one first; one without a BLS
 /// key in the file gets the devnet's seeded key of its number.
-pub fn from_stakers(stakers: &[crate::genesis_file::Staker], staking_port: u16) -> Vec<Node> {
+pub fn from_stakers(stakers: &[InitialStaker], staking_port: u16) -> Vec<Node> {
     stakers
         .iter()
         .enumerate()

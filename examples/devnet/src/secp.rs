@@ -1,6 +1,7 @@
 //! What every chain checks of a spend the same way: secp256k1fx credentials
-//! (`vms/secp256k1fx/fx.go` VerifyCredentials), and the refusal they give.
+//! (`vms/secp256k1fx/fx.go` VerifyCredentials), and the node's words for what they refuse.
 
+use crate::engine::refusal::{Refusal, fail};
 use avalanche_rpc::codec::secp256k1fx;
 use avalanche_rpc::keys::PublicKey;
 use avalanche_rpc::wire::ShortId;
@@ -34,14 +35,14 @@ fn recover(hash: &[u8; 32], sig: &[u8; 65]) -> Result<ShortId, String> {
 }
 
 /// A signature: the hash signed and the recoverable signature.
-type Signed = ([u8; 32], [u8; 65]);
+type Signature = ([u8; 32], [u8; 65]);
 
 /// Recovered signers not yet used again, at most `capacity` of them, each with the order it
 /// came in. Every transaction's signatures pass through here, so what is kept must not grow
 /// with the chain.
 struct Recovered {
     capacity: usize,
-    signers: Option<HashMap<Signed, (ShortId, u64)>>,
+    signers: Option<HashMap<Signature, (ShortId, u64)>>,
     /// How many were ever inserted: the next one's order.
     inserted: u64,
 }
@@ -77,64 +78,6 @@ impl Recovered {
     fn len(&self) -> usize {
         self.signers.as_ref().map_or(0, HashMap::len)
     }
-}
-
-/// Why a transaction was refused. `words` is what `issueTx` answers: the node's own words
-/// where the devnet has matched them (wallets match on them; `tests/node/DIFFERENCES.md` lists
-/// the refusals still in the devnet's words), each wrapping named by [`TxError::within`] as
-/// the node's `fmt.Errorf("…: %w")` does. `detail`, when the node's words do not say which
-/// field or values, says it: the error's `data.detail` (the node's `data` is null).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TxError {
-    pub words: String,
-    pub detail: Option<String>,
-}
-
-impl TxError {
-    /// A refusal in the devnet's words: one sentence naming the place.
-    pub fn new(words: impl Into<String>) -> TxError {
-        TxError {
-            words: words.into(),
-            detail: None,
-        }
-    }
-
-    /// A refusal in the node's `words`, the place named by `detail`.
-    pub fn node(words: impl Into<String>, detail: impl Into<String>) -> TxError {
-        TxError {
-            words: words.into(),
-            detail: Some(detail.into()),
-        }
-    }
-
-    /// The same refusal wrapped as the node wraps it: `context: words`.
-    pub fn within(mut self, context: impl std::fmt::Display) -> TxError {
-        self.words = format!("{context}: {}", self.words);
-        self
-    }
-
-    /// The words, then the detail if any: for logs and the devnet's own errors.
-    pub fn explained(&self) -> String {
-        match &self.detail {
-            Some(d) => format!("{}; {d}", self.words),
-            None => self.words.clone(),
-        }
-    }
-
-    /// The most specific text: the detail if any, else the words.
-    pub fn detail(&self) -> &str {
-        self.detail.as_deref().unwrap_or(&self.words)
-    }
-}
-
-impl std::fmt::Display for TxError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.words)
-    }
-}
-
-pub fn fail<T>(msg: impl Into<String>) -> Result<T, TxError> {
-    Err(TxError::new(msg))
 }
 
 /// Why a secp256k1fx credential does not authorize a spend (`vms/secp256k1fx/fx.go`
@@ -230,7 +173,7 @@ impl std::fmt::Display for SignatureError {
 }
 
 /// The node's words for each (`vms/secp256k1fx/fx.go:28-33`, `:199`), the place as detail.
-impl From<SignatureError> for TxError {
+impl From<SignatureError> for Refusal {
     fn from(e: SignatureError) -> Self {
         let words = match &e {
             SignatureError::Locked { .. } => "output is time locked".to_string(),
@@ -245,12 +188,12 @@ impl From<SignatureError> for TxError {
             SignatureError::Index { .. } => {
                 "input referenced a nonexistent address in the output".into()
             }
-            SignatureError::Unrecoverable { .. } => return TxError::new(e.to_string()),
+            SignatureError::Unrecoverable { .. } => return Refusal::new(e.to_string()),
             SignatureError::Signer { by, owner, .. } => {
                 format!("wrong signature: expected signature from {owner} but got from {by}")
             }
         };
-        TxError::node(words, e.to_string())
+        Refusal::node(words, e.to_string())
     }
 }
 
@@ -314,7 +257,7 @@ pub fn check_signatures(
 
 /// An owner's threshold and address count as `secp256k1fx.OutputOwners.Verify` checks them:
 /// a threshold the addresses can meet, no addresses without a threshold.
-pub fn check_threshold(threshold: u32, addresses: usize, place: &str) -> Result<(), TxError> {
+pub fn check_threshold(threshold: u32, addresses: usize, place: &str) -> Result<(), Refusal> {
     if threshold as usize > addresses {
         return fail(format!(
             "`{place}.threshold` is {threshold} but it has {addresses} addresses: it could never be spent"

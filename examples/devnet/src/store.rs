@@ -248,6 +248,8 @@ impl Reader for ReadTransaction {
         &'a self,
         def: TableDefinition<K, V>,
     ) -> Result<Self::Table<'a, K, V>, StoreError> {
+        #[cfg(test)]
+        injected_fault(redb::TableHandle::name(&def))?;
         Ok(self.open_table(def)?)
     }
 }
@@ -258,8 +260,38 @@ impl Reader for WriteTransaction {
         &'a self,
         def: TableDefinition<K, V>,
     ) -> Result<Self::Table<'a, K, V>, StoreError> {
+        #[cfg(test)]
+        injected_fault(redb::TableHandle::name(&def))?;
         Ok(self.open_table(def)?)
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// The table whose next read through a [`Reader`] on this thread fails (tests only).
+    static FAULT: std::cell::RefCell<Option<String>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Makes the next read of table `name` through a [`Reader`] on this thread fail as the
+/// database failing would (tests only: a storage failure while a transaction is verified).
+#[cfg(test)]
+pub fn fail_next_read(name: &str) {
+    FAULT.with(|f| *f.borrow_mut() = Some(name.to_string()));
+}
+
+/// The injected failure of reading table `name`, once.
+#[cfg(test)]
+fn injected_fault(name: &str) -> Result<(), StoreError> {
+    FAULT.with(|f| {
+        let mut f = f.borrow_mut();
+        if f.as_deref() != Some(name) {
+            return Ok(());
+        }
+        *f = None;
+        Err(StoreError::Database(format!(
+            "injected fault: reading table {name} failed"
+        )))
+    })
 }
 
 /// redb's page size: a database file is a whole number of pages.

@@ -3,7 +3,7 @@
 //! part of a reply comes from the same accepted state; the state's layout stays in the
 //! chains' modules, which the queries call.
 
-use crate::index::{self, Entry, Kind};
+use crate::index::{self, Entry, IndexKind};
 use crate::ledger::{self, Chain, Space, StoredTx};
 use crate::pchain::{self, Delegator, Staker, ValidatorSet, fee, l1, subnets};
 use crate::proposer::{self, Tip};
@@ -63,19 +63,19 @@ impl View {
 
     // The index.
 
-    pub fn index_len(&self, kind: Kind) -> Result<u64> {
+    pub fn index_len(&self, kind: IndexKind) -> Result<u64> {
         index::len(&self.r, kind)
     }
 
-    pub fn index_entry(&self, kind: Kind, index: u64) -> Result<Option<Entry>> {
+    pub fn index_entry(&self, kind: IndexKind, index: u64) -> Result<Option<Entry>> {
         index::get(&self.r, kind, index)
     }
 
-    pub fn index_of(&self, kind: Kind, id: &Id) -> Result<Option<u64>> {
+    pub fn index_of(&self, kind: IndexKind, id: &Id) -> Result<Option<u64>> {
         index::index_of(&self.r, kind, id)
     }
 
-    pub fn index_range(&self, kind: Kind, start: u64, count: u64) -> Result<Vec<Entry>> {
+    pub fn index_range(&self, kind: IndexKind, start: u64, count: u64) -> Result<Vec<Entry>> {
         index::range(&self.r, kind, start, count)
     }
 

@@ -1,7 +1,7 @@
 //! Why a chain's `issueTx` refused a transaction. Each refusal is typed; its text is the
 //! node's (the P-chain prefixes most with `couldn't issue tx: `, as the node does).
 
-use crate::secp::TxError;
+use super::refusal::Refusal;
 use crate::store::StoreError;
 use avalanche_rpc::codec::{DecodeError, DecodeProblem, RuleError, RuleProblem};
 use avalanche_rpc::wire::Id;
@@ -10,7 +10,7 @@ use avalanche_rpc::wire::Id;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum IssueError {
     /// The bytes are not a transaction of this chain.
-    Decode(TxError),
+    Decode(Refusal),
     /// Larger than a mempool takes.
     TooLarge {
         id: Id,
@@ -34,7 +34,7 @@ pub enum IssueError {
     /// A block accepted since it was verified spent one of its UTXOs.
     Spent(Id),
     /// The chain's rules refuse it.
-    Invalid(TxError),
+    Invalid(Refusal),
     /// Storage failed while it was checked.
     Store(String),
 }
@@ -102,9 +102,9 @@ impl Refused {
     }
 }
 
-impl From<Refused> for TxError {
+impl From<Refused> for Refusal {
     fn from(r: Refused) -> Self {
-        TxError {
+        Refusal {
             words: r.to_string(),
             detail: r.detail().map(str::to_string),
         }
@@ -115,7 +115,7 @@ impl From<Refused> for TxError {
 /// (`utils/wrappers/packing.go` `errInsufficientLength`, `codec/manager.go:28,35,166`,
 /// `codec/linearcodec` for a type ID), the devnet's place and reason as the detail. A problem
 /// the node words by the field it is in (a bool, a string, a size) keeps the devnet's words.
-pub fn undecodable(e: &DecodeError, bytes: &[u8]) -> TxError {
+pub fn undecodable(e: &DecodeError, bytes: &[u8]) -> Refusal {
     let words = match e.problem() {
         DecodeProblem::Short => "packer has insufficient length for input".to_string(),
         DecodeProblem::Trailing => format!(
@@ -127,15 +127,15 @@ pub fn undecodable(e: &DecodeError, bytes: &[u8]) -> TxError {
         DecodeProblem::UnknownType(id) => {
             format!("couldn't unmarshal interface: unknown type ID {id}")
         }
-        _ => return TxError::new(e.to_string()),
+        _ => return Refusal::new(e.to_string()),
     };
-    TxError::node(words, e.to_string())
+    Refusal::node(words, e.to_string())
 }
 
 /// A rule of the codec broken, refused in the node's words where they are known
 /// (`vms/components/avax/base_tx.go`, `transferables.go`: inputs, outputs and the memo),
 /// else in the devnet's; the devnet's place and rule as the detail.
-pub fn rule_broken(e: &RuleError) -> TxError {
+pub fn rule_broken(e: &RuleError) -> Refusal {
     let detail = format!("the transaction breaks a rule of the codec: {e}");
     let words = match (e.problem(), e.field()) {
         (RuleProblem::Unordered, Some("inputs")) => "inputs not sorted and unique".to_string(),
@@ -143,7 +143,7 @@ pub fn rule_broken(e: &RuleError) -> TxError {
         (RuleProblem::TooLong { max, len }, Some("memo")) => {
             format!("memo exceeds maximum length: {len} > {max}")
         }
-        _ => return TxError::new(detail),
+        _ => return Refusal::new(detail),
     };
-    TxError::node(words, detail)
+    Refusal::node(words, detail)
 }

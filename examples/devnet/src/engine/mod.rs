@@ -16,60 +16,23 @@
 
 pub mod error;
 pub mod pool;
+pub mod refusal;
+pub mod shared;
 pub mod tail;
+#[cfg(test)]
+mod tests;
 
 pub use error::{IssueError, Refused, rule_broken, undecodable};
 pub use pool::{Pending, Pool};
+pub use refusal::{Refusal, VerifyError, fail};
+pub use shared::{Engine, Sealed};
 
-use crate::clock::Clock;
 use crate::ledger::{self, Chain, Space};
 use crate::proposer::Tip;
-use crate::secp::TxError;
-use crate::store::{Store, StoreError};
+use crate::store::StoreError;
 use avalanche_rpc::wire::Id;
 use redb::{ReadTransaction, WriteTransaction};
 use std::sync::{Mutex, MutexGuard};
-
-/// What every chain shares: the store, the clock, the index flag, the builder's lock and
-/// its wake-up.
-pub struct Engine {
-    pub store: Store,
-    pub clock: Clock,
-    /// Accepted blocks are indexed (`--index-enabled`).
-    pub indexing: bool,
-    /// Held while blocks are written, so they are written one at a time (and a snapshot
-    /// never sees half of one).
-    pub building: Mutex<()>,
-    /// Wakes the block builder.
-    pub wake: tokio::sync::Notify,
-}
-
-impl Engine {
-    pub fn new(store: Store, clock: Clock, indexing: bool) -> Engine {
-        Engine {
-            store,
-            clock,
-            indexing,
-            building: Mutex::default(),
-            wake: tokio::sync::Notify::new(),
-        }
-    }
-
-    /// The builder's lock: one block at a time.
-    pub fn one_at_a_time(&self) -> MutexGuard<'_, ()> {
-        self.building.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
-/// A block being built: its height, its time and its chain's own running state (capacity
-/// left, fee state).
-pub struct Sealed {
-    /// The block's bytes, as its chain's VM encodes it.
-    pub bytes: Vec<u8>,
-    pub height: u64,
-    /// Its time, Unix seconds (the proposervm wrapper's too).
-    pub time: u64,
-}
 
 /// One chain, as the engine sees it.
 pub trait Vm: Send + Sync {
@@ -83,20 +46,21 @@ pub trait Vm: Send + Sync {
     type Block;
 
     /// Decodes an issued transaction (the node's refusal on failure).
-    fn decode(&self, bytes: &[u8]) -> Result<Self::Tx, TxError>;
+    fn decode(&self, bytes: &[u8]) -> Result<Self::Tx, Refusal>;
     /// What the chain's `issueTx` puts before a refusal (the P-chain's `couldn't issue tx: `).
     const REFUSAL_PREFIX: &'static str = "";
-    /// Verifies an issued transaction against the last accepted state, at `now`.
+    /// Verifies an issued transaction against the last accepted state, at `now`: its
+    /// effects, its refusal, or the store failing.
     fn verify_issued(
         &self,
         r: &ReadTransaction,
         tx: &Self::Tx,
         id: Id,
         now: u64,
-    ) -> Result<Self::Effects, TxError>;
+    ) -> Result<Self::Effects, VerifyError>;
     /// A refusal of a verified transaction that no block could ever take (not remembered
     /// as dropped).
-    fn admissible(&self, _fx: &Self::Effects) -> Result<(), TxError> {
+    fn admissible(&self, _fx: &Self::Effects) -> Result<(), Refusal> {
         Ok(())
     }
     /// The UTXOs it spends, with where they are: two pending transactions never share one.
@@ -106,14 +70,15 @@ pub trait Vm: Send + Sync {
     /// `None` if the chain cannot make one yet.
     fn open_block(&self, w: &WriteTransaction, now: u64)
     -> Result<Option<Self::Block>, StoreError>;
-    /// Verifies a pending transaction against the block's state.
+    /// Verifies a pending transaction against the block's state: its effects, its refusal,
+    /// or the store failing.
     fn verify_in_block(
         &self,
         w: &WriteTransaction,
         block: &Self::Block,
         tx: &Self::Tx,
         id: Id,
-    ) -> Result<Self::Effects, TxError>;
+    ) -> Result<Self::Effects, VerifyError>;
     /// Takes a verified transaction of `size` bytes into the block if its capacity allows
     /// (else it waits for the next block).
     fn take(&self, block: &mut Self::Block, size: usize, fx: &Self::Effects) -> bool;
@@ -246,8 +211,9 @@ impl<V: Vm> Lane<V> {
         Ok(())
     }
 
-    /// The verification against the last accepted state (the inner result); already
-    /// accepted, or the store failing, as the outer error. An accepted transaction is
+    /// The verification against the last accepted state (the inner result: its effects or
+    /// its refusal); already accepted, or the store failing (while verifying, too), as the
+    /// outer error. An accepted transaction is
     /// verified first, as the node does (its inputs are spent: the refusal is the node's,
     /// `failed to get utxo …` or `failed to read consumed UTXO …`); one that still verifies
     /// is refused as already accepted.
@@ -256,9 +222,13 @@ impl<V: Vm> Lane<V> {
         engine: &Engine,
         tx: &V::Tx,
         id: Id,
-    ) -> Result<Result<V::Effects, TxError>, IssueError> {
+    ) -> Result<Result<V::Effects, Refusal>, IssueError> {
         let r = engine.store.read()?;
-        let verified = self.vm.verify_issued(&r, tx, id, engine.clock.now());
+        let verified = match self.vm.verify_issued(&r, tx, id, engine.clock.now()) {
+            Ok(fx) => Ok(fx),
+            Err(VerifyError::Refused(e)) => Err(e),
+            Err(VerifyError::Store(e)) => return Err(e.into()),
+        };
         if verified.is_ok() && ledger::tx(&r, V::CHAIN, &id)?.is_some() {
             return Err(IssueError::AlreadyAccepted(id));
         }
@@ -309,7 +279,8 @@ impl<V: Vm> Lane<V> {
 
     /// Verifies `pending` against the state of `w` and, if any is valid, writes the block
     /// holding them with everything it changes and its tail (not committed; the pool is
-    /// left as it is).
+    /// left as it is). A refused transaction is dropped; the store failing, while verifying
+    /// too, fails the block (`w`, half written, is then dropped, never committed).
     pub fn block_in(
         &self,
         engine: &Engine,
@@ -331,10 +302,11 @@ impl<V: Vm> Lane<V> {
             };
             let fx = match self.vm.verify_in_block(w, &block, &tx, p.id) {
                 Ok(fx) => fx,
-                Err(e) => {
+                Err(VerifyError::Refused(e)) => {
                     built.dropped.push((p.id, e.words));
                     continue;
                 }
+                Err(VerifyError::Store(e)) => return Err(e),
             };
             // Past the block's capacity: it waits for the next block.
             if !self.vm.take(&mut block, p.bytes.len(), &fx) {

@@ -3,8 +3,8 @@
 //! appended to the chain's block index with the chain's indexed height. At start, the blocks
 //! accepted while indexing was off are indexed the same way ([`catch_up`]).
 
-use super::{Engine, Sealed};
-use crate::index::{self, Kind};
+use super::shared::{Engine, Sealed};
+use crate::index::{self, IndexKind};
 use crate::ledger::{self, Chain};
 use crate::proposer::{self, Tip};
 use crate::store::{self, StoreError};
@@ -13,10 +13,10 @@ use avalanche_rpc::wire::Id;
 use redb::WriteTransaction;
 
 /// The block index of a chain.
-pub fn index_kind(chain: Chain) -> Kind {
+pub fn index_kind(chain: Chain) -> IndexKind {
     match chain {
-        Chain::X => Kind::XBlock,
-        Chain::P => Kind::PBlock,
+        Chain::X => IndexKind::XBlock,
+        Chain::P => IndexKind::PBlock,
     }
 }
 

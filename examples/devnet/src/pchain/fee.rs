@@ -2,7 +2,7 @@
 //! transaction's gas (its complexity is `avalanche_rpc::transact::fee`'s, the builders' own),
 //! the price from the chain's excess, and the fee state each block moves.
 
-use crate::secp::TxError;
+use crate::engine::refusal::Refusal;
 use avalanche_rpc::codec::platform;
 use avalanche_rpc::transact::{self, fee::FeeError};
 
@@ -63,14 +63,14 @@ impl State {
 /// The gas of a transaction: its complexity as the node computes it
 /// (`complexityVisitor`, [`transact::fee::complexity`], the one computation in the workspace)
 /// weighted by [`WEIGHTS`]; a refusal when it has none.
-pub fn gas(tx: &platform::UnsignedTx) -> Result<u64, TxError> {
+pub fn gas(tx: &platform::UnsignedTx) -> Result<u64, Refusal> {
     let complexity = transact::fee::complexity(tx).map_err(refusal)?;
     transact::fee::gas(&complexity, &WEIGHTS).map_err(refusal)
 }
 
 /// Why a transaction cannot be priced, in the words of the devnet's other refusals.
-fn refusal(e: FeeError) -> TxError {
-    TxError::new(match e {
+fn refusal(e: FeeError) -> Refusal {
+    Refusal::new(match e {
         FeeError::Warp(e) => format!("`unsignedTx.message` is not a Warp message: {e}"),
         FeeError::Overflow => "the transaction's gas overflows".into(),
         // A type refused by kind before it is priced.

@@ -3,6 +3,7 @@
 //! The transactions it accepts are in `kind` (one file per family: its checks and change),
 //! verified by `verify`, run by `vm`.
 
+pub mod due;
 pub mod fee;
 pub mod kind;
 pub mod l1;
@@ -11,6 +12,7 @@ pub mod stakers;
 pub mod subnets;
 pub mod verify;
 pub mod vm;
+pub mod vocab;
 pub mod warp;
 
 pub use stakers::{Delegator, Record, Staker, ValidatorSet};

@@ -1,65 +1,19 @@
 //! Verifying a P-chain transaction against the chain's state, as the node's executor does
 //! (`vms/platformvm/txs/executor`), and what it changes. Transaction types are accepted one
-//! by one as the devnet learns them ([`Kind`]); the others are refused by name.
+//! by one as the devnet learns them ([`PTxKind`]); the others are refused by name.
 //!
 //! In order: the codec's rules; the kind; network, chain and memo; one credential per input
 //! (and one for an authorization); the fee from its gas ([`fee::gas`]); the flow check
 //! ([`crate::flow`]) over inputs, outputs, exported outputs, stake and L1 balances; the
 //! authorization; the kind's own checks, giving its [`Change`]; the flow's balance.
 
-use super::kind::{self, Context, Kind, Parts};
-use super::{Utxo, fee, l1, warp};
+use super::kind::{self, PTxKind};
+use super::vocab::{Authority, ChainState, Change, CheckInput, Parts, Rules};
+use super::{Utxo, fee};
+use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::flow::{self, Flow, Opened};
-use crate::secp::{TxError, fail};
 use avalanche_rpc::codec::{Verify, avax, platform, secp256k1fx};
-use avalanche_rpc::wire::{Id, NodeId};
-
-/// The chain's parameters a transaction is checked against.
-#[derive(Debug, Clone)]
-pub struct Rules {
-    pub network_id: u32,
-    pub avax: Id,
-    pub x_chain: Id,
-}
-
-/// What verification reads of the chain's state: the last accepted state when a transaction
-/// is issued, the block's own state as a block is built.
-pub trait View {
-    /// An unspent output of the P-chain.
-    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, TxError>;
-    /// An output the X-chain exported to the P-chain.
-    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, TxError>;
-    /// A Subnet's owner, and whether it was converted to an L1.
-    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, TxError>;
-    /// An L1 validator.
-    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<l1::Validator>, TxError>;
-    /// How many L1 validators are active.
-    fn active_l1_validators(&mut self) -> Result<u64, TxError>;
-    /// A converted Subnet's conversion.
-    fn conversion(&mut self, subnet: &Id) -> Result<Option<l1::Conversion>, TxError>;
-    /// The validation of `node` on L1 `subnet`, if any.
-    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, TxError>;
-    /// The total weight of an L1's validators.
-    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, TxError>;
-    /// Whether a registration with this expiry and validation ID was already accepted.
-    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, TxError>;
-    /// The canonical validator set of the Subnet validating `chain`, now.
-    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, TxError>;
-    /// A current validator of a Subnet.
-    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, TxError>;
-}
-
-/// A current validator, as verification needs it.
-#[derive(Debug, Clone, Copy)]
-pub struct Current {
-    /// Its own stake.
-    pub weight: u64,
-    /// The stake of its current delegators.
-    pub delegated: u64,
-    pub end: u64,
-    /// A validator of a permissioned Subnet (added with AddSubnetValidatorTx).
-    pub permissioned: bool,
-}
+use avalanche_rpc::wire::Id;
 
 /// What an accepted transaction changes, and the gas it uses.
 #[derive(Debug, Clone, Default)]
@@ -77,28 +31,17 @@ pub struct Effects {
     pub gas: u64,
 }
 
-/// What a transaction changes beyond UTXOs, by family.
-#[derive(Debug, Clone, Default)]
-pub enum Change {
-    /// BaseTx, ImportTx, ExportTx.
-    #[default]
-    None,
-    Staking(kind::staking::Change),
-    Subnets(kind::subnets::Change),
-    L1(kind::l1::Change),
-}
-
 /// Verifies `tx` (ID `tx_id`) at chain time `time`, paying `price` per gas, against the
-/// state `view` shows.
+/// `state`.
 pub fn verify(
     rules: &Rules,
     tx: &platform::Tx,
     tx_id: Id,
     time: u64,
     price: u64,
-    view: &mut dyn View,
-) -> Result<Effects, TxError> {
-    let kind = Kind::of(&tx.unsigned)?;
+    state: &mut dyn ChainState,
+) -> Result<Effects, VerifyError> {
+    let kind = PTxKind::of(&tx.unsigned)?;
     // The base's rules are `avax.BaseTx.Verify`'s (the memo's limit among its metadata), which
     // the kind may wrap; the kind's own fields' rules are not.
     tx.verify().map_err(|e| {
@@ -113,25 +56,25 @@ pub fn verify(
     let unsigned = tx
         .unsigned
         .to_bytes()
-        .map_err(|e| TxError::new(format!("the transaction does not encode: {e}")))?;
+        .map_err(|e| Refusal::new(format!("the transaction does not encode: {e}")))?;
     let hash = *Id::from_sha256(&unsigned).as_bytes();
     let parts = kind.parts(rules)?;
     check_metadata(rules, parts.base)
         .map_err(|e| kind.in_base(e.within("metadata failed verification")))?;
     check_memo(parts.base)?;
-    let spending = |e: TxError| match kind.spend_context() {
+    let spending = |e: VerifyError| match kind.spend_context() {
         Some(c) => e.within(c),
         None => e,
     };
     // The Subnet's owner first, as the node checks it before the spend.
     if let Some((authority, auth)) = &parts.authority {
-        authority.check(auth, (tx, &hash, time), view)?;
+        check_authority(authority, auth, (tx, &hash, time), state)?;
     }
-    check_credentials(tx, &parts).map_err(spending)?;
+    check_credentials(tx, &parts).map_err(|e| spending(e.into()))?;
     let gas = fee::gas(&tx.unsigned)?;
     let tx_fee = gas
         .checked_mul(price)
-        .ok_or_else(|| TxError::new("the transaction's fee overflows"))?;
+        .ok_or_else(|| Refusal::new("the transaction's fee overflows"))?;
 
     let mut fx = Effects {
         gas,
@@ -146,7 +89,7 @@ pub fn verify(
     export(&mut flow, &mut fx, &parts, tx_id)?;
     let staked = stake(&mut flow, rules, parts.stake)?;
     flow.produce(rules.avax, parts.balances);
-    let cx = Context {
+    let cx = CheckInput {
         rules,
         time,
         staked,
@@ -156,14 +99,14 @@ pub fn verify(
     // the node's executors do.
     let state_first = kind.state_first();
     if state_first {
-        fx.change = kind.check(&cx, view)?;
+        fx.change = kind.check(&cx, state)?;
     }
     let spends = flow::spends(&parts.base.inputs, parts.imported);
     let read = |id: &Id, from_memory: bool| {
         if from_memory {
-            view.atomic(id)
+            state.atomic(id)
         } else {
-            view.utxo(id)
+            state.utxo(id)
         }
     };
     for s in
@@ -177,7 +120,7 @@ pub fn verify(
         }
     }
     if !state_first {
-        fx.change = kind.check(&cx, view)?;
+        fx.change = kind.check(&cx, state)?;
     }
     // `vms/platformvm/utxo/verifier.go:324-329`.
     flow.settle(
@@ -185,14 +128,32 @@ pub fn verify(
         &format!("{tx_fee} nAVAX: {gas} gas at {price} nAVAX"),
         |asset, more| format!("insufficient unlocked funds: needs {more} more {asset}"),
     )
-    .map_err(spending)?;
+    .map_err(|e| spending(e.into()))?;
     Ok(fx)
 }
 
+/// Checks `auth`, the authorization `authority` names, signed by the last credential of `tx`
+/// over `hash` at `time`.
+fn check_authority(
+    authority: &Authority<'_>,
+    auth: &platform::Auth,
+    (tx, hash, time): (&platform::Tx, &[u8; 32], u64),
+    state: &mut dyn ChainState,
+) -> Result<(), VerifyError> {
+    match authority {
+        Authority::Subnet(subnet) => {
+            kind::subnets::check_auth(state, subnet, auth, (tx, hash, time))
+        }
+        Authority::Deactivation(id) => {
+            kind::l1::check_disable_auth(state, id, auth, (tx, hash, time))
+        }
+    }
+}
+
 /// The base's network and chain, in the node's words (`vms/components/avax/metadata.go`).
-fn check_metadata(rules: &Rules, base: &platform::Base) -> Result<(), TxError> {
+fn check_metadata(rules: &Rules, base: &platform::Base) -> Result<(), Refusal> {
     if base.network_id != rules.network_id {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             "tx has wrong network ID",
             format!(
                 "`unsignedTx.networkID` is {}, but this network's ID is {}",
@@ -201,7 +162,7 @@ fn check_metadata(rules: &Rules, base: &platform::Base) -> Result<(), TxError> {
         ));
     }
     if base.blockchain_id != Id::ZERO {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             "tx has wrong chain ID",
             format!(
                 "`unsignedTx.blockchainID` is {}, but the P-chain's ID is {}",
@@ -215,9 +176,9 @@ fn check_metadata(rules: &Rules, base: &platform::Base) -> Result<(), TxError> {
 
 /// The memo, empty on the P-chain since Durango: the executor's rule
 /// (`vms/platformvm/txs/executor`, `verifyMemoFieldLength`), not wrapped.
-fn check_memo(base: &platform::Base) -> Result<(), TxError> {
+fn check_memo(base: &platform::Base) -> Result<(), Refusal> {
     if !base.memo.is_empty() {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             format!("memo exceeds maximum length: {} > 0", base.memo.len()),
             "`unsignedTx.memo` must be empty on the P-chain since Durango",
         ));
@@ -226,7 +187,7 @@ fn check_memo(base: &platform::Base) -> Result<(), TxError> {
 }
 
 /// One credential per input and imported input, then one for the authorization if any.
-fn check_credentials(tx: &platform::Tx, parts: &Parts<'_>) -> Result<(), TxError> {
+fn check_credentials(tx: &platform::Tx, parts: &Parts<'_>) -> Result<(), Refusal> {
     let spends = parts.base.inputs.len() + parts.imported.len();
     let wanted = spends + usize::from(parts.authority.is_some());
     if tx.credentials.len() != wanted {
@@ -234,7 +195,7 @@ fn check_credentials(tx: &platform::Tx, parts: &Parts<'_>) -> Result<(), TxError
         // authorization's (the last).
         let given =
             tx.credentials.len() - usize::from(parts.authority.is_some()).min(tx.credentials.len());
-        return Err(TxError::node(
+        return Err(Refusal::node(
             format!("wrong number of credentials: {spends} inputs != {given} credentials"),
             format!(
                 "the transaction has {} credentials but needs {wanted}: one for each of its {spends} inputs and imported inputs{}",
@@ -282,7 +243,7 @@ impl flow::Input for platform::TransferableInput {
         utxo.utxo.asset_id
     }
 
-    fn open<'a>(&'a self, utxo: &'a Utxo, place: &str, time: u64) -> Result<Opened<'a>, TxError> {
+    fn open<'a>(&'a self, utxo: &'a Utxo, place: &str, time: u64) -> Result<Opened<'a>, Refusal> {
         let Some((output, utxo_lock)) = utxo.transfer() else {
             return fail(format!(
                 "`{place}` spends an output that is not a TransferOutput"
@@ -333,7 +294,7 @@ fn produce(
     fx: &mut Effects,
     base: &platform::Base,
     tx_id: Id,
-) -> Result<(), TxError> {
+) -> Result<(), Refusal> {
     for (i, o) in base.outputs.iter().enumerate() {
         let output = match &o.output {
             platform::TransferableOut::TransferOutput(t) => {
@@ -359,7 +320,7 @@ fn produce(
 }
 
 /// The exported outputs, numbered after the base's, into shared memory.
-fn export(flow: &mut Flow, fx: &mut Effects, parts: &Parts<'_>, tx_id: Id) -> Result<(), TxError> {
+fn export(flow: &mut Flow, fx: &mut Effects, parts: &Parts<'_>, tx_id: Id) -> Result<(), Refusal> {
     for (j, o) in parts.exported.iter().enumerate() {
         let platform::TransferableOut::TransferOutput(t) = &o.output else {
             return fail(format!(
@@ -381,7 +342,7 @@ fn stake(
     flow: &mut Flow,
     rules: &Rules,
     stake: &[platform::TransferableOutput],
-) -> Result<u64, TxError> {
+) -> Result<u64, Refusal> {
     let mut staked = 0u64;
     for (j, o) in stake.iter().enumerate() {
         if o.asset_id != rules.avax {

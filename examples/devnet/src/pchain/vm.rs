@@ -3,12 +3,13 @@
 //! allows, every kind's change applied, the block sealed with the new chain time and fee
 //! state.
 
-use super::verify::{self, Change, Current, Effects, View};
+use super::verify::{self, Effects};
+use super::vocab::{ChainState, Change, Current, Rules};
 use super::{Utxo, fee, kind, l1, stakers, subnets, warp};
+use crate::engine::refusal::{Refusal, VerifyError};
 use crate::engine::{Sealed, Vm};
 use crate::ledger::{self, Chain, Status};
 use crate::proposer::{self, Tip};
-use crate::secp::TxError;
 use crate::store::{self, Meta, Reader, StoreError};
 use avalanche_rpc::codec::platform;
 use avalanche_rpc::wire::{Id, NodeId};
@@ -16,7 +17,7 @@ use redb::{ReadTransaction, WriteTransaction};
 
 /// The P-chain's VM.
 pub struct PVm {
-    pub rules: verify::Rules,
+    pub rules: Rules,
     /// The proposervm's tip before the first block (the genesis block's).
     pub genesis: Tip,
     /// The genesis time: the chain time before any block.
@@ -46,7 +47,7 @@ impl Vm for PVm {
     type Effects = Effects;
     type Block = Block;
 
-    fn decode(&self, bytes: &[u8]) -> Result<platform::Tx, TxError> {
+    fn decode(&self, bytes: &[u8]) -> Result<platform::Tx, Refusal> {
         platform::Tx::from_bytes(bytes).map_err(|e| {
             crate::engine::undecodable(&e, bytes).within("couldn't parse tx: couldn't parse tx")
         })
@@ -60,8 +61,8 @@ impl Vm for PVm {
         tx: &platform::Tx,
         id: Id,
         now: u64,
-    ) -> Result<Effects, TxError> {
-        let (state, chain_time) = fee_state(r).map_err(stored)?;
+    ) -> Result<Effects, VerifyError> {
+        let (state, chain_time) = fee_state(r)?;
         let state = state.advance(now.saturating_sub(chain_time));
         verify::verify(
             &self.rules,
@@ -69,9 +70,9 @@ impl Vm for PVm {
             id,
             now.max(chain_time),
             fee::price(state.excess),
-            &mut StateView {
+            &mut StoredState {
                 r,
-                warp_height: proposer::warp_height(r, self.genesis).map_err(stored)?,
+                warp_height: proposer::warp_height(r, self.genesis)?,
             },
         )
         // The mempool's verification of a standard block's tx
@@ -83,9 +84,9 @@ impl Vm for PVm {
         })
     }
 
-    fn admissible(&self, fx: &Effects) -> Result<(), TxError> {
+    fn admissible(&self, fx: &Effects) -> Result<(), Refusal> {
         if fx.gas > fee::MAX_CAPACITY {
-            return Err(TxError::new(format!(
+            return Err(Refusal::new(format!(
                 "it needs {} gas, more than a block's capacity of {}",
                 fx.gas,
                 fee::MAX_CAPACITY
@@ -116,7 +117,7 @@ impl Vm for PVm {
             return Ok(None);
         }
         // Ahead of the clock, not past a staker's end: it is rewarded first, once due.
-        if time > now && super::reward::next_change(w)?.is_some_and(|end| end < time) {
+        if time > now && super::due::next_change(w)?.is_some_and(|end| end < time) {
             return Ok(None);
         }
         let state = fee_state(w)?.0.advance(time - parent_time);
@@ -139,14 +140,14 @@ impl Vm for PVm {
         block: &Block,
         tx: &platform::Tx,
         id: Id,
-    ) -> Result<Effects, TxError> {
+    ) -> Result<Effects, VerifyError> {
         verify::verify(
             &self.rules,
             tx,
             id,
             block.time,
             block.price,
-            &mut StateView {
+            &mut StoredState {
                 r: w,
                 warp_height: block.warp_height,
             },
@@ -250,80 +251,71 @@ fn apply(
 
 /// The state verification reads: the store as `r` shows it (the last accepted state, or
 /// the block's own as it is built).
-struct StateView<'a, R: Reader> {
+struct StoredState<'a, R: Reader> {
     r: &'a R,
     /// The P-chain height Warp messages are verified at.
     warp_height: u64,
 }
 
-impl<R: Reader> StateView<'_, R> {
-    fn read(&self, space: ledger::Space, u: &Id) -> Result<Option<Utxo>, TxError> {
-        ledger::utxo(self.r, space, u)
-            .and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
-            .map_err(stored)
+impl<R: Reader> StoredState<'_, R> {
+    fn read(&self, space: ledger::Space, u: &Id) -> Result<Option<Utxo>, StoreError> {
+        ledger::utxo(self.r, space, u).and_then(|b| b.map(|b| Utxo::decode(&b)).transpose())
     }
 }
 
-fn stored(e: StoreError) -> TxError {
-    TxError::new(e.to_string())
-}
-
-impl<R: Reader> View for StateView<'_, R> {
-    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, TxError> {
+impl<R: Reader> ChainState for StoredState<'_, R> {
+    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, StoreError> {
         self.read(Chain::P.into(), id)
     }
 
-    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, TxError> {
+    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, StoreError> {
         self.read(ledger::X_TO_P, id)
     }
 
-    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, TxError> {
-        let Some(o) = subnets::owner(self.r, subnet).map_err(stored)? else {
+    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, StoreError> {
+        let Some(o) = subnets::owner(self.r, subnet)? else {
             return Ok(None);
         };
-        let converted = l1::conversion(self.r, subnet).map_err(stored)?.is_some();
+        let converted = l1::conversion(self.r, subnet)?.is_some();
         Ok(Some((o.owner, converted)))
     }
 
-    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<l1::Validator>, TxError> {
-        l1::validator(self.r, validation_id).map_err(stored)
+    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<l1::Validator>, StoreError> {
+        l1::validator(self.r, validation_id)
     }
 
-    fn active_l1_validators(&mut self) -> Result<u64, TxError> {
-        l1::active_count(self.r).map_err(stored)
+    fn active_l1_validators(&mut self) -> Result<u64, StoreError> {
+        l1::active_count(self.r)
     }
 
-    fn conversion(&mut self, subnet: &Id) -> Result<Option<l1::Conversion>, TxError> {
-        l1::conversion(self.r, subnet).map_err(stored)
+    fn conversion(&mut self, subnet: &Id) -> Result<Option<l1::Conversion>, StoreError> {
+        l1::conversion(self.r, subnet)
     }
 
-    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, TxError> {
-        l1::validation_of(self.r, subnet, node).map_err(stored)
+    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, StoreError> {
+        l1::validation_of(self.r, subnet, node)
     }
 
-    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, TxError> {
-        l1::weight(self.r, subnet).map_err(stored)
+    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, StoreError> {
+        l1::weight(self.r, subnet)
     }
 
-    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, TxError> {
-        l1::has_expiry(self.r, expiry, validation_id).map_err(stored)
+    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, StoreError> {
+        l1::has_expiry(self.r, expiry, validation_id)
     }
 
-    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, TxError> {
-        let Some(subnet) = warp::subnet_of(self.r, chain).map_err(stored)? else {
+    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, StoreError> {
+        let Some(subnet) = warp::subnet_of(self.r, chain)? else {
             return Ok(None);
         };
-        warp::canonical(self.r, &subnet, self.warp_height)
-            .map(Some)
-            .map_err(stored)
+        warp::canonical(self.r, &subnet, self.warp_height).map(Some)
     }
 
-    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, TxError> {
-        let Some(s) = stakers::staker(self.r, subnet, node).map_err(stored)? else {
+    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, StoreError> {
+        let Some(s) = stakers::staker(self.r, subnet, node)? else {
             return Ok(None);
         };
-        let delegated = stakers::delegators(self.r, subnet, Some(node))
-            .map_err(stored)?
+        let delegated = stakers::delegators(self.r, subnet, Some(node))?
             .iter()
             .map(|d| d.tx.validator.weight)
             .fold(0, u64::saturating_add);

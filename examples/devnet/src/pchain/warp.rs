@@ -5,7 +5,7 @@
 //! signature aggregator would, with the keys of the validators the devnet runs.
 
 use super::{stakers, subnets};
-use crate::secp::{TxError, fail};
+use crate::engine::refusal::{Refusal, fail};
 use crate::store::{Reader, StoreError};
 use avalanche_rpc::codec::{Writer, warp, warp_l1, warp_payload};
 use avalanche_rpc::wire::Id;
@@ -50,11 +50,11 @@ pub struct Parsed {
 }
 
 /// Parses `bytes` (a tx's `message`) down to the L1 message.
-pub fn parse(bytes: &[u8]) -> Result<Parsed, TxError> {
+pub fn parse(bytes: &[u8]) -> Result<Parsed, Refusal> {
     let message = warp::Message::from_bytes(bytes)
-        .map_err(|e| TxError::new(format!("`unsignedTx.message` is not a Warp message: {e}")))?;
+        .map_err(|e| Refusal::new(format!("`unsignedTx.message` is not a Warp message: {e}")))?;
     let payload = warp_payload::Payload::from_bytes(&message.payload).map_err(|e| {
-        TxError::new(format!(
+        Refusal::new(format!(
             "`unsignedTx.message`'s payload is not a Warp payload: {e}"
         ))
     })?;
@@ -62,7 +62,7 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, TxError> {
         return fail("`unsignedTx.message`'s payload is not an AddressedCall");
     };
     let l1 = warp_l1::L1Message::from_bytes(&call.payload).map_err(|e| {
-        TxError::new(format!(
+        Refusal::new(format!(
             "`unsignedTx.message`'s AddressedCall does not carry an L1 message: {e}"
         ))
     })?;
@@ -76,7 +76,7 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, TxError> {
 
 /// The signers a bit set names (`set.BitsFromBytes`: a minimal big-endian number whose bit i
 /// is validator i), refused when it names validators past `n` or is not minimal.
-fn signers(bits: &[u8], n: usize) -> Result<Vec<usize>, TxError> {
+fn signers(bits: &[u8], n: usize) -> Result<Vec<usize>, Refusal> {
     if bits.first() == Some(&0) {
         return fail("`unsignedTx.message`'s signers bit set is not minimal (a leading zero byte)");
     }
@@ -99,7 +99,7 @@ fn signers(bits: &[u8], n: usize) -> Result<Vec<usize>, TxError> {
 
 /// Checks the message's network and aggregate signature against `set`
 /// (`BitSetSignature.Verify`).
-pub fn verify(parsed: &Parsed, network_id: u32, set: &Canonical) -> Result<(), TxError> {
+pub fn verify(parsed: &Parsed, network_id: u32, set: &Canonical) -> Result<(), Refusal> {
     let m = &parsed.message;
     if m.network_id != network_id {
         return fail(format!(
@@ -123,8 +123,8 @@ pub fn verify(parsed: &Parsed, network_id: u32, set: &Canonical) -> Result<(), T
     }
     let keys: Vec<[u8; 48]> = who.iter().map(|i| set.validators[*i].0).collect();
     let key = avalanche_rpc::bls::aggregate_public_keys(&keys)
-        .map_err(|e| TxError::new(format!("`unsignedTx.message`'s signers: {e}")))?;
+        .map_err(|e| Refusal::new(format!("`unsignedTx.message`'s signers: {e}")))?;
     let unsigned = unsigned_bytes(m.network_id, &m.source_chain_id, &m.payload);
     avalanche_rpc::bls::verify_signature(&key, &sig.signature, &unsigned)
-        .map_err(|e| TxError::new(format!("`unsignedTx.message`'s signature: {e}")))
+        .map_err(|e| Refusal::new(format!("`unsignedTx.message`'s signature: {e}")))
 }

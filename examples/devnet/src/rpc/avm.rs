@@ -1,6 +1,6 @@
 //! `avm.*` at `/ext/bc/X` and `/ext/bc/<X-chain ID>`.
 
-use super::{ChainView, MAX_PAGE, encode, utxo_page, x_address};
+use super::common::{ChainView, MAX_PAGE, encode, utxo_page, x_address};
 use crate::devnet::Devnet;
 use crate::view::View;
 use crate::xchain;
@@ -245,7 +245,7 @@ impl AvmServer for XChain {
     }
 
     async fn issue_tx(&self, p: IssueTxParams) -> Result<IssueTxResult, RpcError> {
-        let bytes = super::tx_bytes(p.encoding, &p.tx)?;
+        let bytes = super::common::tx_bytes(p.encoding, &p.tx)?;
         let id = self.0.issue_x(bytes)?;
         Ok(IssueTxResult::new(id))
     }

@@ -1,6 +1,6 @@
 //! `devnet.*` at `/ext/devnet`: the devnet's own controls (spec `interfaces/devnet.yaml`).
 
-use super::ChainView;
+use super::common::ChainView;
 use crate::control::{self, MAX_ADVANCE};
 use crate::devnet::Devnet;
 use crate::ledger::Chain;

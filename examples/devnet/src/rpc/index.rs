@@ -2,9 +2,9 @@
 //! numbering from 0, `getContainerRange` taking 1 to 1024 containers and returning those that
 //! exist, the errors in the node's order and words.
 
-use super::encode;
+use super::common::encode;
 use crate::devnet::Devnet;
-use crate::index::{Entry, Kind};
+use crate::index::{Entry, IndexKind};
 use avalanche_rpc::index::*;
 use avalanche_rpc::rpc::RpcError;
 use avalanche_rpc::types::Container;
@@ -16,7 +16,7 @@ const MAX_FETCHED_BY_RANGE: u64 = 1024;
 
 pub struct Index {
     pub devnet: Arc<Devnet>,
-    pub kind: Kind,
+    pub kind: IndexKind,
 }
 
 fn container(e: Entry, encoding: Encoding) -> Result<Container, RpcError> {

@@ -1,7 +1,7 @@
 //! `platform.*` at `/ext/bc/P`: the P-chain's state as the node reports it
 //! (`vms/platformvm/service.go`).
 
-use super::{ChainView, encode, format_address, utxo_page};
+use super::common::{ChainView, encode, format_address, utxo_page};
 use crate::devnet::{self, Devnet};
 use crate::genesis::staking;
 use crate::ledger::{Chain, Status};
@@ -446,7 +446,7 @@ impl PlatformServer for PChain {
     }
 
     async fn issue_tx(&self, p: IssueTxParams) -> Result<IssueTxResult, RpcError> {
-        let bytes = super::tx_bytes(p.encoding, &p.tx)?;
+        let bytes = super::common::tx_bytes(p.encoding, &p.tx)?;
         let id = self.0.issue_p(bytes)?;
         Ok(IssueTxResult::new(id))
     }

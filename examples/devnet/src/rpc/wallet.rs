@@ -9,7 +9,7 @@ pub struct Wallet(pub Arc<Devnet>);
 
 impl WalletServer for Wallet {
     async fn issue_tx(&self, p: IssueTxParams) -> Result<IssueTxResult, RpcError> {
-        let bytes = super::tx_bytes(p.encoding, &p.tx)?;
+        let bytes = super::common::tx_bytes(p.encoding, &p.tx)?;
         let id = self.0.issue_x(bytes)?;
         Ok(IssueTxResult::new(id))
     }

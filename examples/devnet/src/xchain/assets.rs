@@ -3,15 +3,17 @@
 //! fx's rules (`vms/secp256k1fx`, `vms/nftfx`, `vms/propertyfx`).
 
 use super::Utxo;
-use super::verify::{Outputs, Signed};
+use super::vocab::{Outputs, Signed};
+use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::flow::Flow;
-use crate::secp::{TxError, check_signatures, fail};
+use crate::secp::check_signatures;
+use crate::store::StoreError;
 use avalanche_rpc::codec::{avm, nftfx, secp256k1fx};
 use avalanche_rpc::wire::Id;
 
 /// The outputs of a CreateAssetTx's initial states, each of its state's fx, of the new asset
 /// (whose ID is the tx's).
-pub fn create(t: &avm::CreateAssetTx, out: &mut Outputs<'_>) -> Result<(), TxError> {
+pub fn create(t: &avm::CreateAssetTx, out: &mut Outputs<'_>) -> Result<(), Refusal> {
     let asset = out.tx_id();
     for (i, state) in t.initial_states.iter().enumerate() {
         let place = format!("unsignedTx.initialStates[{i}]");
@@ -71,10 +73,10 @@ struct Operated {
 pub fn operate(
     operations: &[avm::Operation],
     flow: &mut Flow,
-    lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
+    lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, StoreError>,
     (signed, first): (&Signed<'_>, usize),
     out: &mut Outputs<'_>,
-) -> Result<(), TxError> {
+) -> Result<(), VerifyError> {
     for (j, op) in operations.iter().enumerate() {
         let place = format!("unsignedTx.operations[{j}]");
         if op.utxo_ids.len() != 1 {
@@ -139,7 +141,8 @@ pub fn operate(
             _ => return fail(format!("`{place}` is an operation of an unknown fx")),
         };
         let (hash, time) = (signed.hash, signed.time);
-        check_signatures(&done.owners, &done.indices, &done.cred, hash, time, &place)?;
+        check_signatures(&done.owners, &done.indices, &done.cred, hash, time, &place)
+            .map_err(Refusal::from)?;
         out.touch(&done.owners, op.asset_id);
         out.fx.consumed.push(utxo_id);
         for o in done.outs {
@@ -160,8 +163,8 @@ fn nft_mint(
     mint: &nftfx::MintOperation,
     utxo: &avm::Utxo,
     place: &str,
-    cred: Result<secp256k1fx::Credential, TxError>,
-) -> Result<Operated, TxError> {
+    cred: Result<secp256k1fx::Credential, Refusal>,
+) -> Result<Operated, Refusal> {
     let avm::UtxoOutput::NftfxMintOutput(right) = &utxo.output else {
         return fail(format!(
             "`{place}` spends a UTXO that is not an nftfx MintOutput"
@@ -193,8 +196,8 @@ fn nft_transfer(
     transfer: &nftfx::TransferOperation,
     utxo: &avm::Utxo,
     place: &str,
-    cred: Result<secp256k1fx::Credential, TxError>,
-) -> Result<Operated, TxError> {
+    cred: Result<secp256k1fx::Credential, Refusal>,
+) -> Result<Operated, Refusal> {
     let avm::UtxoOutput::NftfxTransferOutput(token) = &utxo.output else {
         return fail(format!(
             "`{place}` spends a UTXO that is not an nftfx TransferOutput"
@@ -226,8 +229,8 @@ fn property_mint(
     mint: &avalanche_rpc::codec::propertyfx::MintOperation,
     utxo: &avm::Utxo,
     place: &str,
-    cred: Result<secp256k1fx::Credential, TxError>,
-) -> Result<Operated, TxError> {
+    cred: Result<secp256k1fx::Credential, Refusal>,
+) -> Result<Operated, Refusal> {
     let avm::UtxoOutput::PropertyfxMintOutput(right) = &utxo.output else {
         return fail(format!(
             "`{place}` spends a UTXO that is not a propertyfx MintOutput"
@@ -253,7 +256,7 @@ fn property_mint(
 fn secp_credential<'a>(
     c: &'a avm::FxCredential,
     place: &str,
-) -> Result<&'a secp256k1fx::Credential, TxError> {
+) -> Result<&'a secp256k1fx::Credential, Refusal> {
     match &c.credential {
         avm::Credential::Secp256k1fxCredential(c) => Ok(c),
         _ => fail(format!("`{place}` is not a secp256k1fx credential")),
@@ -261,7 +264,7 @@ fn secp_credential<'a>(
 }
 
 /// An nftfx credential's signatures (the same body as secp256k1fx's).
-fn nft_credential(c: &avm::FxCredential, place: &str) -> Result<secp256k1fx::Credential, TxError> {
+fn nft_credential(c: &avm::FxCredential, place: &str) -> Result<secp256k1fx::Credential, Refusal> {
     match &c.credential {
         avm::Credential::NftfxCredential(c) => {
             Ok(secp256k1fx::Credential::new(c.signatures.clone()))
@@ -274,7 +277,7 @@ fn nft_credential(c: &avm::FxCredential, place: &str) -> Result<secp256k1fx::Cre
 fn property_credential(
     c: &avm::FxCredential,
     place: &str,
-) -> Result<secp256k1fx::Credential, TxError> {
+) -> Result<secp256k1fx::Credential, Refusal> {
     match &c.credential {
         avm::Credential::PropertyfxCredential(c) => {
             Ok(secp256k1fx::Credential::new(c.signatures.clone()))
@@ -284,6 +287,6 @@ fn property_credential(
 }
 
 /// Owners that can be spent (`secp256k1fx.OutputOwners.Verify`).
-fn check_owners(o: &secp256k1fx::OutputOwners, place: &str) -> Result<(), TxError> {
+fn check_owners(o: &secp256k1fx::OutputOwners, place: &str) -> Result<(), Refusal> {
     crate::secp::check_threshold(o.threshold, o.addresses.len(), place)
 }

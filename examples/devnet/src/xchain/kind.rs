@@ -1,16 +1,16 @@
 //! The X-chain transactions the devnet accepts, as one devnet-owned exhaustive enum
-//! ([`Kind`]). [`Kind::of`] maps the generated (non-exhaustive) enum to it, the one match on
-//! a transaction type with a wildcard; every other match on a kind is on [`Kind`], without
+//! ([`XTxKind`]). [`XTxKind::of`] maps the generated (non-exhaustive) enum to it, the one match on
+//! a transaction type with a wildcard; every other match on a kind is on [`XTxKind`], without
 //! one, so a kind added here without being handled does not compile.
 
-use super::verify::Rules;
-use crate::secp::{TxError, fail};
+use super::vocab::Rules;
+use crate::engine::refusal::{Refusal, fail};
 use avalanche_rpc::codec::avm;
 use avalanche_rpc::wire::Id;
 
 /// An X-chain transaction of a kind the devnet accepts.
 #[derive(Debug, Clone, Copy)]
-pub enum Kind<'t> {
+pub enum XTxKind<'t> {
     Base(&'t avm::BaseTx),
     CreateAsset(&'t avm::CreateAssetTx),
     Operation(&'t avm::OperationTx),
@@ -39,38 +39,38 @@ impl<'t> Parts<'t> {
     }
 }
 
-impl<'t> Kind<'t> {
+impl<'t> XTxKind<'t> {
     /// The kind of `tx`, or the refusal of a type the devnet does not know (the one match on
     /// the generated enum, whose new types land in its wildcard).
-    pub fn of(tx: &'t avm::UnsignedTx) -> Result<Kind<'t>, TxError> {
+    pub fn of(tx: &'t avm::UnsignedTx) -> Result<XTxKind<'t>, Refusal> {
         Ok(match tx {
-            avm::UnsignedTx::BaseTx(t) => Kind::Base(t),
-            avm::UnsignedTx::CreateAssetTx(t) => Kind::CreateAsset(t),
-            avm::UnsignedTx::OperationTx(t) => Kind::Operation(t),
-            avm::UnsignedTx::ImportTx(t) => Kind::Import(t),
-            avm::UnsignedTx::ExportTx(t) => Kind::Export(t),
+            avm::UnsignedTx::BaseTx(t) => XTxKind::Base(t),
+            avm::UnsignedTx::CreateAssetTx(t) => XTxKind::CreateAsset(t),
+            avm::UnsignedTx::OperationTx(t) => XTxKind::Operation(t),
+            avm::UnsignedTx::ImportTx(t) => XTxKind::Import(t),
+            avm::UnsignedTx::ExportTx(t) => XTxKind::Export(t),
             _ => return fail("a transaction type this devnet does not know"),
         })
     }
 
     /// What the flow check reads of it, refusing an ImportTx or ExportTx with a chain other
     /// than the P-chain.
-    pub fn parts(self, rules: &Rules) -> Result<Parts<'t>, TxError> {
+    pub fn parts(self, rules: &Rules) -> Result<Parts<'t>, Refusal> {
         Ok(match self {
-            Kind::Base(t) => Parts::of(&t.base, rules.tx_fee),
-            Kind::CreateAsset(t) => Parts::of(&t.base, rules.create_asset_tx_fee),
-            Kind::Operation(t) => Parts {
+            XTxKind::Base(t) => Parts::of(&t.base, rules.tx_fee),
+            XTxKind::CreateAsset(t) => Parts::of(&t.base, rules.create_asset_tx_fee),
+            XTxKind::Operation(t) => Parts {
                 operations: &t.operations,
                 ..Parts::of(&t.base, rules.tx_fee)
             },
-            Kind::Import(t) => {
+            XTxKind::Import(t) => {
                 other_chain(&t.source_chain, "unsignedTx.sourceChain")?;
                 Parts {
                     imported: &t.imported_inputs,
                     ..Parts::of(&t.base, rules.tx_fee)
                 }
             }
-            Kind::Export(t) => {
+            XTxKind::Export(t) => {
                 other_chain(&t.destination_chain, "unsignedTx.destinationChain")?;
                 Parts::of(&t.base, rules.tx_fee)
             }
@@ -79,7 +79,7 @@ impl<'t> Kind<'t> {
 }
 
 /// The devnet moves funds between the X- and P-chains only (no EVM runs for the C-chain).
-fn other_chain(chain: &Id, place: &str) -> Result<(), TxError> {
+fn other_chain(chain: &Id, place: &str) -> Result<(), Refusal> {
     if *chain != Id::ZERO {
         return fail(format!(
             "`{place}` is {chain}; this devnet moves funds between the X-chain and the P-chain ({}) only",

@@ -7,8 +7,9 @@ pub mod assets;
 pub mod kind;
 pub mod verify;
 pub mod vm;
+pub mod vocab;
 
-use crate::ledger::{self, Chain, Status};
+use crate::ledger::{self, Chain};
 use crate::store::{self, StoreError};
 use avalanche_rpc::codec::{avm, secp256k1fx};
 use avalanche_rpc::wire::Id;
@@ -175,56 +176,6 @@ pub fn address_txs(
         ids.push(Id::new(v.value().try_into().expect("32 bytes")));
     }
     Ok((ids, next))
-}
-
-/// Records an accepted transaction and what it changed.
-pub fn put_tx(
-    w: &WriteTransaction,
-    id: &Id,
-    height: u64,
-    bytes: &[u8],
-    effects: &verify::Effects,
-) -> Result<(), StoreError> {
-    ledger::put_tx(w, Chain::X, id, height, Status::Committed, bytes)?;
-    for id in &effects.consumed {
-        let bytes = {
-            let utxos = w.open_table(store::UTXOS)?;
-            ledger::utxo_in(&utxos, Chain::X, id)?
-        }
-        .ok_or_else(|| StoreError::Invalid(format!("UTXO {id} is spent but was not stored")))?;
-        ledger::spend_utxo(w, Chain::X, id, &Utxo::decode(&bytes)?.owners())?;
-    }
-    for u in &effects.produced {
-        ledger::put_utxo(w, Chain::X, &u.id, &u.bytes, &u.owners())?;
-    }
-    for id in &effects.imported {
-        let bytes = {
-            let utxos = w.open_table(store::UTXOS)?;
-            ledger::utxo_in(&utxos, ledger::P_TO_X, id)?
-        }
-        .ok_or_else(|| {
-            StoreError::Invalid(format!("imported UTXO {id} is not in shared memory"))
-        })?;
-        ledger::spend_utxo(w, ledger::P_TO_X, id, &Utxo::decode(&bytes)?.owners())?;
-    }
-    for u in &effects.exported {
-        ledger::put_utxo(w, ledger::X_TO_P, &u.id, &u.bytes, &u.owners())?;
-    }
-    let mut counts = w.open_table(store::X_ADDR_TX_COUNT)?;
-    let mut txs = w.open_table(store::X_ADDR_TXS)?;
-    for (address, asset) in &effects.touched {
-        let prefix = store::key(&[address, asset.as_bytes()]);
-        let n = counts
-            .get(prefix.as_slice())?
-            .map(|v| v.value())
-            .unwrap_or(0);
-        txs.insert(
-            store::key(&[&prefix, &n.to_be_bytes()]).as_slice(),
-            id.as_bytes().as_slice(),
-        )?;
-        counts.insert(prefix.as_slice(), n + 1)?;
-    }
-    Ok(())
 }
 
 /// Records an accepted block.

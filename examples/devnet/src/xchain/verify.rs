@@ -2,67 +2,40 @@
 //! (`vms/avm/txs/executor/syntactic_verifier.go`, `semantic_verifier.go`,
 //! `vms/secp256k1fx/fx.go`), and what an accepted transaction changes.
 //!
-//! Checks, in order: the codec's rules (`verify`), the kind ([`Kind`]), network and chain
+//! Checks, in order: the codec's rules (`verify`), the kind ([`XTxKind`]), network and chain
 //! IDs, one credential per input and operation, each spent UTXO existing and unspent, its
 //! asset, its amount, its locktime against the block time, its owners' signatures
 //! (threshold, indices, recovered public keys) (the flow check, [`crate::flow`]), the
 //! outputs, the kind's own (initial states and operations in [`super::assets`], exported
 //! outputs), and the flow of every asset (consumed ≥ produced, plus the fee in AVAX).
 
-use super::kind::{Kind, Parts};
+use super::kind::{Parts, XTxKind};
+use super::vocab::{Effects, Outputs, Rules, Signed, touch};
 use super::{Utxo, assets};
+use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::flow::{self, Flow, Opened};
+use crate::store::StoreError;
 use avalanche_rpc::codec::{Verify, avax, avm, secp256k1fx};
-use avalanche_rpc::wire::{Id, ShortId};
-use std::collections::BTreeSet;
-
-pub use crate::secp::TxError;
-use crate::secp::fail;
-
-/// The chain's parameters a transaction is checked against.
-#[derive(Debug, Clone)]
-pub struct Rules {
-    pub network_id: u32,
-    pub chain_id: Id,
-    pub avax: Id,
-    pub tx_fee: u64,
-    pub create_asset_tx_fee: u64,
-}
-
-/// What an accepted transaction changes.
-#[derive(Debug, Clone, Default)]
-pub struct Effects {
-    /// The UTXOs it spends.
-    pub consumed: Vec<Id>,
-    /// The UTXOs it creates.
-    pub produced: Vec<Utxo>,
-    /// (address, asset) pairs whose balance it changes (`avm.getAddressTxs`).
-    pub touched: BTreeSet<([u8; 20], Id)>,
-    /// The asset it creates, if any: (ID = the tx ID, name, symbol, denomination).
-    pub new_asset: Option<Id>,
-    /// The shared-memory UTXOs it imports (from the P-chain).
-    pub imported: Vec<Id>,
-    /// The UTXOs it exports into shared memory (to the P-chain).
-    pub exported: Vec<Utxo>,
-}
+use avalanche_rpc::wire::Id;
 
 /// Verifies `tx` (whose ID is `tx_id`) at block time `time` against UTXOs found by `lookup`
-/// (`None`: no such unspent output), and returns what it changes.
+/// (`None`: no such unspent output), and returns what it changes: its refusal, or the
+/// store failing as a lookup reads it.
 pub fn verify(
     rules: &Rules,
     tx: &avm::Tx,
     tx_id: Id,
     time: u64,
-    lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
-    atomic: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, TxError>,
-) -> Result<Effects, TxError> {
+    lookup: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, StoreError>,
+    atomic: &mut dyn FnMut(&Id) -> Result<Option<Utxo>, StoreError>,
+) -> Result<Effects, VerifyError> {
     tx.verify().map_err(|e| crate::engine::rule_broken(&e))?;
     let unsigned_bytes = tx
         .unsigned
         .to_bytes()
-        .map_err(|e| TxError::new(format!("the transaction does not encode: {e}")))?;
+        .map_err(|e| Refusal::new(format!("the transaction does not encode: {e}")))?;
     let hash = *Id::from_sha256(&unsigned_bytes).as_bytes();
-    let kind = Kind::of(&tx.unsigned)?;
+    let kind = XTxKind::of(&tx.unsigned)?;
     let parts = kind.parts(rules)?;
     let base = parts.base;
     check_base(rules, base)?;
@@ -110,12 +83,12 @@ pub fn verify(
     };
     let first = base.inputs.len() + parts.imported.len();
     match kind {
-        Kind::Base(_) | Kind::Import(_) => {}
-        Kind::CreateAsset(t) => assets::create(t, &mut out)?,
-        Kind::Operation(t) => {
+        XTxKind::Base(_) | XTxKind::Import(_) => {}
+        XTxKind::CreateAsset(t) => assets::create(t, &mut out)?,
+        XTxKind::Operation(t) => {
             assets::operate(&t.operations, &mut flow, lookup, (&signed, first), &mut out)?
         }
-        Kind::Export(t) => export(&t.exported_outputs, &mut flow, &mut out)?,
+        XTxKind::Export(t) => export(&t.exported_outputs, &mut flow, &mut out)?,
     }
 
     // The flow: every asset consumed at least as produced (AVAX including the fee).
@@ -128,9 +101,9 @@ pub fn verify(
 
 /// The base's network and chain, in the node's words: `vms/components/avax/metadata.go` (`errWrongNetworkID`,
 /// `errWrongChainID`).
-fn check_base(rules: &Rules, base: &avm::Base) -> Result<(), TxError> {
+fn check_base(rules: &Rules, base: &avm::Base) -> Result<(), Refusal> {
     if base.network_id != rules.network_id {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             "tx has wrong network ID",
             format!(
                 "`unsignedTx.networkID` is {}, but this network's ID is {}",
@@ -139,7 +112,7 @@ fn check_base(rules: &Rules, base: &avm::Base) -> Result<(), TxError> {
         ));
     }
     if base.blockchain_id != rules.chain_id {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             "tx has wrong chain ID",
             format!(
                 "`unsignedTx.blockchainID` is {}, but this chain's ID is {}",
@@ -151,11 +124,11 @@ fn check_base(rules: &Rules, base: &avm::Base) -> Result<(), TxError> {
 }
 
 /// One credential per input, imported input and operation.
-fn check_credentials(tx: &avm::Tx, parts: &Parts<'_>) -> Result<(), TxError> {
+fn check_credentials(tx: &avm::Tx, parts: &Parts<'_>) -> Result<(), Refusal> {
     let expected_creds = parts.base.inputs.len() + parts.imported.len() + parts.operations.len();
     if tx.credentials.len() != expected_creds {
         // `vms/avm/txs/executor/syntactic_verifier.go:78`.
-        return Err(TxError::node(
+        return Err(Refusal::node(
             format!(
                 "wrong number of credentials: {} != {expected_creds}",
                 tx.credentials.len()
@@ -203,7 +176,7 @@ impl flow::Input for avm::TransferableInput {
         utxo.utxo.asset_id
     }
 
-    fn open<'a>(&'a self, utxo: &'a Utxo, place: &str, _: u64) -> Result<Opened<'a>, TxError> {
+    fn open<'a>(&'a self, utxo: &'a Utxo, place: &str, _: u64) -> Result<Opened<'a>, Refusal> {
         let avm::TransferableIn::TransferInput(input) = &self.input else {
             return fail(format!(
                 "`{place}.input` is not a secp256k1fx TransferInput"
@@ -234,7 +207,7 @@ fn export(
     exported: &[avm::TransferableOutput],
     flow: &mut Flow,
     out: &mut Outputs<'_>,
-) -> Result<(), TxError> {
+) -> Result<(), Refusal> {
     for (j, o) in exported.iter().enumerate() {
         let avm::TransferableOut::TransferOutput(t) = &o.output else {
             return fail(format!(
@@ -252,50 +225,4 @@ fn export(
         out.fx.exported.push(Utxo::new(utxo));
     }
     Ok(())
-}
-
-/// A transaction signed: the credentials over `hash`, checked at `time`.
-pub struct Signed<'t> {
-    pub tx: &'t avm::Tx,
-    pub hash: &'t [u8; 32],
-    pub time: u64,
-}
-
-/// The outputs a transaction makes, numbered in order, into its effects.
-pub struct Outputs<'a> {
-    pub fx: &'a mut Effects,
-    tx_id: Id,
-    index: u32,
-}
-
-impl Outputs<'_> {
-    pub fn tx_id(&self) -> Id {
-        self.tx_id
-    }
-
-    /// The (address, asset) pairs whose balance it changes.
-    pub fn touch(&mut self, owners: &secp256k1fx::OutputOwners, asset: Id) {
-        touch(self.fx, owners, asset)
-    }
-
-    /// Output `index` of the tx, of `asset`.
-    pub fn produce(&mut self, asset: Id, output: avm::UtxoOutput) {
-        let owners: Vec<ShortId> = match &output {
-            avm::UtxoOutput::Secp256k1fxTransferOutput(o) => o.owners.addresses.clone(),
-            avm::UtxoOutput::Secp256k1fxMintOutput(o) => o.owners.addresses.clone(),
-            _ => Vec::new(),
-        };
-        for a in &owners {
-            self.fx.touched.insert((*a.as_bytes(), asset));
-        }
-        let utxo = avm::Utxo::new(avax::UtxoId::new(self.tx_id, self.index), asset, output);
-        self.index += 1;
-        self.fx.produced.push(Utxo::new(utxo));
-    }
-}
-
-fn touch(fx: &mut Effects, owners: &secp256k1fx::OutputOwners, asset: Id) {
-    for a in &owners.addresses {
-        fx.touched.insert((*a.as_bytes(), asset));
-    }
 }

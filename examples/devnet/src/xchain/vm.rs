@@ -2,15 +2,16 @@
 //! set (and what the P-chain exported to it), a block filled up to its target size, a
 //! standard block sealed.
 
+use super::vocab::{Effects, Rules};
 use super::{Utxo, verify};
+use crate::engine::refusal::{Refusal, VerifyError};
 use crate::engine::{Sealed, Vm};
-use crate::ledger::{self, Chain, Space};
+use crate::ledger::{self, Chain, Space, Status};
 use crate::proposer::Tip;
-use crate::secp::TxError;
-use crate::store::{self, StoreError};
+use crate::store::{self, Reader, StoreError};
 use avalanche_rpc::codec::avm;
 use avalanche_rpc::wire::Id;
-use redb::{ReadTransaction, WriteTransaction};
+use redb::{ReadTransaction, ReadableTable, WriteTransaction};
 
 /// How many bytes of transactions an X-chain block takes (`vms/avm/block/builder`
 /// `targetBlockSize`).
@@ -22,7 +23,7 @@ pub const CREATE_ASSET_TX_FEE: u64 = 1_000_000;
 
 /// The X-chain's VM.
 pub struct XVm {
-    pub rules: verify::Rules,
+    pub rules: Rules,
     /// The proposervm's tip before the first block (the genesis block's).
     pub genesis: Tip,
 }
@@ -36,21 +37,18 @@ pub struct Block {
     size: usize,
 }
 
-fn stored(e: StoreError) -> TxError {
-    TxError::new(e.to_string())
-}
-
-fn decode_utxo(b: Option<Vec<u8>>) -> Result<Option<Utxo>, TxError> {
-    b.map(|b| Utxo::decode(&b)).transpose().map_err(stored)
+/// A stored UTXO's bytes decoded (bytes that do not decode are the store's failure).
+fn decode_utxo(b: Option<Vec<u8>>) -> Result<Option<Utxo>, StoreError> {
+    b.map(|b| Utxo::decode(&b)).transpose()
 }
 
 impl Vm for XVm {
     const CHAIN: Chain = Chain::X;
     type Tx = avm::Tx;
-    type Effects = verify::Effects;
+    type Effects = Effects;
     type Block = Block;
 
-    fn decode(&self, bytes: &[u8]) -> Result<avm::Tx, TxError> {
+    fn decode(&self, bytes: &[u8]) -> Result<avm::Tx, Refusal> {
         avm::Tx::from_bytes(bytes).map_err(|e| crate::engine::undecodable(&e, bytes))
     }
 
@@ -60,18 +58,18 @@ impl Vm for XVm {
         tx: &avm::Tx,
         id: Id,
         now: u64,
-    ) -> Result<verify::Effects, TxError> {
+    ) -> Result<Effects, VerifyError> {
         verify::verify(
             &self.rules,
             tx,
             id,
             now,
-            &mut |u| super::utxo(r, u).map_err(stored),
-            &mut |u| decode_utxo(ledger::utxo(r, ledger::P_TO_X, u).map_err(stored)?),
+            &mut |u| super::utxo(r, u),
+            &mut |u| decode_utxo(ledger::utxo(r, ledger::P_TO_X, u)?),
         )
     }
 
-    fn spends(&self, fx: &verify::Effects) -> Vec<(Space, Id)> {
+    fn spends(&self, fx: &Effects) -> Vec<(Space, Id)> {
         let own = fx.consumed.iter().map(|u| (Chain::X.into(), *u));
         own.chain(fx.imported.iter().map(|u| (ledger::P_TO_X, *u)))
             .collect()
@@ -100,10 +98,9 @@ impl Vm for XVm {
         block: &Block,
         tx: &avm::Tx,
         id: Id,
-    ) -> Result<verify::Effects, TxError> {
-        let utxos = w.open_table(store::UTXOS).map_err(|e| stored(e.into()))?;
-        let read =
-            |space: Space, u: &Id| decode_utxo(ledger::utxo_in(&utxos, space, u).map_err(stored)?);
+    ) -> Result<Effects, VerifyError> {
+        let utxos = w.table(store::UTXOS)?;
+        let read = |space: Space, u: &Id| decode_utxo(ledger::utxo_in(&utxos, space, u)?);
         verify::verify(
             &self.rules,
             tx,
@@ -114,7 +111,7 @@ impl Vm for XVm {
         )
     }
 
-    fn take(&self, block: &mut Block, size: usize, _: &verify::Effects) -> bool {
+    fn take(&self, block: &mut Block, size: usize, _: &Effects) -> bool {
         // The node's builder fills a block up to its target size; the rest waits.
         if block.size > 0 && block.size + size > TARGET_BLOCK_SIZE {
             return false;
@@ -129,9 +126,9 @@ impl Vm for XVm {
         block: &Block,
         id: &Id,
         bytes: &[u8],
-        fx: verify::Effects,
+        fx: Effects,
     ) -> Result<(), StoreError> {
-        super::put_tx(w, id, block.height, bytes, &fx)
+        put_tx(w, id, block.height, bytes, &fx)
     }
 
     fn seal(
@@ -160,4 +157,54 @@ impl Vm for XVm {
     fn genesis_tip(&self) -> Tip {
         self.genesis
     }
+}
+
+/// Records an accepted transaction and what it changed.
+pub fn put_tx(
+    w: &WriteTransaction,
+    id: &Id,
+    height: u64,
+    bytes: &[u8],
+    effects: &Effects,
+) -> Result<(), StoreError> {
+    ledger::put_tx(w, Chain::X, id, height, Status::Committed, bytes)?;
+    for id in &effects.consumed {
+        let bytes = {
+            let utxos = w.open_table(store::UTXOS)?;
+            ledger::utxo_in(&utxos, Chain::X, id)?
+        }
+        .ok_or_else(|| StoreError::Invalid(format!("UTXO {id} is spent but was not stored")))?;
+        ledger::spend_utxo(w, Chain::X, id, &Utxo::decode(&bytes)?.owners())?;
+    }
+    for u in &effects.produced {
+        ledger::put_utxo(w, Chain::X, &u.id, &u.bytes, &u.owners())?;
+    }
+    for id in &effects.imported {
+        let bytes = {
+            let utxos = w.open_table(store::UTXOS)?;
+            ledger::utxo_in(&utxos, ledger::P_TO_X, id)?
+        }
+        .ok_or_else(|| {
+            StoreError::Invalid(format!("imported UTXO {id} is not in shared memory"))
+        })?;
+        ledger::spend_utxo(w, ledger::P_TO_X, id, &Utxo::decode(&bytes)?.owners())?;
+    }
+    for u in &effects.exported {
+        ledger::put_utxo(w, ledger::X_TO_P, &u.id, &u.bytes, &u.owners())?;
+    }
+    let mut counts = w.open_table(store::X_ADDR_TX_COUNT)?;
+    let mut txs = w.open_table(store::X_ADDR_TXS)?;
+    for (address, asset) in &effects.touched {
+        let prefix = store::key(&[address, asset.as_bytes()]);
+        let n = counts
+            .get(prefix.as_slice())?
+            .map(|v| v.value())
+            .unwrap_or(0);
+        txs.insert(
+            store::key(&[&prefix, &n.to_be_bytes()]).as_slice(),
+            id.as_bytes().as_slice(),
+        )?;
+        counts.insert(prefix.as_slice(), n + 1)?;
+    }
+    Ok(())
 }

@@ -4,53 +4,20 @@
 //! (authorized by the validator's deactivation owner). Their checks and what they change
 //! (the conversion, the L1 validators and their balances).
 
-use super::{Accept, Authority, Context, Parts, check_authorization};
+use super::check_authorization;
+use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::ledger::{self, Chain};
-use crate::pchain::l1 as state;
-use crate::pchain::verify::{Change as Changed, Rules, View};
+use crate::pchain::l1 as l1_state;
+use crate::pchain::vocab::Authority;
+use crate::pchain::vocab::{Accept, ChainState, Change, CheckInput, L1Change, Parts, Rules};
 use crate::pchain::{Utxo, warp};
-use crate::secp::{TxError, fail};
 use crate::store::StoreError;
 use avalanche_rpc::codec::{platform, secp256k1fx, warp as warp_codec, warp_l1};
 use avalanche_rpc::wire::{Id, NodeId};
 use redb::WriteTransaction;
 
-/// What an L1 transaction changes.
-#[derive(Debug, Clone)]
-pub enum Change {
-    /// The Subnet becomes an L1 with these first validators, from `start`.
-    Convert {
-        subnet: Id,
-        conversion: state::Conversion,
-        validators: Vec<state::Validator>,
-        /// Their balances, in order (an active validator's paid-up mark is its balance
-        /// above the accumulator when the block is accepted).
-        balances: Vec<u64>,
-    },
-    /// An L1 validator's balance grows by `amount` (reactivating it if it was inactive).
-    IncreaseBalance { validation_id: Id, amount: u64 },
-    /// An L1 validator is disabled; what is left of its balance is paid to its remaining
-    /// balance owner as output `index` of the tx.
-    Disable { validation_id: Id, index: u32 },
-    /// An L1 validator registered by a Warp message, with its balance, and the message's
-    /// expiry (kept so it is accepted once).
-    Register {
-        validator: Box<state::Validator>,
-        balance: u64,
-        expiry: u64,
-    },
-    /// An L1 validator's weight set by a Warp message (0 removes it, paying what is left of
-    /// its balance as output `index`).
-    SetWeight {
-        validation_id: Id,
-        nonce: u64,
-        weight: u64,
-        index: u32,
-    },
-}
-
 impl Accept for platform::ConvertSubnetToL1Tx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(Parts {
             balances: self
                 .validators
@@ -61,36 +28,48 @@ impl Accept for platform::ConvertSubnetToL1Tx {
         })
     }
 
-    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
-        check_conversion(self, cx.time, view)
+    fn check(
+        &self,
+        cx: &CheckInput<'_>,
+        state: &mut dyn ChainState,
+    ) -> Result<Change, VerifyError> {
+        check_conversion(self, cx.time, state)
     }
 }
 
 impl Accept for platform::RegisterL1ValidatorTx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(Parts {
             balances: self.balance,
             ..Parts::of(&self.base)
         })
     }
 
-    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
-        check_registration(cx.rules, self, cx.time, view)
+    fn check(
+        &self,
+        cx: &CheckInput<'_>,
+        state: &mut dyn ChainState,
+    ) -> Result<Change, VerifyError> {
+        check_registration(cx.rules, self, cx.time, state)
     }
 }
 
 impl Accept for platform::SetL1ValidatorWeightTx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(Parts::of(&self.base))
     }
 
-    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
-        check_weight(cx.rules, &self.message, cx.outputs, view)
+    fn check(
+        &self,
+        cx: &CheckInput<'_>,
+        state: &mut dyn ChainState,
+    ) -> Result<Change, VerifyError> {
+        check_weight(cx.rules, &self.message, cx.outputs, state)
     }
 }
 
 impl Accept for platform::IncreaseL1ValidatorBalanceTx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(Parts {
             balances: self.balance,
             ..Parts::of(&self.base)
@@ -98,23 +77,24 @@ impl Accept for platform::IncreaseL1ValidatorBalanceTx {
     }
 
     /// The validator exists; reactivating it needs room among the active L1 validators.
-    fn check(&self, _: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
-        let Some(v) = view.l1_validator(&self.validation_id)? else {
-            return Err(TxError::node(
+    fn check(&self, _: &CheckInput<'_>, state: &mut dyn ChainState) -> Result<Change, VerifyError> {
+        let Some(v) = state.l1_validator(&self.validation_id)? else {
+            return Err(Refusal::node(
                 "not found",
                 format!(
                     "`unsignedTx.validationID` {} is not an L1 validator of this chain",
                     self.validation_id
                 ),
-            ));
+            )
+            .into());
         };
-        if !v.active() && view.active_l1_validators()? >= state::CAPACITY {
+        if !v.active() && state.active_l1_validators()? >= l1_state::CAPACITY {
             return fail(format!(
                 "the L1 validators' capacity of {} active validators is reached",
-                state::CAPACITY
+                l1_state::CAPACITY
             ));
         }
-        Ok(Changed::L1(Change::IncreaseBalance {
+        Ok(Change::L1(L1Change::IncreaseBalance {
             validation_id: self.validation_id,
             amount: self.balance,
         }))
@@ -122,7 +102,7 @@ impl Accept for platform::IncreaseL1ValidatorBalanceTx {
 }
 
 impl Accept for platform::DisableL1ValidatorTx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(Parts {
             authority: Some((
                 Authority::Deactivation(&self.validation_id),
@@ -133,8 +113,8 @@ impl Accept for platform::DisableL1ValidatorTx {
     }
 
     /// Its authorization checked the validator exists.
-    fn check(&self, cx: &Context<'_>, _: &mut dyn View) -> Result<Changed, TxError> {
-        Ok(Changed::L1(Change::Disable {
+    fn check(&self, cx: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, VerifyError> {
+        Ok(Change::L1(L1Change::Disable {
             validation_id: self.validation_id,
             index: cx.outputs,
         }))
@@ -144,23 +124,29 @@ impl Accept for platform::DisableL1ValidatorTx {
 /// The deactivation owner's authorization of L1 validator `id`: the last credential signs
 /// for the owner's addresses the auth names.
 pub fn check_disable_auth(
-    view: &mut dyn View,
+    state: &mut dyn ChainState,
     id: &Id,
     auth: &platform::Auth,
     signed: (&platform::Tx, &[u8; 32], u64),
-) -> Result<(), TxError> {
-    let Some(v) = view.l1_validator(id)? else {
-        return Err(TxError::node(
+) -> Result<(), VerifyError> {
+    let Some(v) = state.l1_validator(id)? else {
+        return Err(Refusal::node(
             "could not load L1 validator: not found",
             format!("`unsignedTx.validationID` {id} is not an L1 validator of this chain"),
-        ));
+        )
+        .into());
     };
     let owner = secp256k1fx::OutputOwners::new(
         0,
         v.deactivation_owner.threshold,
         v.deactivation_owner.addresses.clone(),
     );
-    check_authorization(&owner, auth, signed, "unsignedTx.disableAuthorization")
+    Ok(check_authorization(
+        &owner,
+        auth,
+        signed,
+        "unsignedTx.disableAuthorization",
+    )?)
 }
 
 /// The node's rules for converting a Subnet to an L1 (`ConvertSubnetToL1Tx`): validators
@@ -169,8 +155,8 @@ pub fn check_disable_auth(
 fn check_conversion(
     c: &platform::ConvertSubnetToL1Tx,
     time: u64,
-    view: &mut dyn View,
-) -> Result<Changed, TxError> {
+    state: &mut dyn ChainState,
+) -> Result<Change, VerifyError> {
     if c.validators.is_empty() {
         return fail("`unsignedTx.validators` is empty: a conversion needs at least one validator");
     }
@@ -180,7 +166,7 @@ fn check_conversion(
     for (i, v) in c.validators.iter().enumerate() {
         let place = format!("unsignedTx.validators[{i}]");
         let node: [u8; 20] = v.node_id.as_slice().try_into().map_err(|_| {
-            TxError::new(format!(
+            Refusal::new(format!(
                 "`{place}.nodeID` has {} bytes; a node ID has 20",
                 v.node_id.len()
             ))
@@ -193,7 +179,7 @@ fn check_conversion(
             &v.signer.proof_of_possession,
         )
         .map_err(|e| {
-            TxError::new(format!(
+            Refusal::new(format!(
                 "`{place}.signer.proofOfPossession` does not verify: {e}"
             ))
         })?;
@@ -203,8 +189,8 @@ fn check_conversion(
         ] {
             check_owner(owner, &format!("{place}.{name}"))?;
         }
-        validators.push(state::Validator {
-            validation_id: state::conversion_validation_id(&c.subnet_id, i as u32),
+        validators.push(l1_state::Validator {
+            validation_id: l1_state::conversion_validation_id(&c.subnet_id, i as u32),
             subnet: c.subnet_id,
             node: NodeId::new(node),
             public_key: v.signer.public_key,
@@ -223,19 +209,19 @@ fn check_conversion(
         ));
     }
     let new_active = balances.iter().filter(|b| **b > 0).count() as u64;
-    if view.active_l1_validators()?.saturating_add(new_active) > state::CAPACITY {
+    if state.active_l1_validators()?.saturating_add(new_active) > l1_state::CAPACITY {
         return fail(format!(
             "the L1 validators' capacity of {} active validators would be exceeded",
-            state::CAPACITY
+            l1_state::CAPACITY
         ));
     }
     let bytes =
         warp_codec::SubnetToL1ConversionData::new(c.subnet_id, c.chain_id, c.address.clone(), data)
             .to_bytes()
-            .map_err(|e| TxError::new(format!("the conversion data does not encode: {e}")))?;
-    Ok(Changed::L1(Change::Convert {
+            .map_err(|e| Refusal::new(format!("the conversion data does not encode: {e}")))?;
+    Ok(Change::L1(L1Change::Convert {
         subnet: c.subnet_id,
-        conversion: state::Conversion {
+        conversion: l1_state::Conversion {
             id: Id::from_sha256(&bytes),
             manager_chain: c.chain_id,
             manager_address: c.address.clone(),
@@ -251,10 +237,10 @@ fn check_l1_message(
     rules: &Rules,
     message: &[u8],
     subnet: &Id,
-    view: &mut dyn View,
-) -> Result<(), TxError> {
+    state: &mut dyn ChainState,
+) -> Result<(), VerifyError> {
     let parsed = warp::parse(message)?;
-    let Some(c) = view.conversion(subnet)? else {
+    let Some(c) = state.conversion(subnet)? else {
         return fail(format!(
             "`unsignedTx.message` is about Subnet {subnet}, which was not converted to an L1"
         ));
@@ -273,13 +259,13 @@ fn check_l1_message(
             hex(&c.manager_address)
         ));
     }
-    let Some(set) = view.warp_validators(&m.source_chain_id)? else {
+    let Some(set) = state.warp_validators(&m.source_chain_id)? else {
         return fail(format!(
             "`unsignedTx.message`'s source chain {} is not a chain of this network",
             m.source_chain_id
         ));
     };
-    warp::verify(&parsed, rules.network_id, &set)
+    Ok(warp::verify(&parsed, rules.network_id, &set)?)
 }
 
 fn hex(b: &[u8]) -> String {
@@ -293,8 +279,8 @@ fn check_registration(
     rules: &Rules,
     t: &platform::RegisterL1ValidatorTx,
     time: u64,
-    view: &mut dyn View,
-) -> Result<Changed, TxError> {
+    state: &mut dyn ChainState,
+) -> Result<Change, VerifyError> {
     let parsed = warp::parse(&t.message)?;
     let warp_l1::L1Message::RegisterL1Validator(m) = &parsed.l1 else {
         return fail("`unsignedTx.message` does not carry a RegisterL1Validator message");
@@ -303,7 +289,7 @@ fn check_registration(
         return fail("`unsignedTx.message`'s weight is 0");
     }
     let node: [u8; 20] = m.node_id.as_slice().try_into().map_err(|_| {
-        TxError::new(format!(
+        Refusal::new(format!(
             "`unsignedTx.message`'s nodeID has {} bytes; a node ID has 20",
             m.node_id.len()
         ))
@@ -316,9 +302,9 @@ fn check_registration(
         "unsignedTx.message.remainingBalanceOwner",
     )?;
     check_owner(&m.disable_owner, "unsignedTx.message.disableOwner")?;
-    check_l1_message(rules, &t.message, &m.subnet_id, view)?;
+    check_l1_message(rules, &t.message, &m.subnet_id, state)?;
     if m.expiry <= time {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             format!(
                 "warp message expired at {} and it is currently {time}",
                 m.expiry
@@ -327,10 +313,11 @@ fn check_registration(
                 "`unsignedTx.message` expired at {} and the chain time is {time}",
                 m.expiry
             ),
-        ));
+        )
+        .into());
     }
     if m.expiry - time > 24 * 3600 {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             format!(
                 "warp message not yet allowed because time is {} seconds in the future but the limit is 86400",
                 m.expiry - time
@@ -339,17 +326,17 @@ fn check_registration(
                 "`unsignedTx.message` expires {} seconds from now; the limit is a day (86400)",
                 m.expiry - time
             ),
-        ));
+        ).into());
     }
     let validation_id = Id::from_sha256(&parsed.l1_bytes);
-    if view.has_expiry(m.expiry, &validation_id)? {
+    if state.has_expiry(m.expiry, &validation_id)? {
         return fail(format!(
             "`unsignedTx.message` was already issued: validation {validation_id} is registered"
         ));
     }
     avalanche_rpc::bls::verify_proof_of_possession(&m.bls_public_key, &t.proof_of_possession)
         .map_err(|e| {
-            TxError::node(
+            Refusal::node(
                 "invalid proof of possession",
                 format!(
                     "`unsignedTx.proofOfPossession` does not verify for the message's key: {e}"
@@ -357,17 +344,17 @@ fn check_registration(
             )
         })?;
     let node = NodeId::new(node);
-    if view.l1_validation_of(&m.subnet_id, &node)?.is_some() {
+    if state.l1_validation_of(&m.subnet_id, &node)?.is_some() {
         return fail(format!("{node} already validates L1 {}", m.subnet_id));
     }
-    if t.balance > 0 && view.active_l1_validators()? >= state::CAPACITY {
+    if t.balance > 0 && state.active_l1_validators()? >= l1_state::CAPACITY {
         return fail(format!(
             "the L1 validators' capacity of {} active validators is reached",
-            state::CAPACITY
+            l1_state::CAPACITY
         ));
     }
-    Ok(Changed::L1(Change::Register {
-        validator: Box::new(state::Validator {
+    Ok(Change::L1(L1Change::Register {
+        validator: Box::new(l1_state::Validator {
             validation_id,
             subnet: m.subnet_id,
             node,
@@ -390,20 +377,20 @@ fn check_weight(
     rules: &Rules,
     message: &[u8],
     index: u32,
-    view: &mut dyn View,
-) -> Result<Changed, TxError> {
+    state: &mut dyn ChainState,
+) -> Result<Change, VerifyError> {
     let parsed = warp::parse(message)?;
     let warp_l1::L1Message::L1ValidatorWeight(m) = &parsed.l1 else {
         return fail("`unsignedTx.message` does not carry an L1ValidatorWeight message");
     };
-    let Some(v) = view.l1_validator(&m.validation_id)? else {
-        return Err(TxError::node(
+    let Some(v) = state.l1_validator(&m.validation_id)? else {
+        return Err(Refusal::node(
             "could not load L1 validator: not found",
             format!(
                 "`unsignedTx.message` names validation {}, which is not an L1 validator of this chain",
                 m.validation_id
             ),
-        ));
+        ).into());
     };
     if m.nonce < v.min_nonce {
         return fail(format!(
@@ -411,14 +398,14 @@ fn check_weight(
             m.nonce, v.min_nonce
         ));
     }
-    check_l1_message(rules, message, &v.subnet, view)?;
-    if m.weight == 0 && view.l1_weight(&v.subnet)? == v.weight {
+    check_l1_message(rules, message, &v.subnet, state)?;
+    if m.weight == 0 && state.l1_weight(&v.subnet)? == v.weight {
         return fail(format!(
             "`unsignedTx.message` would remove the last validator of L1 {}",
             v.subnet
         ));
     }
-    Ok(Changed::L1(Change::SetWeight {
+    Ok(Change::L1(L1Change::SetWeight {
         validation_id: m.validation_id,
         nonce: m.nonce,
         weight: m.weight,
@@ -427,46 +414,46 @@ fn check_weight(
 }
 
 /// An owner without a locktime (`secp256k1fx.OutputOwners.Verify`).
-fn check_owner(o: &platform::PChainOwner, place: &str) -> Result<(), TxError> {
+fn check_owner(o: &platform::PChainOwner, place: &str) -> Result<(), Refusal> {
     crate::secp::check_threshold(o.threshold, o.addresses.len(), place)
 }
 
 /// Writes what L1 tx `id`, accepted at `height`, changes; a refund is paid in `avax`.
 pub fn apply(
     w: &WriteTransaction,
-    change: Change,
+    change: L1Change,
     (id, height): (&Id, u64),
     avax: Id,
 ) -> Result<(), StoreError> {
     match change {
-        Change::Convert {
+        L1Change::Convert {
             subnet,
             conversion,
             validators,
             balances,
         } => {
-            let accrued = state::fee_state(w)?.accrued;
+            let accrued = l1_state::fee_state(w)?.accrued;
             for (mut v, balance) in validators.into_iter().zip(balances) {
                 if balance > 0 {
                     v.end_accumulated_fee = balance.saturating_add(accrued);
                 }
-                state::put(w, &v, None, height)?;
+                l1_state::put(w, &v, None, height)?;
             }
-            state::set_conversion(w, &subnet, &conversion)
+            l1_state::set_conversion(w, &subnet, &conversion)
         }
-        Change::IncreaseBalance {
+        L1Change::IncreaseBalance {
             validation_id,
             amount,
         } => {
             let before = stored(w, &validation_id)?;
             let mut v = before.clone();
             if !v.active() {
-                v.end_accumulated_fee = state::fee_state(w)?.accrued;
+                v.end_accumulated_fee = l1_state::fee_state(w)?.accrued;
             }
             v.end_accumulated_fee = v.end_accumulated_fee.saturating_add(amount);
-            state::put(w, &v, Some(&before), height)
+            l1_state::put(w, &v, Some(&before), height)
         }
-        Change::Disable {
+        L1Change::Disable {
             validation_id,
             index,
         } => {
@@ -475,23 +462,23 @@ pub fn apply(
                 refund(w, &before, (id, index), avax)?;
                 let mut v = before.clone();
                 v.end_accumulated_fee = 0;
-                state::put(w, &v, Some(&before), height)?;
+                l1_state::put(w, &v, Some(&before), height)?;
             }
             Ok(())
         }
-        Change::Register {
+        L1Change::Register {
             mut validator,
             balance,
             expiry,
         } => {
             if balance > 0 {
                 validator.end_accumulated_fee =
-                    balance.saturating_add(state::fee_state(w)?.accrued);
+                    balance.saturating_add(l1_state::fee_state(w)?.accrued);
             }
-            state::put(w, &validator, None, height)?;
-            state::put_expiry(w, expiry, &validator.validation_id)
+            l1_state::put(w, &validator, None, height)?;
+            l1_state::put_expiry(w, expiry, &validator.validation_id)
         }
-        Change::SetWeight {
+        L1Change::SetWeight {
             validation_id,
             nonce,
             weight,
@@ -504,7 +491,7 @@ pub fn apply(
             let mut v = before.clone();
             v.min_nonce = nonce.saturating_add(1);
             v.weight = weight;
-            state::put(w, &v, Some(&before), height)
+            l1_state::put(w, &v, Some(&before), height)
         }
     }
 }
@@ -513,11 +500,11 @@ pub fn apply(
 /// output `index` of tx `tx`.
 fn refund(
     w: &WriteTransaction,
-    v: &state::Validator,
+    v: &l1_state::Validator,
     (tx, index): (&Id, u32),
     avax: Id,
 ) -> Result<(), StoreError> {
-    let left = v.balance(&state::fee_state(w)?);
+    let left = v.balance(&l1_state::fee_state(w)?);
     let owner = &v.remaining_balance_owner;
     let u = Utxo::new(platform::Utxo::new(
         avalanche_rpc::codec::avax::UtxoId::new(*tx, index),
@@ -530,7 +517,7 @@ fn refund(
     ledger::put_utxo(w, Chain::P, &u.id, &u.bytes, &u.owners())
 }
 
-fn stored(w: &WriteTransaction, id: &Id) -> Result<state::Validator, StoreError> {
-    state::validator(w, id)?
+fn stored(w: &WriteTransaction, id: &Id) -> Result<l1_state::Validator, StoreError> {
+    l1_state::validator(w, id)?
         .ok_or_else(|| StoreError::Invalid(format!("L1 validator {id} is not stored")))
 }

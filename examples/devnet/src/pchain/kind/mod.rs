@@ -1,12 +1,12 @@
 //! The P-chain transactions the devnet accepts, as one devnet-owned exhaustive enum
-//! ([`Kind`]), and what each kind brings to verification ([`Accept`]): the parts of it the
+//! ([`PTxKind`]), and what each kind brings to verification ([`Accept`]): the parts of it the
 //! flow check reads and its own checks, which give the [`Change`] it applies. Its complexity
 //! for the dynamic fee is `avalanche_rpc::transact::fee`'s ([`super::fee::gas`]).
 //!
-//! [`Kind::of`] maps the generated (non-exhaustive) enum to [`Kind`]; it is the one match on
+//! [`PTxKind::of`] maps the generated (non-exhaustive) enum to [`PTxKind`]; it is the one match on
 //! a transaction type with a wildcard, refusing the types the devnet does not accept. Every
-//! kind is then handled through [`Kind::accept`], an exhaustive match: a kind added to
-//! [`Kind`] without an arm there, or without an [`Accept`] for its transaction, does not
+//! kind is then handled through [`PTxKind::accept`], an exhaustive match: a kind added to
+//! [`PTxKind`] without an arm there, or without an [`Accept`] for its transaction, does not
 //! compile.
 //!
 //! Kinds come in families, each in one file with its checks and the change it applies:
@@ -19,14 +19,14 @@ pub mod staking;
 pub mod subnets;
 pub mod transfer;
 
-use super::verify::{Change, Rules, View};
-use crate::secp::{TxError, check_signatures, fail};
+use super::vocab::{Accept, ChainState, Change, CheckInput, Parts, Rules};
+use crate::engine::refusal::{Refusal, VerifyError, fail};
+use crate::secp::check_signatures;
 use avalanche_rpc::codec::{platform, secp256k1fx};
-use avalanche_rpc::wire::Id;
 
 /// A P-chain transaction of a kind the devnet accepts.
 #[derive(Debug, Clone, Copy)]
-pub enum Kind<'t> {
+pub enum PTxKind<'t> {
     Base(&'t platform::BaseTx),
     Import(&'t platform::ImportTx),
     Export(&'t platform::ExportTx),
@@ -44,12 +44,12 @@ pub enum Kind<'t> {
     DisableL1Validator(&'t platform::DisableL1ValidatorTx),
 }
 
-impl<'t> Kind<'t> {
+impl<'t> PTxKind<'t> {
     /// A refusal of the base's syntactic check (`BaseTx.SyntacticVerify`) as the kind words
     /// it: the permissionless kinds wrap it (`vms/platformvm/txs/add_permissionless_*_tx.go`).
-    pub fn in_base(&self, e: TxError) -> TxError {
+    pub fn in_base(&self, e: Refusal) -> Refusal {
         match self {
-            Kind::AddPermissionlessValidator(_) | Kind::AddPermissionlessDelegator(_) => {
+            PTxKind::AddPermissionlessValidator(_) | PTxKind::AddPermissionlessDelegator(_) => {
                 e.within("failed to verify BaseTx")
             }
             _ => e,
@@ -61,10 +61,10 @@ impl<'t> Kind<'t> {
     pub fn state_first(&self) -> bool {
         matches!(
             self,
-            Kind::AddPermissionlessValidator(_)
-                | Kind::AddPermissionlessDelegator(_)
-                | Kind::AddSubnetValidator(_)
-                | Kind::RemoveSubnetValidator(_)
+            PTxKind::AddPermissionlessValidator(_)
+                | PTxKind::AddPermissionlessDelegator(_)
+                | PTxKind::AddSubnetValidator(_)
+                | PTxKind::RemoveSubnetValidator(_)
         )
     }
 
@@ -73,36 +73,36 @@ impl<'t> Kind<'t> {
     /// ExportTx's `failed verifySpend` (`standard_tx_executor.go`), the others not at all.
     pub fn spend_context(&self) -> Option<&'static str> {
         match self {
-            Kind::AddPermissionlessValidator(_)
-            | Kind::AddPermissionlessDelegator(_)
-            | Kind::AddSubnetValidator(_)
-            | Kind::RemoveSubnetValidator(_)
-            | Kind::TransferSubnetOwnership(_) => Some("flow check failed"),
-            Kind::Export(_) => Some("failed verifySpend"),
+            PTxKind::AddPermissionlessValidator(_)
+            | PTxKind::AddPermissionlessDelegator(_)
+            | PTxKind::AddSubnetValidator(_)
+            | PTxKind::RemoveSubnetValidator(_)
+            | PTxKind::TransferSubnetOwnership(_) => Some("flow check failed"),
+            PTxKind::Export(_) => Some("failed verifySpend"),
             _ => None,
         }
     }
 
     /// The kind of `tx`, or the refusal of a type the devnet does not accept (the one match
     /// on the generated enum, whose new types land in its wildcard).
-    pub fn of(tx: &'t platform::UnsignedTx) -> Result<Kind<'t>, TxError> {
+    pub fn of(tx: &'t platform::UnsignedTx) -> Result<PTxKind<'t>, Refusal> {
         use platform::UnsignedTx as T;
         Ok(match tx {
-            T::BaseTx(t) => Kind::Base(t),
-            T::ImportTx(t) => Kind::Import(t),
-            T::ExportTx(t) => Kind::Export(t),
-            T::AddPermissionlessValidatorTx(t) => Kind::AddPermissionlessValidator(t),
-            T::AddPermissionlessDelegatorTx(t) => Kind::AddPermissionlessDelegator(t),
-            T::CreateSubnetTx(t) => Kind::CreateSubnet(t),
-            T::CreateChainTx(t) => Kind::CreateChain(t),
-            T::AddSubnetValidatorTx(t) => Kind::AddSubnetValidator(t),
-            T::RemoveSubnetValidatorTx(t) => Kind::RemoveSubnetValidator(t),
-            T::TransferSubnetOwnershipTx(t) => Kind::TransferSubnetOwnership(t),
-            T::ConvertSubnetToL1Tx(t) => Kind::ConvertSubnetToL1(t),
-            T::RegisterL1ValidatorTx(t) => Kind::RegisterL1Validator(t),
-            T::SetL1ValidatorWeightTx(t) => Kind::SetL1ValidatorWeight(t),
-            T::IncreaseL1ValidatorBalanceTx(t) => Kind::IncreaseL1ValidatorBalance(t),
-            T::DisableL1ValidatorTx(t) => Kind::DisableL1Validator(t),
+            T::BaseTx(t) => PTxKind::Base(t),
+            T::ImportTx(t) => PTxKind::Import(t),
+            T::ExportTx(t) => PTxKind::Export(t),
+            T::AddPermissionlessValidatorTx(t) => PTxKind::AddPermissionlessValidator(t),
+            T::AddPermissionlessDelegatorTx(t) => PTxKind::AddPermissionlessDelegator(t),
+            T::CreateSubnetTx(t) => PTxKind::CreateSubnet(t),
+            T::CreateChainTx(t) => PTxKind::CreateChain(t),
+            T::AddSubnetValidatorTx(t) => PTxKind::AddSubnetValidator(t),
+            T::RemoveSubnetValidatorTx(t) => PTxKind::RemoveSubnetValidator(t),
+            T::TransferSubnetOwnershipTx(t) => PTxKind::TransferSubnetOwnership(t),
+            T::ConvertSubnetToL1Tx(t) => PTxKind::ConvertSubnetToL1(t),
+            T::RegisterL1ValidatorTx(t) => PTxKind::RegisterL1Validator(t),
+            T::SetL1ValidatorWeightTx(t) => PTxKind::SetL1ValidatorWeight(t),
+            T::IncreaseL1ValidatorBalanceTx(t) => PTxKind::IncreaseL1ValidatorBalance(t),
+            T::DisableL1ValidatorTx(t) => PTxKind::DisableL1Validator(t),
             other => {
                 return fail(format!(
                     "the devnet does not accept {} on the P-chain yet",
@@ -115,116 +115,38 @@ impl<'t> Kind<'t> {
     /// Its rules: every kind has them all (no wildcard).
     pub fn accept(self) -> &'t dyn Accept {
         match self {
-            Kind::Base(t) => t,
-            Kind::Import(t) => t,
-            Kind::Export(t) => t,
-            Kind::AddPermissionlessValidator(t) => t,
-            Kind::AddPermissionlessDelegator(t) => t,
-            Kind::CreateSubnet(t) => t,
-            Kind::CreateChain(t) => t,
-            Kind::AddSubnetValidator(t) => t,
-            Kind::RemoveSubnetValidator(t) => t,
-            Kind::TransferSubnetOwnership(t) => t,
-            Kind::ConvertSubnetToL1(t) => t,
-            Kind::RegisterL1Validator(t) => t,
-            Kind::SetL1ValidatorWeight(t) => t,
-            Kind::IncreaseL1ValidatorBalance(t) => t,
-            Kind::DisableL1Validator(t) => t,
+            PTxKind::Base(t) => t,
+            PTxKind::Import(t) => t,
+            PTxKind::Export(t) => t,
+            PTxKind::AddPermissionlessValidator(t) => t,
+            PTxKind::AddPermissionlessDelegator(t) => t,
+            PTxKind::CreateSubnet(t) => t,
+            PTxKind::CreateChain(t) => t,
+            PTxKind::AddSubnetValidator(t) => t,
+            PTxKind::RemoveSubnetValidator(t) => t,
+            PTxKind::TransferSubnetOwnership(t) => t,
+            PTxKind::ConvertSubnetToL1(t) => t,
+            PTxKind::RegisterL1Validator(t) => t,
+            PTxKind::SetL1ValidatorWeight(t) => t,
+            PTxKind::IncreaseL1ValidatorBalance(t) => t,
+            PTxKind::DisableL1Validator(t) => t,
         }
     }
 
     /// What the flow check reads of it (refusing an ImportTx or ExportTx with a chain other
     /// than the X-chain).
-    pub fn parts(self, rules: &Rules) -> Result<Parts<'t>, TxError> {
+    pub fn parts(self, rules: &Rules) -> Result<Parts<'t>, Refusal> {
         self.accept().parts(rules)
     }
 
-    /// Its own checks against the state `view` shows, and the change it makes.
-    pub fn check(self, cx: &Context<'_>, view: &mut dyn View) -> Result<Change, TxError> {
-        self.accept().check(cx, view)
-    }
-}
-
-/// What a kind of transaction brings to verification.
-pub trait Accept {
-    /// What the flow check reads of it beyond its base, and whose authorization it carries.
-    fn parts(&self, rules: &Rules) -> Result<Parts<'_>, TxError>;
-    /// Its own checks (the flow checked, its authorization too), and the change it makes.
-    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Change, TxError>;
-}
-
-/// What the flow check reads of a transaction.
-#[derive(Debug, Clone, Copy)]
-pub struct Parts<'t> {
-    pub base: &'t platform::Base,
-    /// Inputs spending what the X-chain exported (ImportTx).
-    pub imported: &'t [platform::TransferableInput],
-    /// Outputs into shared memory (ExportTx).
-    pub exported: &'t [platform::TransferableOutput],
-    /// Staked outputs (returned at the staker's end).
-    pub stake: &'t [platform::TransferableOutput],
-    /// What it pays into L1 validators' balances, like an output.
-    pub balances: u64,
-    /// Whose authorization its last credential carries.
-    pub authority: Option<(Authority<'t>, &'t platform::Auth)>,
-}
-
-impl<'t> Parts<'t> {
-    /// A transaction with its base only.
-    pub fn of(base: &'t platform::Base) -> Parts<'t> {
-        Parts {
-            base,
-            imported: &[],
-            exported: &[],
-            stake: &[],
-            balances: 0,
-            authority: None,
-        }
-    }
-}
-
-/// Whose authorization a transaction carries (its last credential signs for it).
-#[derive(Debug, Clone, Copy)]
-pub enum Authority<'t> {
-    /// A permissioned Subnet's owner.
-    Subnet(&'t Id),
-    /// An L1 validator's deactivation owner.
-    Deactivation(&'t Id),
-}
-
-impl Authority<'_> {
-    /// What the credential count's refusal says of it.
-    pub fn credential(&self) -> &'static str {
-        match self {
-            Authority::Subnet(_) => ", then one for the Subnet authorization",
-            Authority::Deactivation(_) => ", then one for the disable authorization",
-        }
-    }
-
-    /// Checks `auth`, signed by the last credential of `tx` over `hash` at `time`.
+    /// Its own checks against `state`, and the change it makes.
     pub fn check(
-        &self,
-        auth: &platform::Auth,
-        (tx, hash, time): (&platform::Tx, &[u8; 32], u64),
-        view: &mut dyn View,
-    ) -> Result<(), TxError> {
-        match self {
-            Authority::Subnet(subnet) => subnets::check_auth(view, subnet, auth, (tx, hash, time)),
-            Authority::Deactivation(id) => l1::check_disable_auth(view, id, auth, (tx, hash, time)),
-        }
+        self,
+        cx: &CheckInput<'_>,
+        state: &mut dyn ChainState,
+    ) -> Result<Change, VerifyError> {
+        self.accept().check(cx, state)
     }
-}
-
-/// What a kind's own checks read besides the state.
-#[derive(Debug, Clone, Copy)]
-pub struct Context<'a> {
-    pub rules: &'a Rules,
-    /// The chain time the transaction is verified at.
-    pub time: u64,
-    /// The amount its stake outputs hold.
-    pub staked: u64,
-    /// How many outputs its base has (a refund is numbered after them).
-    pub outputs: u32,
 }
 
 /// An authorization (`verifyAuthorization`): the last credential of `tx` signs for the
@@ -234,13 +156,13 @@ fn check_authorization(
     auth: &platform::Auth,
     (tx, hash, time): (&platform::Tx, &[u8; 32], u64),
     place: &str,
-) -> Result<(), TxError> {
+) -> Result<(), Refusal> {
     let platform::Auth::Input(input) = auth else {
         return fail(format!("`{place}` is not a secp256k1fx input"));
     };
     // `vms/platformvm/txs/executor/subnet_tx_verification.go` (`verifyAuthorization`).
     let Some(last) = tx.credentials.len().checked_sub(1) else {
-        return Err(TxError::node(
+        return Err(Refusal::node(
             "wrong number of credentials",
             format!("`{place}` needs the transaction's last credential, and it has none"),
         ));
@@ -258,7 +180,7 @@ fn check_authorization(
         time,
         place,
     )
-    .map_err(|e| TxError::from(e).within("unauthorized modification"))?;
+    .map_err(|e| Refusal::from(e).within("unauthorized modification"))?;
     Ok(())
 }
 

@@ -3,39 +3,17 @@
 //! (`verifyAddPermissionlessValidatorTx`, `verifyAddPermissionlessDelegatorTx`) and the
 //! staker they add, with the potential reward it may earn.
 
-use super::{Accept, Context, Parts};
+use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::genesis::staking;
-use crate::pchain::verify::{Change as Changed, Rules, View};
+use crate::pchain::vocab::{Accept, ChainState, Change, CheckInput, Parts, Rules, StakingChange};
 use crate::pchain::{Record, stakers};
-use crate::secp::{TxError, fail};
 use crate::store::{self, StoreError};
 use avalanche_rpc::codec::platform;
-use avalanche_rpc::wire::{Id, NodeId};
+use avalanche_rpc::wire::Id;
 use redb::WriteTransaction;
 
-/// What staking changes: a staker joins the Primary Network from `start` (the chain time it
-/// is accepted at) to `end`.
-#[derive(Debug, Clone)]
-pub enum Change {
-    /// A validator.
-    AddValidator {
-        node: NodeId,
-        weight: u64,
-        public_key: [u8; 48],
-        start: u64,
-        end: u64,
-    },
-    /// A delegator to validator `node`.
-    AddDelegator {
-        node: NodeId,
-        weight: u64,
-        start: u64,
-        end: u64,
-    },
-}
-
 impl Accept for platform::AddPermissionlessValidatorTx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(Parts {
             stake: &self.stake,
             ..Parts::of(&self.base)
@@ -45,7 +23,11 @@ impl Accept for platform::AddPermissionlessValidatorTx {
     /// The subnet is the Primary Network, a proof of possession holds, the stake is the
     /// weight and within bounds, the delegation fee at least the minimum, the period within
     /// bounds, and the node not already a validator.
-    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
+    fn check(
+        &self,
+        cx: &CheckInput<'_>,
+        state: &mut dyn ChainState,
+    ) -> Result<Change, VerifyError> {
         let v = self;
         if v.subnet_id != Id::ZERO {
             return fail(format!(
@@ -60,7 +42,7 @@ impl Accept for platform::AddPermissionlessValidatorTx {
         };
         avalanche_rpc::bls::verify_proof_of_possession(&pop.public_key, &pop.proof_of_possession)
             .map_err(|e| {
-            TxError::new(format!(
+            Refusal::new(format!(
                 "`unsignedTx.signer.proofOfPossession` does not verify: {e}"
             ))
         })?;
@@ -83,13 +65,14 @@ impl Accept for platform::AddPermissionlessValidatorTx {
         let end = v.validator.end;
         duration(cx.time, end, "unsignedTx.validator.end")?;
         let node = v.validator.node_id;
-        if view.validator(&Id::ZERO, &node)?.is_some() {
-            return Err(TxError::node(
+        if state.validator(&Id::ZERO, &node)?.is_some() {
+            return Err(Refusal::node(
                 format!("duplicate validator: {node} on {}", Id::ZERO),
                 format!("{node} is already a validator of the Primary Network"),
-            ));
+            )
+            .into());
         }
-        Ok(Changed::Staking(Change::AddValidator {
+        Ok(Change::Staking(StakingChange::AddValidator {
             node,
             weight,
             public_key: pop.public_key,
@@ -100,7 +83,7 @@ impl Accept for platform::AddPermissionlessValidatorTx {
 }
 
 impl Accept for platform::AddPermissionlessDelegatorTx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(Parts {
             stake: &self.stake,
             ..Parts::of(&self.base)
@@ -110,7 +93,11 @@ impl Accept for platform::AddPermissionlessDelegatorTx {
     /// The subnet is the Primary Network, the stake is the weight and at least the minimum,
     /// the period within bounds and within the validator's, and the validator not over
     /// delegated.
-    fn check(&self, cx: &Context<'_>, view: &mut dyn View) -> Result<Changed, TxError> {
+    fn check(
+        &self,
+        cx: &CheckInput<'_>,
+        state: &mut dyn ChainState,
+    ) -> Result<Change, VerifyError> {
         let d = self;
         if d.subnet_id != Id::ZERO {
             return fail(format!(
@@ -129,8 +116,8 @@ impl Accept for platform::AddPermissionlessDelegatorTx {
             ));
         }
         duration(cx.time, end, "unsignedTx.validator.end")?;
-        let Some(v) = view.validator(&Id::ZERO, &node)? else {
-            return Err(TxError::node(
+        let Some(v) = state.validator(&Id::ZERO, &node)? else {
+            return Err(Refusal::node(
                 format!(
                     "failed to fetch the validator for {node} on {}: not found",
                     Id::ZERO
@@ -138,16 +125,17 @@ impl Accept for platform::AddPermissionlessDelegatorTx {
                 format!(
                     "`unsignedTx.validator.nodeID` {node} is not a current validator of the Primary Network"
                 ),
-            ));
+            ).into());
         };
         if end > v.end {
-            return Err(TxError::node(
+            return Err(Refusal::node(
                 "proposed staking period is not inside dependent staking period",
                 format!(
                     "`unsignedTx.validator.end` is {end}, after the validator's period ends ({})",
                     v.end
                 ),
-            ));
+            )
+            .into());
         }
         let limit = v
             .weight
@@ -162,7 +150,7 @@ impl Accept for platform::AddPermissionlessDelegatorTx {
                 staking::MAX_VALIDATOR_STAKE
             ));
         }
-        Ok(Changed::Staking(Change::AddDelegator {
+        Ok(Change::Staking(StakingChange::AddDelegator {
             node,
             weight,
             start: cx.time,
@@ -171,7 +159,7 @@ impl Accept for platform::AddPermissionlessDelegatorTx {
     }
 }
 
-fn staked_is_weight(staked: u64, weight: u64) -> Result<(), TxError> {
+fn staked_is_weight(staked: u64, weight: u64) -> Result<(), Refusal> {
     if staked != weight {
         return fail(format!(
             "`unsignedTx.stake` holds {staked} nAVAX but `unsignedTx.validator.weight` is {weight}"
@@ -182,7 +170,7 @@ fn staked_is_weight(staked: u64, weight: u64) -> Result<(), TxError> {
 
 /// A staking period from the chain time `time` to `end` must last from the minimum to the
 /// maximum staking duration.
-pub fn duration(time: u64, end: u64, place: &str) -> Result<(), TxError> {
+pub fn duration(time: u64, end: u64, place: &str) -> Result<(), Refusal> {
     let d = end.saturating_sub(time);
     if !(staking::MIN_STAKE_DURATION..=staking::MAX_STAKE_DURATION).contains(&d) {
         return fail(format!(
@@ -198,11 +186,11 @@ pub fn duration(time: u64, end: u64, place: &str) -> Result<(), TxError> {
 /// it may earn, from the supply now (the supply counts it at once).
 pub fn apply(
     w: &WriteTransaction,
-    change: Change,
+    change: StakingChange,
     (id, height): (&Id, u64),
 ) -> Result<(), StoreError> {
     match change {
-        Change::AddValidator {
+        StakingChange::AddValidator {
             node,
             weight,
             public_key,
@@ -217,7 +205,7 @@ pub fn apply(
             };
             stakers::add_staker(w, (&Id::ZERO, &node), rec, height, weight, Some(public_key))
         }
-        Change::AddDelegator {
+        StakingChange::AddDelegator {
             node,
             weight,
             start,

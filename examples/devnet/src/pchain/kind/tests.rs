@@ -1,14 +1,17 @@
 //! Each P-chain kind verified through the read view, without HTTP or a store: an in-memory
-//! [`View`], transactions built by `avalanche_rpc::transact`'s builders (with rules relaxed
+//! [`ChainState`], transactions built by `avalanche_rpc::transact`'s builders (with rules relaxed
 //! where a refusal of the devnet's is the point), at least one refusal (its exact text) and
 //! one acceptance per kind.
 
-use super::{l1, staking, subnets};
+use crate::engine::refusal::Refusal;
 use crate::genesis::{staking as params, test_keys};
-use crate::pchain::l1 as state;
-use crate::pchain::verify::{Change, Current, Effects, Rules, View, verify};
+use crate::pchain::l1 as l1_state;
+use crate::pchain::verify::{Effects, verify};
+use crate::pchain::vocab::{
+    ChainState, Change, Current, L1Change, Rules, StakingChange, SubnetChange,
+};
 use crate::pchain::{Utxo, fee, warp};
-use crate::secp::TxError;
+use crate::store::StoreError;
 use avalanche_rpc::bls::SecretKey;
 use avalanche_rpc::codec::{
     avax, platform, secp256k1fx, warp as warp_codec, warp_l1, warp_payload,
@@ -38,39 +41,42 @@ struct Fake {
     utxos: BTreeMap<Id, Utxo>,
     atomic: BTreeMap<Id, Utxo>,
     subnets: BTreeMap<Id, (platform::Owner, bool)>,
-    l1: BTreeMap<Id, state::Validator>,
-    conversions: BTreeMap<Id, state::Conversion>,
+    l1: BTreeMap<Id, l1_state::Validator>,
+    conversions: BTreeMap<Id, l1_state::Conversion>,
     expiries: BTreeSet<(u64, Id)>,
     warp: BTreeMap<Id, warp::Canonical>,
     validators: BTreeMap<(Id, NodeId), Current>,
 }
 
-impl View for Fake {
-    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, TxError> {
+impl ChainState for Fake {
+    fn utxo(&mut self, id: &Id) -> Result<Option<Utxo>, StoreError> {
         Ok(self.utxos.get(id).cloned())
     }
 
-    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, TxError> {
+    fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, StoreError> {
         Ok(self.atomic.get(id).cloned())
     }
 
-    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, TxError> {
+    fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, StoreError> {
         Ok(self.subnets.get(subnet).cloned())
     }
 
-    fn l1_validator(&mut self, validation_id: &Id) -> Result<Option<state::Validator>, TxError> {
+    fn l1_validator(
+        &mut self,
+        validation_id: &Id,
+    ) -> Result<Option<l1_state::Validator>, StoreError> {
         Ok(self.l1.get(validation_id).cloned())
     }
 
-    fn active_l1_validators(&mut self) -> Result<u64, TxError> {
+    fn active_l1_validators(&mut self) -> Result<u64, StoreError> {
         Ok(self.l1.values().filter(|v| v.active()).count() as u64)
     }
 
-    fn conversion(&mut self, subnet: &Id) -> Result<Option<state::Conversion>, TxError> {
+    fn conversion(&mut self, subnet: &Id) -> Result<Option<l1_state::Conversion>, StoreError> {
         Ok(self.conversions.get(subnet).cloned())
     }
 
-    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, TxError> {
+    fn l1_validation_of(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Id>, StoreError> {
         Ok(self
             .l1
             .values()
@@ -78,7 +84,7 @@ impl View for Fake {
             .map(|v| v.validation_id))
     }
 
-    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, TxError> {
+    fn l1_weight(&mut self, subnet: &Id) -> Result<u64, StoreError> {
         Ok(self
             .l1
             .values()
@@ -87,15 +93,15 @@ impl View for Fake {
             .sum())
     }
 
-    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, TxError> {
+    fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, StoreError> {
         Ok(self.expiries.contains(&(expiry, *validation_id)))
     }
 
-    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, TxError> {
+    fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, StoreError> {
         Ok(self.warp.get(chain).cloned())
     }
 
-    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, TxError> {
+    fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, StoreError> {
         Ok(self.validators.get(&(*subnet, *node)).copied())
     }
 }
@@ -179,9 +185,10 @@ impl World {
         Authority::new(owners(self.key.address()))
     }
 
-    fn verify(&mut self, tx: &platform::Tx) -> Result<Effects, TxError> {
+    fn verify(&mut self, tx: &platform::Tx) -> Result<Effects, Refusal> {
         let id = Id::from_sha256(&tx.to_bytes().unwrap());
         verify(&rules(), tx, id, NOW, 1, &mut self.fake)
+            .map_err(|e| e.refusal().expect("the fake state never fails"))
     }
 
     /// The refusal of `tx`, the text the node gives.
@@ -379,7 +386,7 @@ fn add_permissionless_validator_accepted_then_refused_below_the_minimum_stake() 
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
-        Change::Staking(staking::Change::AddValidator { weight, start: NOW, .. })
+        Change::Staking(StakingChange::AddValidator { weight, start: NOW, .. })
             if weight == params::MIN_VALIDATOR_STAKE
     ));
     let low = params::MIN_VALIDATOR_STAKE - 1;
@@ -422,7 +429,7 @@ fn add_permissionless_delegator_accepted_then_refused_over_delegated() {
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
-        Change::Staking(staking::Change::AddDelegator { end, .. }) if end == NOW + DAY
+        Change::Staking(StakingChange::AddDelegator { end, .. }) if end == NOW + DAY
     ));
     let weight = 4 * own + 1;
     let tx = w.tx(delegate(node(7), weight));
@@ -454,7 +461,7 @@ fn create_subnet_accepted_then_refused_signed_by_another_key() {
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
-        Change::Subnets(subnets::Change::CreateSubnet)
+        Change::Subnets(SubnetChange::CreateSubnet)
     ));
     let other = w.other.clone();
     let forged = resigned(&tx, &[&other], |_| {});
@@ -482,7 +489,7 @@ fn create_chain_accepted_then_refused_without_the_owners_signature() {
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
-        Change::Subnets(subnets::Change::CreateChain { subnet: s }) if s == subnet
+        Change::Subnets(SubnetChange::CreateChain { subnet: s }) if s == subnet
     ));
     let mut unauthorized = tx.clone();
     unauthorized.credentials.pop();
@@ -541,7 +548,7 @@ fn add_subnet_validator_accepted_then_refused_signed_by_another_owner_or_not_a_p
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
-        Change::Subnets(subnets::Change::AddValidator { weight: 10, .. })
+        Change::Subnets(SubnetChange::AddValidator { weight: 10, .. })
     ));
     let other = w.other.clone();
     let forged = resigned(&tx, &[&key, &other], |_| {});
@@ -571,7 +578,7 @@ fn remove_subnet_validator_accepted_then_refused_for_a_permissionless_one() {
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
-        Change::Subnets(subnets::Change::RemoveValidator { weight: 10, .. })
+        Change::Subnets(SubnetChange::RemoveValidator { weight: 10, .. })
     ));
     w.validating(subnet, node(7), (10, NOW + DAY), false);
     assert_eq!(
@@ -594,7 +601,7 @@ fn transfer_subnet_ownership_accepted_then_refused_for_an_unknown_subnet() {
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
-        Change::Subnets(subnets::Change::SetOwner { subnet: s }) if s == subnet
+        Change::Subnets(SubnetChange::SetOwner { subnet: s }) if s == subnet
     ));
     w.fake.subnets.clear();
     assert_eq!(
@@ -623,7 +630,7 @@ fn convert_subnet_to_l1_accepted_then_refused_once_converted() {
         build::convert_subnet_to_l1_tx(c, u, p, subnet, &auth, manager, &validators)
     }));
     let fx = w.verify(&tx).unwrap();
-    let Change::L1(l1::Change::Convert {
+    let Change::L1(L1Change::Convert {
         validators,
         balances,
         ..
@@ -653,7 +660,7 @@ fn l1_world(signer: &SecretKey) -> (World, Id) {
     let subnet = w.subnet(true);
     w.fake.conversions.insert(
         subnet,
-        state::Conversion {
+        l1_state::Conversion {
             id: Id::new([5; 32]),
             manager_chain: CHAIN,
             manager_address: ADDRESS.to_vec(),
@@ -683,9 +690,9 @@ fn signed(message: &warp_l1::L1Message, signer: &SecretKey) -> Vec<u8> {
     avalanche_rpc::transact::warp::sign(&unsigned, &set, &[signer]).unwrap()
 }
 
-fn l1_validator(w: &World, subnet: Id, id: Id) -> state::Validator {
+fn l1_validator(w: &World, subnet: Id, id: Id) -> l1_state::Validator {
     let owner = platform::PChainOwner::new(1, vec![w.key.address()]);
-    state::Validator {
+    l1_state::Validator {
         validation_id: id,
         subnet,
         node: node(7),
@@ -723,7 +730,7 @@ fn register_l1_validator_accepted_then_refused_once_registered() {
     }));
     let fx = w.verify(&tx).unwrap();
     let validation_id = Id::from_sha256(&register.to_bytes().unwrap());
-    let Change::L1(l1::Change::Register {
+    let Change::L1(L1Change::Register {
         validator, balance, ..
     }) = &fx.change
     else {
@@ -761,7 +768,7 @@ fn set_l1_validator_weight_accepted_then_refused_with_an_old_nonce() {
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
-        Change::L1(l1::Change::SetWeight {
+        Change::L1(L1Change::SetWeight {
             nonce: 3,
             weight: 40,
             ..
@@ -789,7 +796,7 @@ fn increase_l1_validator_balance_accepted_then_refused_for_an_unknown_validator(
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
-        Change::L1(l1::Change::IncreaseBalance { amount: 7_000, .. })
+        Change::L1(L1Change::IncreaseBalance { amount: 7_000, .. })
     ));
     w.fake.l1.clear();
     assert_eq!(
@@ -812,7 +819,7 @@ fn disable_l1_validator_accepted_then_refused_signed_by_another_key() {
     let fx = w.verify(&tx).unwrap();
     assert!(matches!(
         fx.change,
-        Change::L1(l1::Change::Disable { index: 1, .. })
+        Change::L1(L1Change::Disable { index: 1, .. })
     ));
     let other = w.other.clone();
     let forged = resigned(&tx, &[&key, &other], |_| {});

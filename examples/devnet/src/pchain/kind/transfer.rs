@@ -1,24 +1,23 @@
 //! Moving funds: BaseTx on the P-chain, ImportTx and ExportTx with the X-chain. Their checks
 //! are the flow check's; they change nothing beyond UTXOs.
 
-use super::{Accept, Context, Parts};
-use crate::pchain::verify::{Change, Rules, View};
-use crate::secp::{TxError, fail};
+use crate::engine::refusal::{Refusal, VerifyError, fail};
+use crate::pchain::vocab::{Accept, ChainState, Change, CheckInput, Parts, Rules};
 use avalanche_rpc::codec::platform;
 use avalanche_rpc::wire::Id;
 
 impl Accept for platform::BaseTx {
-    fn parts(&self, _: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, _: &Rules) -> Result<Parts<'_>, Refusal> {
         Ok(Parts::of(&self.base))
     }
 
-    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Change, TxError> {
+    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, VerifyError> {
         Ok(Change::None)
     }
 }
 
 impl Accept for platform::ImportTx {
-    fn parts(&self, rules: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, rules: &Rules) -> Result<Parts<'_>, Refusal> {
         x_chain(rules, &self.source_chain, "unsignedTx.sourceChain")?;
         Ok(Parts {
             imported: &self.imported_inputs,
@@ -26,13 +25,13 @@ impl Accept for platform::ImportTx {
         })
     }
 
-    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Change, TxError> {
+    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, VerifyError> {
         Ok(Change::None)
     }
 }
 
 impl Accept for platform::ExportTx {
-    fn parts(&self, rules: &Rules) -> Result<Parts<'_>, TxError> {
+    fn parts(&self, rules: &Rules) -> Result<Parts<'_>, Refusal> {
         x_chain(
             rules,
             &self.destination_chain,
@@ -44,13 +43,13 @@ impl Accept for platform::ExportTx {
         })
     }
 
-    fn check(&self, _: &Context<'_>, _: &mut dyn View) -> Result<Change, TxError> {
+    fn check(&self, _: &CheckInput<'_>, _: &mut dyn ChainState) -> Result<Change, VerifyError> {
         Ok(Change::None)
     }
 }
 
 /// The P-chain moves funds to and from the X-chain only (no EVM runs for the C-chain).
-fn x_chain(rules: &Rules, chain: &Id, place: &str) -> Result<(), TxError> {
+fn x_chain(rules: &Rules, chain: &Id, place: &str) -> Result<(), Refusal> {
     if *chain != rules.x_chain {
         return fail(format!(
             "`{place}` is {chain}; this devnet moves funds between the P-chain and the X-chain ({}) only",

@@ -2,9 +2,11 @@
 //! built by `avalanche_rpc::transact`'s builders, at least one refusal (its exact text) and
 //! one acceptance per kind.
 
+use crate::engine::refusal::Refusal;
 use crate::genesis::test_keys;
 use crate::xchain::Utxo;
-use crate::xchain::verify::{Effects, Rules, TxError, verify};
+use crate::xchain::verify::verify;
+use crate::xchain::vocab::{Effects, Rules};
 use avalanche_rpc::codec::{avax, avm, nftfx, propertyfx, secp256k1fx};
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::transact::x::{self as build, Op, XUnsigned};
@@ -97,7 +99,7 @@ impl World {
         crate::context::sign(built, &Keychain::from_keys([self.key.clone()])).unwrap()
     }
 
-    fn verify(&self, tx: &avm::Tx) -> Result<Effects, TxError> {
+    fn verify(&self, tx: &avm::Tx) -> Result<Effects, Refusal> {
         let id = Id::from_sha256(&tx.to_bytes().unwrap());
         verify(
             &rules(),
@@ -107,6 +109,7 @@ impl World {
             &mut |u| Ok(self.utxos.get(u).cloned()),
             &mut |u| Ok(self.atomic.get(u).cloned()),
         )
+        .map_err(|e| e.refusal().expect("the fake state never fails"))
     }
 
     fn refusal(&self, tx: &avm::Tx) -> String {
