@@ -2,7 +2,7 @@
 //! JSON kind, optional, default, summary), the rules that normalize the forms only the client
 //! reads, the spec's examples, and typed round-trip checks.
 
-use super::{Rust, ident};
+use super::tokens::{Rust, ident};
 use crate::model::*;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -11,7 +11,7 @@ use quote::quote;
 pub fn interface(r: &Rust, i: &Interface) -> TokenStream {
     let consts = i.methods.iter().map(|m| method(r, i, m));
     let names = i.methods.iter().map(|m| ident(&r.of(i).of_method(m).konst));
-    let d = super::doc(&format!(
+    let d = super::tokens::doc(&format!(
         "Descriptors of the `{}.*` methods, with the spec's examples.",
         i.namespace
     ));
@@ -93,7 +93,7 @@ fn method(r: &Rust, i: &Interface, m: &Method) -> TokenStream {
         quote!(crate::rpc::PathParam { name: #name, summary: #summary, default: #default, examples: &[#(#examples),*] })
     });
     let param_infos = m.params.iter().map(|f| param(spec, f));
-    let d = super::doc(&format!("`{wire}`: {}", m.summary));
+    let d = super::tokens::doc(&format!("`{wire}`: {}", m.summary));
     quote! {
         #d
         pub const #konst: crate::rpc::MethodInfo = crate::rpc::MethodInfo {
@@ -330,7 +330,7 @@ pub fn newer_in_codec_json(spec: &Spec, result: &Schema) -> Vec<(Vec<ResultStep>
             if let Visit::Member(f) = v
                 && let Some(c) = &f.codec
                 && super::codec::root_reaches_newer(spec, c)
-                && let Some(root) = super::codec_root_type(spec, c)
+                && let Some(root) = super::tokens::codec_root_type(spec, c)
             {
                 let mut path = path.to_vec();
                 if matches!(f.ty, TypeRef::List(_)) {

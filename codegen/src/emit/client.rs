@@ -1,6 +1,6 @@
 //! Client traits, their implementation over a transport, and the `Node` accessors.
 
-use super::{Rust, doc, ident, method_doc};
+use super::tokens::{Rust, doc, ident, method_doc};
 use crate::model::*;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -166,7 +166,7 @@ fn stream_method(r: &Rust, i: &Interface, m: &Method) -> Option<TokenStream> {
 /// The element type of a paged method's `items`.
 fn item_type(r: &Rust, m: &Method, paging: &Pagination) -> Option<TokenStream> {
     match &m.result.member(&paging.items)?.ty {
-        TypeRef::List(t) => Some(super::rust_type(r.spec, t)),
+        TypeRef::List(t) => Some(super::tokens::rust_type(r.spec, t)),
         _ => None,
     }
 }
@@ -201,7 +201,7 @@ fn paged_impl(r: &Rust, i: &Interface, m: &Method) -> Option<TokenStream> {
         Some(size) => {
             let f = param(&size.param)?;
             let field = member_ident(f);
-            let ty = super::rust_type(r.spec, &f.ty);
+            let ty = super::tokens::rust_type(r.spec, &f.ty);
             let (read, value) = match &f.ty {
                 TypeRef::Wire(w) if w == "u32" => {
                     (quote!(u64::from(n.0)), quote!(#ty(size as u32)))
@@ -231,7 +231,7 @@ fn paged_impl(r: &Rust, i: &Interface, m: &Method) -> Option<TokenStream> {
         Some(cursor) => {
             let f = param(cursor.param())?;
             let field = member_ident(f);
-            let ty = super::rust_type(r.spec, &f.ty);
+            let ty = super::tokens::rust_type(r.spec, &f.ty);
             let seek = if f.is_option() {
                 quote!(self.#field = ::std::option::Option::Some(cursor);)
             } else {

@@ -5,7 +5,7 @@
 //! module; every other struct once, in its package's module.
 
 use super::names::{CodecNames, Names, SlotNames, codec_field, codec_module};
-use super::{doc, format, ident};
+use super::tokens::{doc, format, ident};
 use crate::codec::model::{
     Codec, Codecs, ExtraPlace, ExtraValue, Field, JsonForm, Layout, Order, Root, RootId, Struct,
     TypeRef,

@@ -1,7 +1,7 @@
 //! The spec-example test double: `SpecExamples` implements every server trait by answering
 //! each call with the result of the spec example whose params match.
 
-use super::{Rust, handler_signature, ident};
+use super::tokens::{Rust, handler_signature, ident};
 use crate::model::*;
 use proc_macro2::TokenStream;
 use quote::quote;

@@ -1,6 +1,6 @@
 //! Server traits, the dispatcher that routes wire names to them, and the axum router.
 
-use super::{Rust, doc, handler_signature as signature, ident, method_doc};
+use super::tokens::{Rust, doc, handler_signature as signature, ident, method_doc};
 use crate::model::*;
 use proc_macro2::TokenStream;
 use quote::quote;

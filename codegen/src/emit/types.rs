@@ -1,6 +1,7 @@
 //! Named schemas, params and results as serde types.
 
-use super::{Rust, codec_root_type, doc, ident, names, rust_type};
+use super::names;
+use super::tokens::{Rust, codec_root_type, doc, ident, rust_type};
 use crate::model::*;
 use proc_macro2::TokenStream;
 use quote::quote;

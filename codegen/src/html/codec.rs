@@ -5,7 +5,7 @@
 //! A struct is `#codec-<package>.<Name>`, a slot of a codec `#codec-<codec>.slot-<Slot>`, a
 //! codec `#codec-<codec>`. Members holding codec values (`codec:` in the spec) link here.
 
-use super::{esc, inline, text};
+use super::markup::{esc, inline, text};
 use crate::codec::model::{
     Codec, Codecs, ExtraPlace, ExtraValue, JsonForm, Layout, Order, Rules, Struct, TypeRef,
 };

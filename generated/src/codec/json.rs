@@ -151,8 +151,8 @@ pub fn fx_at(fxs: &[&str], index: u64) -> Value {
 
 /// The ID of a value as its codec frames it: SHA-256 of the codec version, the type ID when
 /// the value sits in a slot, and its bytes.
-pub fn id_of(value: &impl super::Encode, version: u16, type_id: Option<u32>) -> Value {
-    let mut w = super::Writer::new();
+pub fn id_of(value: &impl super::binary::Encode, version: u16, type_id: Option<u32>) -> Value {
+    let mut w = super::write::Writer::new();
     w.u16(version);
     if let Some(t) = type_id {
         w.u32(t);

@@ -2,8 +2,9 @@
 //! sorted and unique lists, bounds on integers, limits on lengths. Generated `verify` methods
 //! call these for each field that has a rule in the spec.
 
+use super::binary::Encode;
 use super::error::{RuleError, RuleProblem, Step};
-use super::{Encode, Writer};
+use super::write::Writer;
 
 /// How a list's elements must be ordered, compared by their encodings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,7 +113,7 @@ pub fn length(len: usize, exactly: Option<u64>, at_most: Option<u64>) -> Result<
 }
 
 /// Verifies every element of `items`, naming the element that fails.
-pub fn each<T: super::Verify>(items: &[T]) -> Result<(), RuleError> {
+pub fn each<T: super::binary::Verify>(items: &[T]) -> Result<(), RuleError> {
     for (i, item) in items.iter().enumerate() {
         item.verify().map_err(|e| e.within(Step::Index(i)))?;
     }

@@ -7,7 +7,7 @@ use avalanche_rpc::METHODS;
 use avalanche_rpc::rpc::JsonKind;
 use serde_json::{Map, Value, json};
 
-use crate::Report;
+use crate::report::Report;
 use crate::rpc::{Side, path_of};
 use crate::scenario::Written;
 

@@ -14,7 +14,7 @@ use avalanche_rpc::transact::p::{self, Authority, ChainRequest, Stake, Validator
 use avalanche_rpc::transact::{self, Context, Keychain, Payer, Signable, Unsigned, x};
 use avalanche_rpc::wire::{Height, Id, NodeId, ShortId};
 
-use crate::Report;
+use crate::report::Report;
 use crate::rpc::{Side, result};
 use crate::txs::{self, Chain, Raw};
 
