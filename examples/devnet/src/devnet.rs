@@ -396,18 +396,24 @@ fn write_genesis(store: &Store, g: &Genesis) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// The chain an alias or ID string names (`X`/`avm`, `P`/`platform`, `C`/`evm`, or the ID).
+/// The chain an alias or ID string names (`X`/`avm`, `P`/`platform`, `C`/`evm`, as
+/// `avalanche_rpc::network::CHAIN_ALIASES` has them, or the ID).
 pub fn chain_id(devnet: &Devnet, alias: &str) -> Option<Id> {
     let g = &devnet.genesis;
-    let known = [
-        (g.x_chain_id, ["X", "avm"]),
-        (Id::ZERO, ["P", "platform"]),
-        (g.c_chain_id, ["C", "evm"]),
-    ];
-    known
-        .into_iter()
-        .find(|(id, aliases)| aliases.contains(&alias) || id.to_string() == alias)
-        .map(|(id, _)| id)
+    let of = |letter| match letter {
+        'X' => Some(g.x_chain_id),
+        'P' => Some(Id::ZERO),
+        'C' => Some(g.c_chain_id),
+        _ => None,
+    };
+    avalanche_rpc::network::chain_of_alias(alias)
+        .and_then(of)
+        .or_else(|| {
+            ['X', 'P', 'C']
+                .into_iter()
+                .filter_map(of)
+                .find(|id| id.to_string() == alias)
+        })
 }
 
 /// Builds a block whenever transactions wait, as a single-validator network does; a

@@ -33,34 +33,6 @@ pub fn test_keys() -> Vec<PrivateKey> {
     keys
 }
 
-/// The bech32 human-readable part of a network (`utils/constants/network_ids.go`).
-pub fn hrp(network_id: u32) -> String {
-    match network_id {
-        1 => "avax".into(),
-        2 => "cascade".into(),
-        3 => "denali".into(),
-        4 => "everest".into(),
-        5 => "fuji".into(),
-        10 => "testing".into(),
-        12345 => "local".into(),
-        _ => "custom".into(),
-    }
-}
-
-/// The network's name as `info.getNetworkName` says it.
-pub fn network_name(network_id: u32) -> String {
-    match network_id {
-        1 => "mainnet".into(),
-        2 => "cascade".into(),
-        3 => "denali".into(),
-        4 => "everest".into(),
-        5 => "fuji".into(),
-        10 => "testing".into(),
-        12345 => "local".into(),
-        n => format!("network-{n}"),
-    }
-}
-
 /// An asset of the X-chain genesis.
 #[derive(Debug, Clone)]
 pub struct GenesisAsset {

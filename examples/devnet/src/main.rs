@@ -261,7 +261,7 @@ fn timeout(text: &str) -> Result<Timeout, String> {
 
 fn print_banner(devnet: &Devnet, addr: &str, flags: &Flags) {
     let g = &devnet.genesis;
-    let hrp = genesis::hrp(g.network_id);
+    let hrp = avalanche_rpc::network::hrp(g.network_id);
     println!(
         "avalanche-devnet {} (node API v{})",
         env!("CARGO_PKG_VERSION"),
@@ -270,7 +270,7 @@ fn print_banner(devnet: &Devnet, addr: &str, flags: &Flags) {
     println!(
         "network {} ({}), {}",
         g.network_id,
-        genesis::network_name(g.network_id),
+        avalanche_rpc::network::name(g.network_id),
         match &flags.db_dir {
             Some(d) => format!("chain kept in {}", d.display()),
             None => "in memory".to_string(),
@@ -284,7 +284,7 @@ fn print_banner(devnet: &Devnet, addr: &str, flags: &Flags) {
     }
     let mut first = String::new();
     for (i, k) in genesis::test_keys().iter().enumerate() {
-        let a = avalanche_rpc::wire::Address::new(Some("X"), &hrp, *k.address().as_bytes())
+        let a = avalanche_rpc::wire::Address::new(Some("X"), hrp, *k.address().as_bytes())
             .map(|a| a.to_string())
             .unwrap_or_default();
         println!("  ({i}) {a}  {k}");

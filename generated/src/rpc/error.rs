@@ -1,6 +1,6 @@
 //! JSON-RPC errors (what a server sends) and client errors (everything a call can end in).
 
-use super::excerpt::excerpt;
+use super::excerpt::{excerpt, excerpt_quotes};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -57,11 +57,12 @@ impl RpcError {
     }
 
     /// -32602, naming the field (a path such as `startIndex.address`, empty for the whole
-    /// params) and what was wrong with it. `data` is `{"field", "reason"}`. Both are cut to an
-    /// [`excerpt`], as they may quote the request.
+    /// params) and what was wrong with it. `data` is `{"field", "reason"}`. The field is cut
+    /// to an [`excerpt`] and what the reason quotes to one each ([`excerpt_quotes`]): the
+    /// reason's own words are kept.
     pub fn invalid_params(field: &str, reason: impl Into<String>) -> Self {
         let field = excerpt(field);
-        let reason = excerpt(&reason.into()).into_owned();
+        let reason = excerpt_quotes(&reason.into()).into_owned();
         let message = if field.is_empty() {
             format!("invalid params: {reason}")
         } else {
@@ -95,19 +96,19 @@ impl RpcError {
         }
     }
 
-    /// -32600 with a reason (cut to an [`excerpt`]).
+    /// -32600 with a reason (what it quotes cut, [`excerpt_quotes`]).
     pub fn invalid_request(reason: impl Into<String>) -> Self {
         Self::new(
             codes::INVALID_REQUEST,
-            format!("invalid request: {}", excerpt(&reason.into())),
+            format!("invalid request: {}", excerpt_quotes(&reason.into())),
         )
     }
 
-    /// -32700 with the parser's message (cut to an [`excerpt`]).
+    /// -32700 with the parser's message (what it quotes cut, [`excerpt_quotes`]).
     pub fn parse_error(reason: impl Into<String>) -> Self {
         Self::new(
             codes::PARSE_ERROR,
-            format!("parse error: {}", excerpt(&reason.into())),
+            format!("parse error: {}", excerpt_quotes(&reason.into())),
         )
     }
 

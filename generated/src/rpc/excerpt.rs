@@ -25,10 +25,16 @@ const TAIL_CHARS: usize = 30;
 /// assert!(cut.ends_with("xxx\", expected u64"));
 /// ```
 pub fn excerpt(text: &str) -> Cow<'_, str> {
-    let Some((head_end, _)) = text.char_indices().nth(EXCERPT_CHARS) else {
+    excerpt_to(text, EXCERPT_CHARS)
+}
+
+/// `text` if it is at most `max` characters long; otherwise its head and its last
+/// [`TAIL_CHARS`] characters joined by `…`, `max` characters in all.
+fn excerpt_to(text: &str, max: usize) -> Cow<'_, str> {
+    let Some((head_end, _)) = text.char_indices().nth(max) else {
         return Cow::Borrowed(text);
     };
-    let head_chars = EXCERPT_CHARS - TAIL_CHARS - 1;
+    let head_chars = max - TAIL_CHARS - 1;
     let head_end = text
         .char_indices()
         .nth(head_chars)
@@ -41,9 +47,76 @@ pub fn excerpt(text: &str) -> Cow<'_, str> {
     Cow::Owned(format!("{}…{}", &text[..head_end], &text[tail_start..]))
 }
 
+/// Most characters of a message built around quoted request text, once each quote is cut.
+pub const MESSAGE_CHARS: usize = 1_000;
+
+/// A message that quotes request text, with each quoted run (between `"` or `` ` ``, an
+/// unclosed one running to the end) longer than [`EXCERPT_CHARS`] cut to an [`excerpt`]: the
+/// message's own words stay whole, what it quotes is short. A message still longer than
+/// [`MESSAGE_CHARS`] (many quotes) is cut as a whole, so an error stays small whatever was sent.
+///
+/// ```
+/// use avalanche_rpc::rpc::excerpt_quotes;
+/// let long = format!("couldn't parse address \"X-{}\": expected hrp \"local\" but got \"avax\"", "a".repeat(500));
+/// let cut = excerpt_quotes(&long);
+/// assert!(cut.starts_with("couldn't parse address \"X-aaa") && cut.contains('…'));
+/// assert!(cut.ends_with("\": expected hrp \"local\" but got \"avax\""));
+/// ```
+pub fn excerpt_quotes(text: &str) -> Cow<'_, str> {
+    if text.chars().count() <= EXCERPT_CHARS {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len().min(4 * MESSAGE_CHARS));
+    let mut rest = text;
+    while let Some(open) = rest.find(['"', '`']) {
+        let quote = rest.as_bytes()[open] as char;
+        out.push_str(&rest[..=open]);
+        let inner = &rest[open + 1..];
+        let (quoted, after) = match inner.find(quote) {
+            Some(close) => (&inner[..close], &inner[close..]),
+            None => (inner, ""),
+        };
+        out.push_str(&excerpt(quoted));
+        match after.strip_prefix(quote) {
+            Some(tail) => {
+                out.push(quote);
+                rest = tail;
+            }
+            None => rest = after,
+        }
+        if out.len() > 4 * MESSAGE_CHARS {
+            break;
+        }
+    }
+    out.push_str(rest);
+    match excerpt_to(&out, MESSAGE_CHARS) {
+        Cow::Borrowed(_) => Cow::Owned(out),
+        Cow::Owned(cut) => Cow::Owned(cut),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn quotes_are_cut_and_words_kept() {
+        let q = "q".repeat(5_000);
+        let text =
+            format!("invalid type: string \"{q}\", expected `{q}` or nothing, said the server");
+        let cut = excerpt_quotes(&text);
+        assert!(cut.starts_with("invalid type: string \"qqq"), "{cut}");
+        assert!(
+            cut.contains("\", expected `qq") && cut.ends_with("` or nothing, said the server"),
+            "{cut}"
+        );
+        assert_eq!(cut.matches('…').count(), 2, "{cut}");
+        // An unclosed quote runs to the end; many quotes still give a bounded message.
+        assert!(excerpt_quotes(&format!("bad \"{q}")).chars().count() < 120);
+        let many = format!("\"{}\" ", "a".repeat(90)).repeat(1_000);
+        assert_eq!(excerpt_quotes(&many).chars().count(), MESSAGE_CHARS);
+        assert!(matches!(excerpt_quotes("short \"x\""), Cow::Borrowed(_)));
+    }
 
     #[test]
     fn short_text_is_kept() {

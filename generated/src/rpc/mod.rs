@@ -41,7 +41,7 @@ pub use client::{
     Transport, TransportError, decode_reply,
 };
 pub use error::{ClientError, ReplyProblem, RpcError, codes};
-pub use excerpt::{EXCERPT_CHARS, excerpt};
+pub use excerpt::{EXCERPT_CHARS, MESSAGE_CHARS, excerpt, excerpt_quotes};
 #[cfg(feature = "server")]
 pub use mock::SpecExamples;
 #[cfg(feature = "client")]

@@ -22,11 +22,7 @@ impl ChainView<'_> {
         ChainView {
             chain: Chain::X,
             alias: "X",
-            aliases: vec![
-                "X".into(),
-                "avm".into(),
-                devnet.genesis.x_chain_id.to_string(),
-            ],
+            aliases: aliases('X', devnet.genesis.x_chain_id),
         }
     }
 
@@ -34,7 +30,7 @@ impl ChainView<'_> {
         ChainView {
             chain: Chain::P,
             alias: "P",
-            aliases: vec!["P".into(), "platform".into(), Id::ZERO.to_string()],
+            aliases: aliases('P', Id::ZERO),
         }
     }
 
@@ -180,12 +176,18 @@ pub(super) fn encode(encoding: Encoding, bytes: &[u8]) -> Result<HexBytes, RpcEr
 
 /// An X-chain address of this network (`X-local1…`), or its 20 bytes as raw cb58.
 pub(super) fn x_address(devnet: &Devnet, field: &str, a: &Address) -> Result<[u8; 20], RpcError> {
-    check_address(
-        devnet,
-        field,
-        a,
-        &["X", "avm", &devnet.genesis.x_chain_id.to_string()],
-    )
+    ChainView::x(devnet).address(devnet, field, a)
+}
+
+/// What a primary network chain answers to: its aliases (`avalanche_rpc::network`), its
+/// letter first, then its ID.
+fn aliases(letter: char, id: Id) -> Vec<String> {
+    avalanche_rpc::network::CHAIN_ALIASES
+        .iter()
+        .filter(|(l, _)| *l == letter)
+        .flat_map(|(_, names)| names.iter().map(|n| n.to_string()))
+        .chain([id.to_string()])
+        .collect()
 }
 
 pub(super) fn check_address(
@@ -194,7 +196,7 @@ pub(super) fn check_address(
     a: &Address,
     aliases: &[&str],
 ) -> Result<[u8; 20], RpcError> {
-    let hrp = crate::genesis::hrp(devnet.options.network_id);
+    let hrp = avalanche_rpc::network::hrp(devnet.options.network_id);
     if let Some(chain) = a.chain()
         && !aliases.contains(&chain)
     {
@@ -221,7 +223,7 @@ pub(super) fn check_address(
 pub(super) fn format_address(devnet: &Devnet, chain: &str, payload: [u8; 20]) -> String {
     Address::new(
         Some(chain),
-        &crate::genesis::hrp(devnet.options.network_id),
+        avalanche_rpc::network::hrp(devnet.options.network_id),
         payload,
     )
     .map(|a| a.to_string())

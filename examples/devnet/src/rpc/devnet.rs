@@ -50,12 +50,17 @@ impl DevnetServer for Control {
                 "amount must be at least 1",
             ));
         }
-        let (chain, to) = match p.address.chain() {
-            Some("P" | "platform") => (
+        let on_p = p
+            .address
+            .chain()
+            .and_then(avalanche_rpc::network::chain_of_alias)
+            == Some('P');
+        let (chain, to) = match on_p {
+            true => (
                 Chain::P,
                 ChainView::p().address(&self.0, "address", &p.address)?,
             ),
-            _ => (
+            false => (
                 Chain::X,
                 ChainView::x(&self.0).address(&self.0, "address", &p.address)?,
             ),

@@ -61,7 +61,7 @@ impl InfoServer for Info {
         &self,
         _: GetNetworkNameParams,
     ) -> Result<GetNetworkNameResult, RpcError> {
-        Ok(GetNetworkNameResult::new(crate::genesis::network_name(
+        Ok(GetNetworkNameResult::new(avalanche_rpc::network::name(
             self.devnet.options.network_id,
         )))
     }

@@ -16,6 +16,7 @@ mod genesis;
 mod history;
 mod mempool;
 mod methods;
+mod networks;
 mod nft;
 mod node;
 mod paging;
