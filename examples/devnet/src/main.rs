@@ -194,7 +194,9 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
         origins: flags.http_allowed_origins.clone(),
     };
     let app = avalanche_devnet::app(devnet.clone(), flags.public, gate);
-    let listener = listen(&flags.http_host, flags.http_port).await?;
+    let listener = listen(&flags.http_host, flags.http_port)
+        .await
+        .map_err(|e| bind_error(&flags.http_host, flags.http_port, &e))?;
     avalanche_devnet::os::start_trimming();
     let fds = avalanche_devnet::os::raise_fd_limit();
     let wanted = u64::from(flags.http_max_connections) + u64::from(flags.http_max_waiting) + 64;
@@ -249,6 +251,21 @@ async fn listen(host: &str, port: u16) -> std::io::Result<tokio::net::TcpListene
             format!("{host} resolves to no address"),
         )
     }))
+}
+
+/// Why the HTTP port could not be taken, and what to do about it.
+fn bind_error(host: &str, port: u16, e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::AddrInUse => format!(
+            "cannot serve on {host}:{port}: the port is in use (another devnet or node?); \
+             stop it, or choose another port with --http-port"
+        ),
+        std::io::ErrorKind::PermissionDenied => format!(
+            "cannot serve on {host}:{port}: permission denied (ports below 1024 need \
+             privileges); choose another port with --http-port"
+        ),
+        _ => format!("cannot serve on {host}:{port}: {e} (--http-host, --http-port)"),
+    }
 }
 
 /// A timeout flag's value: `None` is no limit (the node's `0`).

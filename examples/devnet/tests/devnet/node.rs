@@ -292,3 +292,21 @@ async fn a_store_without_the_p_chain_s_indexed_height_catches_up_from_its_index(
         "each block once, in order"
     );
 }
+
+#[test]
+fn a_port_in_use_is_refused_naming_the_port_and_the_flag() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_avalanche-devnet"))
+        .args(["--http-port", &port.to_string()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "avalanche-devnet: cannot serve on 127.0.0.1:{port}: the port is in use (another \
+             devnet or node?); stop it, or choose another port with --http-port\n"
+        )
+    );
+}
