@@ -1603,7 +1603,7 @@ fn call_lists_the_methods_helps_with_each_and_suggests_names() {
 /// examples: the flags give the example's params, and the output is the example's result.
 #[test]
 fn call_runs_every_methods_help_example_against_the_spec_examples() {
-    use avalanche_rpc::rpc::{ServeConfig, SpecExamples};
+    use avalanche_rpc::rpc::{ServerConfig, SpecExamples};
     use avalanche_rpc::{
         METHODS, avm, avm_static, devnet, index, info, platform, proposervm, wallet,
     };
@@ -1624,7 +1624,7 @@ fn call_runs_every_methods_help_example_against_the_spec_examples() {
         tokio::spawn(avalanche_rpc::rpc::serve(
             listener,
             router,
-            ServeConfig::default(),
+            ServerConfig::default(),
         ));
         format!("http://{addr}")
     });
@@ -1693,7 +1693,7 @@ fn call_runs_every_methods_help_example_against_the_spec_examples() {
 #[test]
 fn export_refuses_a_file_that_is_not_its_own_and_leaves_it_untouched() {
     use avalanche_rpc::info;
-    use avalanche_rpc::rpc::{ServeConfig, SpecExamples};
+    use avalanche_rpc::rpc::{ServerConfig, SpecExamples};
     let rt = tokio::runtime::Runtime::new().unwrap();
     let url = rt.block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -1701,7 +1701,7 @@ fn export_refuses_a_file_that_is_not_its_own_and_leaves_it_untouched() {
         tokio::spawn(avalanche_rpc::rpc::serve(
             listener,
             info::router(SpecExamples),
-            ServeConfig::default(),
+            ServerConfig::default(),
         ));
         format!("http://{addr}")
     });

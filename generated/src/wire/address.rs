@@ -369,6 +369,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "server")]
     #[test]
     fn a_hand_built_chain_or_hrp_that_needs_escaping_is_still_valid_json_from_the_server() {
         let odd = Address::Bech32 {
@@ -378,7 +379,7 @@ mod tests {
         };
         let plain = Address::new(Some("P"), "avax", EWOQ).unwrap();
         for address in [odd, plain] {
-            let ours = crate::rpc::json_write::to_vec(&address).unwrap();
+            let ours = crate::rpc::server::write::json_write::to_vec(&address).unwrap();
             assert_eq!(ours, serde_json::to_vec(&address).unwrap());
             let back: String = serde_json::from_slice(&ours).unwrap();
             assert_eq!(back, address.to_string());

@@ -20,8 +20,8 @@
 //! rest up in the table. Rebuilding a trail briefly holds its old and new pairs together.
 //!
 //! The server runtime starts trails for the replies it writes (`SizeHint` in
-//! `rpc/buffers.rs`). The client starts them, the same way, for the large replies it reads
-//! ([`while_reading`], from `rpc/client.rs`): there a lookup goes the other way, from a text to
+//! `rpc/server/write/buffers.rs`). The client starts them, the same way, for the large replies it reads
+//! ([`while_reading`], from `rpc/client/mod.rs`): there a lookup goes the other way, from a text to
 //! its key, so that reading the same validators again takes each identifier's bytes from the
 //! pair met last time instead of decoding its base58 or bech32 and verifying its checksum
 //! again. Such a pair is only ever taken for a text equal to the one that was decoded and
