@@ -40,6 +40,7 @@ pub mod codec;
 #[cfg(feature = "keys")]
 pub mod keys;
 pub mod rpc;
+mod text_cache;
 #[cfg(feature = "transact")]
 pub mod transact;
 pub mod wire;

@@ -698,9 +698,10 @@ pub fn decode_reply<R: DeserializeOwned>(
     // A large reply is read with the identifiers met in this method's last one (see
     // `wire::limit_read_trails`).
     if method.rules.is_empty()
-        && let Some(result) = crate::wire::while_reading(method.name, reply.body.len(), || {
-            envelope::read_success(&reply.body, id)
-        })
+        && let Some(result) =
+            crate::text_cache::while_reading(method.name, reply.body.len(), || {
+                envelope::read_success(&reply.body, id)
+            })
     {
         return Ok(result);
     }
