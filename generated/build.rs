@@ -39,8 +39,8 @@ fn main() {
     if let Err(e) = std::fs::write(&out, code) {
         fail(&[format!("cannot write {}: {e}", out.display())]);
     }
-    // The `avax-rpc` tool checks nodes against the spec's OpenRPC document.
-    if std::env::var_os("CARGO_FEATURE_CLI").is_some() {
+    // `OPENRPC` (feature `openrpc`): the `avax-rpc` tool checks nodes against it.
+    if std::env::var_os("CARGO_FEATURE_OPENRPC").is_some() {
         let doc = avalanche_rpc_codegen::openrpc::combined_document(&spec);
         let path = out.with_file_name("openrpc.json");
         if let Err(e) = std::fs::write(&path, avalanche_rpc_codegen::openrpc::to_text(&doc)) {

@@ -2,7 +2,7 @@
 //! own paths: `cargo run -p avalanche-rpc-examples --example serve [-- ADDR]` (default
 //! 127.0.0.1:9650). A stand-in to develop a client against, until the devnet exists.
 
-use avalanche_rpc::rpc::{ServeConfig, SpecExamples, serve};
+use avalanche_rpc::rpc::{ServerConfig, SpecExamples, serve};
 use avalanche_rpc::{METHODS, avm, avm_static, index, info, platform, proposervm, wallet};
 
 #[tokio::main]
@@ -39,5 +39,5 @@ async fn main() -> std::io::Result<()> {
     println!("       -d '{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"info.getNodeID\"}}'");
     println!("  or: cargo run -p avalanche-rpc-examples --example client -- http://{addr}");
     // The node's timeouts and a cap on open connections; `axum::serve` has neither.
-    serve(listener, router, ServeConfig::default()).await
+    serve(listener, router, ServerConfig::default()).await
 }

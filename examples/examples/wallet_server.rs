@@ -3,7 +3,7 @@
 //! `curl -s 127.0.0.1:9651/ext/bc/X/wallet -H 'content-type: application/json' \
 //!    -d '{"jsonrpc":"2.0","id":1,"method":"wallet.issueTx","params":{"tx":"0x00000a09cfc7"}}'`
 
-use avalanche_rpc::rpc::{RpcError, ServeConfig, serve};
+use avalanche_rpc::rpc::{RpcError, ServerConfig, serve};
 use avalanche_rpc::wallet::{self, IssueTxParams, IssueTxResult, WalletServer};
 use avalanche_rpc::wire::Id;
 
@@ -30,7 +30,7 @@ async fn main() -> std::io::Result<()> {
     serve(
         listener,
         wallet::router(Wallet, "X"),
-        ServeConfig::default(),
+        ServerConfig::default(),
     )
     .await
 }

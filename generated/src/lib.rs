@@ -43,11 +43,19 @@ pub mod codec;
 pub mod keys;
 pub mod network;
 pub mod rpc;
+mod text_cache;
 #[cfg(feature = "transact")]
 pub mod transact;
 pub mod wire;
 
 #[doc(hidden)]
 pub use rpc::__private;
+
+/// The spec's combined OpenRPC document (JSON), for the node version and spec folder the
+/// crate was built with (see [Build-time settings](crate#build-time-settings)): the methods,
+/// params and results the bindings have, as a document other tools read. The `avax-rpc` tool
+/// checks nodes against it. Feature `openrpc`.
+#[cfg(feature = "openrpc")]
+pub const OPENRPC: &str = include_str!(concat!(env!("OUT_DIR"), "/openrpc.json"));
 
 include!(concat!(env!("OUT_DIR"), "/bindings.rs"));

@@ -422,10 +422,7 @@ async fn http_layer_status_codes() {
 #[tokio::test]
 async fn bodies_over_the_limit_are_refused_with_a_clear_error() {
     use avalanche_rpc::rpc::{ServerConfig, SpecExamples, server};
-    let config = ServerConfig {
-        max_body_bytes: 1024,
-        ..ServerConfig::default()
-    };
+    let config = ServerConfig::default().max_body_bytes(1024);
     let router = server::router_with(
         vec!["/ext/info".into()],
         avalanche_rpc::info::InfoService(SpecExamples),

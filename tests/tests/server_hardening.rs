@@ -6,7 +6,7 @@
 
 mod common;
 
-use avalanche_rpc::rpc::{ServeConfig, ServerConfig, SpecExamples, server};
+use avalanche_rpc::rpc::{ServerConfig, SpecExamples, server};
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -27,15 +27,15 @@ const EARLY: Duration = Duration::from_millis(30);
 /// Replies to bad input must stay under this, whatever the input's size.
 const SMALL: usize = 4096;
 
-fn config() -> ServeConfig {
-    ServeConfig::default()
+fn config() -> ServerConfig {
+    ServerConfig::default()
         .read_header_timeout(HEADER)
         .read_timeout(READ)
         .write_timeout(WRITE)
         .idle_timeout(IDLE)
 }
 
-async fn start(router: axum::Router, config: ServeConfig) -> SocketAddr {
+async fn start(router: axum::Router, config: ServerConfig) -> SocketAddr {
     let base = common::serve_with(router, config).await;
     base.trim_start_matches("http://")
         .parse()
@@ -521,11 +521,8 @@ const REPLY_CAP: usize = 64 * 1024;
 
 #[tokio::test]
 async fn a_batch_whose_replies_pass_the_cap_stops_running_and_says_which_limit() {
-    let (addr, calls) = start_padded(ServerConfig {
-        max_batch_reply_bytes: REPLY_CAP,
-        ..ServerConfig::default()
-    })
-    .await;
+    let (addr, calls) =
+        start_padded(ServerConfig::default().max_batch_reply_bytes(REPLY_CAP)).await;
     // 40 replies of 10 kB, 400 kB in all: six fit in 64 KiB. A notification before the limit
     // (runs, answers nothing) and one past it (neither).
     let (n, bytes) = (40, 10_000);
@@ -587,11 +584,8 @@ async fn a_batch_whose_replies_pass_the_cap_stops_running_and_says_which_limit()
 
 #[tokio::test]
 async fn a_batch_under_the_caps_is_answered_whole() {
-    let (addr, calls) = start_padded(ServerConfig {
-        max_batch_reply_bytes: REPLY_CAP,
-        ..ServerConfig::default()
-    })
-    .await;
+    let (addr, calls) =
+        start_padded(ServerConfig::default().max_batch_reply_bytes(REPLY_CAP)).await;
     // Five replies of 12 kB: about 60 kB, under 64 KiB.
     let reply = call(addr, "/test", &pad_batch(5, 12_000, &[3])).await;
     let replies = reply.json();
@@ -620,11 +614,7 @@ async fn a_batch_under_the_caps_is_answered_whole() {
 
 #[tokio::test]
 async fn a_batch_over_the_count_cap_runs_nothing_and_names_the_limit() {
-    let (addr, calls) = start_padded(ServerConfig {
-        max_batch_len: 2,
-        ..ServerConfig::default()
-    })
-    .await;
+    let (addr, calls) = start_padded(ServerConfig::default().max_batch_len(2)).await;
     let reply = call(addr, "/test", &pad_batch(3, 10, &[])).await;
     let v = reply.json();
     assert_eq!(v["error"]["code"], -32600, "{v}");
@@ -640,10 +630,7 @@ async fn a_batch_over_the_count_cap_runs_nothing_and_names_the_limit() {
 
 #[tokio::test]
 async fn a_body_over_the_limit_is_refused_before_it_ends() {
-    let config = ServerConfig {
-        max_body_bytes: 64 * 1024,
-        ..ServerConfig::default()
-    };
+    let config = ServerConfig::default().max_body_bytes(64 * 1024);
     let router = server::router_with(
         vec!["/ext/info".into()],
         avalanche_rpc::info::InfoService(SpecExamples),
@@ -711,9 +698,9 @@ async fn closed_within(stream: &mut TcpStream, wait: Duration) -> bool {
 
 /// Defaults with a cap of `cap` connections and timeouts of 60 s: nothing in a test using it
 /// may be closed by a timeout.
-fn long(cap: usize) -> ServeConfig {
+fn long(cap: usize) -> ServerConfig {
     let long = Duration::from_secs(60);
-    ServeConfig::default()
+    ServerConfig::default()
         .read_header_timeout(long)
         .read_timeout(long)
         .idle_timeout(long)
@@ -920,7 +907,7 @@ fn head_with_length(length: usize) -> String {
 #[tokio::test]
 async fn a_body_that_does_not_fit_the_budget_gets_503_and_small_calls_are_still_served() {
     const MIB: usize = 1024 * 1024;
-    let config = long(ServeConfig::default().max_connections).body_budget(MIB);
+    let config = long(ServerConfig::default().max_connections).body_budget(MIB);
     let addr = start(common::router(), config).await;
     // A peer announces 900 KiB (over the free 64 KiB) and stalls after a part: the budget
     // holds it.
@@ -1121,7 +1108,7 @@ async fn time_calls(what: &str, addr: SocketAddr) {
 async fn two_thousand_silent_sockets_do_not_delay_callers() {
     let addr = start(
         common::router(),
-        long(ServeConfig::default().max_connections),
+        long(ServerConfig::default().max_connections),
     )
     .await;
     let silent = flood(addr, b"").await;
@@ -1134,10 +1121,10 @@ async fn two_thousand_silent_sockets_do_not_delay_callers() {
 async fn two_thousand_half_sent_heads_do_not_lock_callers_out() {
     let addr = start(
         common::router(),
-        long(ServeConfig::default().max_connections),
+        long(ServerConfig::default().max_connections),
     )
     .await;
-    let grace = ServeConfig::default()
+    let grace = ServerConfig::default()
         .head_grace
         .expect("a grace by default");
     let stalled = flood(addr, b"POST /ext/info HTT").await;

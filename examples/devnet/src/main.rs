@@ -214,7 +214,7 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
         let every = std::time::Duration::from_secs_f64(flags.block_interval);
         tokio::spawn(avalanche_devnet::activity::run(devnet.clone(), every));
     }
-    let serve = avalanche_rpc::rpc::ServeConfig::default()
+    let serve = avalanche_rpc::rpc::ServerConfig::default()
         .read_header_timeout(flags.http_read_header_timeout.0)
         .read_timeout(flags.http_read_timeout.0)
         .write_timeout(flags.http_write_timeout.0)

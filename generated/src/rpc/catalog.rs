@@ -336,8 +336,8 @@ pub fn roundtrip<T: Serialize + DeserializeOwned>(value: &Value) -> Result<Value
     let typed: T = decode(value)?;
     // In the crate's tests, every typed value decoded here is also written by our own JSON
     // writer and checked against serde_json's bytes.
-    #[cfg(test)]
-    super::json_write::assert_same_as_serde_json(&typed);
+    #[cfg(all(test, feature = "server"))]
+    super::server::write::json_write::assert_same_as_serde_json(&typed);
     serde_json::to_value(&typed).map_err(|e| JsonDecodeError {
         path: ".".into(),
         message: e.to_string(),

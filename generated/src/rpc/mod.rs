@@ -2,32 +2,14 @@
 //! client over a [`Transport`], the server on axum and [`serve`], its hardened HTTP server,
 //! method descriptors and the spec-example test double.
 
-#[cfg(feature = "server")]
-mod budget;
-#[cfg(feature = "server")]
-mod buffers;
 mod catalog;
 #[cfg(feature = "client")]
 mod client;
-#[cfg(feature = "server")]
-mod deadline;
 #[cfg(any(feature = "client", feature = "server"))]
 mod envelope;
 mod error;
 mod excerpt;
-#[cfg(any(test, feature = "server"))]
-pub(crate) mod json_write;
-#[cfg(feature = "server")]
-mod mock;
-#[cfg(feature = "client")]
-pub mod paging;
 mod path;
-#[cfg(feature = "server")]
-mod plain_request;
-#[cfg(feature = "client")]
-mod retry;
-#[cfg(feature = "server")]
-mod serve;
 #[cfg(feature = "server")]
 pub mod server;
 
@@ -38,18 +20,17 @@ pub use catalog::{
 #[cfg(feature = "client")]
 pub use client::{
     ConfigError, Endpoint, HttpReply, HttpTransport, HttpTransportBuilder, Node, ResponseTooLarge,
-    Transport, TransportError, decode_reply,
+    RetryPolicy, Transport, TransportError, decode_reply, paging, parse_retry_after,
 };
 pub use error::{ClientError, ReplyProblem, RpcError, codes};
 pub use excerpt::{EXCERPT_CHARS, MESSAGE_CHARS, excerpt, excerpt_quotes};
 #[cfg(feature = "server")]
-pub use mock::SpecExamples;
-#[cfg(feature = "client")]
-pub use retry::{RetryPolicy, parse_retry_after};
+pub use server::{ServerConfig, SpecExamples, serve};
+
+/// The configuration of [`serve`], now [`ServerConfig`], which holds the routers' limits too.
 #[cfg(feature = "server")]
-pub use serve::{ServeConfig, serve};
-#[cfg(feature = "server")]
-pub use server::ServerConfig;
+#[deprecated(note = "use `ServerConfig`, which now holds `serve`'s settings too")]
+pub type ServeConfig = ServerConfig;
 
 /// What the generated code needs from the runtime and users do not: no part of the API, and
 /// free to change. The crate root re-exports it as `__private`.

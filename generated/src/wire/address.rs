@@ -11,8 +11,8 @@ use serde::ser::Error as _;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use super::text::deserialize_from_str;
-use super::text_cache::{KEY_BYTES, Text, text_of_padded};
 use super::{ShortId, WireError};
+use crate::text_cache::{self, KEY_BYTES, Text, text_of_padded};
 
 /// Number of bech32 data characters (5 bits each) that hold exactly 20 bytes.
 const PAYLOAD_CHARS: usize = 32;
@@ -96,7 +96,7 @@ const BECH32_KIND: u8 = 0x40;
 /// next (the payload from the key; the chain and HRP, which the text holds as they are, from
 /// the text).
 fn bech32_from_trail(s: &str) -> Option<Address> {
-    let (len, key) = super::text_trail::key_of(s.as_bytes(), |k| k & !1 == BECH32_KIND)?;
+    let (len, key) = text_cache::key_of(s.as_bytes(), |k| k & !1 == BECH32_KIND)?;
     let payload = key.get(len.checked_sub(20)?..len)?.try_into().ok()?;
     let (chain, bech) = match key[0] & 1 {
         1 => s.split_once('-').map(|(c, b)| (Some(c), b))?,
@@ -242,7 +242,7 @@ impl FromStr for Address {
         if chain_ok && let Some((hrp, payload)) = super::bech32_fast::decode(bech) {
             // A valid chain alias and a checked lower-case HRP: what `Address::new` stores,
             // and the text is its canonical one.
-            super::text_trail::remember(|| {
+            text_cache::remember(|| {
                 let (key, len) = bech32_key(chain, hrp, &payload)?;
                 let mut text = Text::new();
                 text.push(s.as_bytes()).then_some((len, key, text))
@@ -369,6 +369,7 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "server")]
     #[test]
     fn a_hand_built_chain_or_hrp_that_needs_escaping_is_still_valid_json_from_the_server() {
         let odd = Address::Bech32 {
@@ -378,7 +379,7 @@ mod tests {
         };
         let plain = Address::new(Some("P"), "avax", EWOQ).unwrap();
         for address in [odd, plain] {
-            let ours = crate::rpc::json_write::to_vec(&address).unwrap();
+            let ours = crate::rpc::server::write::json_write::to_vec(&address).unwrap();
             assert_eq!(ours, serde_json::to_vec(&address).unwrap());
             let back: String = serde_json::from_slice(&ours).unwrap();
             assert_eq!(back, address.to_string());

@@ -5,7 +5,7 @@
 //! escape. [`serialize`] hands such text to the serializer wrapped in a newtype struct with a
 //! private name, [`TOKEN`]. Every serializer writes a newtype struct as its inner value, so
 //! serde_json and any other format write the same string as before. Our own writer,
-//! [`crate::rpc::json_write`], recognises the name and copies the text between quotes without
+//! [`crate::rpc::server::write::json_write`], recognises the name and copies the text between quotes without
 //! looking at its bytes.
 
 /// The name of the newtype struct that marks text needing no escaping. It is private: only
@@ -17,7 +17,7 @@ pub(crate) const TOKEN: &str = "$avalanche_rpc::ascii";
 ///
 /// It calls `serialize_newtype_struct(TOKEN, text)`. serde_json, like any serializer, writes
 /// a newtype struct as its inner value, so it writes the string as usual (scanning it for
-/// escapes, finding none). Our writer, [`crate::rpc::json_write`], writes it between quotes
+/// escapes, finding none). Our writer, [`crate::rpc::server::write::json_write`], writes it between quotes
 /// without scanning. Debug builds check the promise about the bytes; release builds trust it,
 /// and a broken promise there gives invalid JSON from our writer.
 pub(crate) fn serialize<S: serde::Serializer>(text: &str, s: S) -> Result<S::Ok, S::Error> {

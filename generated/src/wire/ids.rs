@@ -7,8 +7,7 @@ use sha2::{Digest, Sha256};
 
 use super::WireError;
 use super::base58::{self, ShortText};
-use super::text_cache::{KEY_BYTES, Text, text_of_padded};
-use super::text_trail;
+use crate::text_cache::{self, KEY_BYTES, Text, text_of_padded};
 
 /// The 4-byte checksum used by cb58 and checksummed hex: the last 4 bytes of SHA-256(`bytes`).
 pub(crate) fn checksum(bytes: &[u8]) -> [u8; 4] {
@@ -68,7 +67,7 @@ fn id_text<const N: usize>(prefix: &str, bytes: &[u8; N]) -> Text {
 /// `None` for anything else, which the caller decodes again to say what is wrong.
 fn id_of_text<const N: usize>(prefix: &str, s: &str) -> Option<[u8; N]> {
     let kind = id_kind(N, prefix);
-    if let Some((_, key)) = text_trail::key_of(s.as_bytes(), |k| k == kind) {
+    if let Some((_, key)) = text_cache::key_of(s.as_bytes(), |k| k == kind) {
         return key[1..=N].try_into().ok();
     }
     let raw = base58::decode_exact(s.strip_prefix(prefix)?, N + 4)?;
@@ -77,7 +76,7 @@ fn id_of_text<const N: usize>(prefix: &str, s: &str) -> Option<[u8; N]> {
     }
     let bytes: [u8; N] = raw[..N].try_into().ok()?;
     // Base58 has one text for each byte string, so this text is the identifier's own.
-    text_trail::remember(|| {
+    text_cache::remember(|| {
         let mut text = Text::new();
         text.push(s.as_bytes())
             .then(|| (N + 1, id_key(prefix, &bytes), text))

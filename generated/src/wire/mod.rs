@@ -16,8 +16,6 @@ mod numbers;
 #[cfg(test)]
 mod test_rng;
 pub(crate) mod text;
-mod text_cache;
-mod text_trail;
 mod time;
 
 pub use address::Address;
@@ -28,12 +26,9 @@ pub use hex::{HexBytes, HexOrJson};
 pub use ids::{Id, NodeId, ShortId, cb58_decode, cb58_encode};
 pub use numbers::{Percent, U8, U16, U32, U64};
 pub use serde_json::Value;
-pub use text_cache::{
-    DEFAULT_ENTRIES as TEXT_CACHE_ENTRIES, enable_text_cache, text_cache_enabled,
+// The text cache's switches keep their paths here.
+pub use crate::text_cache::{
+    DEFAULT_ENTRIES as TEXT_CACHE_ENTRIES, DEFAULT_READ_PAIRS, enable_text_cache,
+    limit_read_trails, text_cache_enabled,
 };
-#[cfg(feature = "server")]
-pub(crate) use text_trail::Trails;
-#[cfg(feature = "client")]
-pub(crate) use text_trail::while_reading;
-pub use text_trail::{DEFAULT_READ_PAIRS, limit_read_trails};
 pub use time::Timestamp;

@@ -2,7 +2,7 @@
 
 #![allow(dead_code)]
 
-use avalanche_rpc::rpc::{Node, ServeConfig, SpecExamples};
+use avalanche_rpc::rpc::{Node, ServerConfig, SpecExamples};
 use avalanche_rpc::{avm, avm_static, index, info, platform, proposervm, wallet};
 use axum::response::IntoResponse;
 use std::sync::{Arc, Mutex};
@@ -42,11 +42,11 @@ pub fn router() -> axum::Router {
 /// Serves `router` on an ephemeral 127.0.0.1 port with the default config; returns the base
 /// URL.
 pub async fn serve(router: axum::Router) -> String {
-    serve_with(router, ServeConfig::default()).await
+    serve_with(router, ServerConfig::default()).await
 }
 
 /// Serves `router` on an ephemeral 127.0.0.1 port with `config`; returns the base URL.
-pub async fn serve_with(router: axum::Router, config: ServeConfig) -> String {
+pub async fn serve_with(router: axum::Router, config: ServerConfig) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
         .await
         .expect("bind 127.0.0.1");

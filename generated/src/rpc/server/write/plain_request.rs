@@ -2,7 +2,7 @@
 //! `method`, and optionally `id` and `params`, each once, in any order, with JSON whitespace
 //! between tokens, no escape in a name or string and an integer, string or null `id`.
 //!
-//! Anything else is left to [`envelope::read`](super::envelope::read) (serde_json), which
+//! Anything else is left to [`envelope::read`](crate::rpc::envelope::read) (serde_json), which
 //! reads every request and says what is wrong with it; for the requests read here it gives
 //! the same members, and `server`'s tests compare the two on generated requests. The
 //! `params` value, when it is not `{}`, `[]` or `null`, is read by serde_json too, so it is

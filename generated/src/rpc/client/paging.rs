@@ -19,8 +19,8 @@
 //!   the `reason` of an invalid-params error where a server (as `avalanche-devnet`) names the
 //!   param instead.
 
-use super::catalog::MethodInfo;
-use super::error::ClientError;
+use crate::rpc::catalog::MethodInfo;
+use crate::rpc::error::ClientError;
 pub use futures_core::Stream;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -210,7 +210,7 @@ where
 /// Whether a node's error is one of those that end the list: its message, or the `reason` of
 /// an invalid-params error as this crate's servers word it (`data: {field, reason}`), is one
 /// of the spec's `ends-with` messages.
-fn means_the_end(paging: &Paging, error: &super::error::RpcError) -> bool {
+fn means_the_end(paging: &Paging, error: &crate::rpc::error::RpcError) -> bool {
     let reason = error
         .data
         .as_ref()

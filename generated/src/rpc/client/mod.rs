@@ -1,9 +1,13 @@
 //! The client side: a transport moves bytes, an [`Endpoint`] speaks JSON-RPC over it.
 
-use super::catalog::{MethodInfo, normalize};
-use super::envelope::{self, Envelope};
-use super::error::{ClientError, ReplyProblem, RpcError, snippet, strip_position};
-use super::retry::{RetryPolicy, parse_retry_after};
+pub mod paging;
+mod retry;
+
+pub use retry::{RetryPolicy, parse_retry_after};
+
+use crate::rpc::catalog::{MethodInfo, normalize};
+use crate::rpc::envelope::{self, Envelope};
+use crate::rpc::error::{ClientError, ReplyProblem, RpcError, snippet, strip_position};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::value::RawValue;
@@ -694,9 +698,10 @@ pub fn decode_reply<R: DeserializeOwned>(
     // A large reply is read with the identifiers met in this method's last one (see
     // `wire::limit_read_trails`).
     if method.rules.is_empty()
-        && let Some(result) = crate::wire::while_reading(method.name, reply.body.len(), || {
-            envelope::read_success(&reply.body, id)
-        })
+        && let Some(result) =
+            crate::text_cache::while_reading(method.name, reply.body.len(), || {
+                envelope::read_success(&reply.body, id)
+            })
     {
         return Ok(result);
     }

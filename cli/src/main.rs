@@ -1,4 +1,4 @@
-//! `avax-rpc`: the command line of `avalanche-rpc` (feature `cli`).
+//! `avax-rpc`: the command line of `avalanche-rpc` (its own crate, on the library's public API).
 //!
 //! ```sh
 //! avax-rpc decode tx --chain P 0x0000…      # the node's JSON form of a transaction

@@ -1,10 +1,9 @@
-//! `avax-rpc conformance` (feature `cli`) against a fake node on 127.0.0.1 that answers each
+//! `avax-rpc conformance` against a fake node on 127.0.0.1 that answers each
 //! method with the spec's first example result: a faithful one shows no drift; one with
 //! planted drift shows each, with its method and path; nodes of an old, a middle and a recent
 //! version, serving what the spec says their version serves, show none either, and are not
 //! asked for what their version lacks; a method a node still serves after the spec's
 //! `removed` is a notice, drift with `--strict`; remote URLs need `--allow-remote`.
-#![cfg(feature = "cli")]
 
 use avalanche_rpc::rpc::MethodInfo;
 use serde_json::{Value, json};

@@ -8,7 +8,7 @@
 //! than that; a buffer under [`SMALLEST_POOLED`] never enters it (the allocator's own caches
 //! serve those sizes well).
 
-use crate::wire::Trails;
+use crate::text_cache::Trails;
 use bytes::Bytes;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -34,7 +34,7 @@ struct Pool {
 /// What one method's replies need, learnt from its last reply: the buffer of the next one
 /// starts that large (with a little room), so a reply is written without growing its buffer;
 /// and the order its identifiers came in, so the text cache is read in that order (see
-/// `wire/text_trail.rs`).
+/// `text_cache/trail.rs`).
 #[derive(Debug, Default)]
 pub struct SizeHint(AtomicUsize, Trails);
 

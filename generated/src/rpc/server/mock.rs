@@ -1,8 +1,8 @@
 //! [`SpecExamples`]: a server that answers from the spec's examples.
 
-use super::catalog::MethodInfo;
-use super::error::RpcError;
-use super::excerpt::excerpt;
+use crate::rpc::catalog::MethodInfo;
+use crate::rpc::error::RpcError;
+use crate::rpc::excerpt::excerpt;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::future::Future;
@@ -55,7 +55,7 @@ impl SpecExamples {
                 ))
                 .with_data(excerpt_value(&asked))
             })?;
-        super::catalog::decode(&example.result()).map_err(|e| {
+        crate::rpc::catalog::decode(&example.result()).map_err(|e| {
             RpcError::internal(format!(
                 "the example `{}` does not decode: {e}",
                 example.name

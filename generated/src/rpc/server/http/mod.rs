@@ -2,11 +2,15 @@
 //! cap on open connections (making room from idle ones and from stalled request heads) and a
 //! budget for request bodies in flight. Use it instead of `axum::serve`, which has no timeouts.
 
-use super::budget::{Budget, CountedBody, Tally};
-use super::deadline::{Clock, ReplyBody, RequestBody, TimedIo, Timeouts, supervise};
-use super::server::BoxFuture;
+mod budget;
+mod deadline;
+
+use crate::rpc::server::config::ServerConfig;
+use crate::rpc::server::dispatch::BoxFuture;
 use axum::Router;
 use axum::http::{HeaderValue, Request, Response, StatusCode, header};
+use budget::{Budget, CountedBody, Tally};
+use deadline::{Clock, ReplyBody, RequestBody, TimedIo, Timeouts, supervise};
 use hyper::body::{Body, Incoming};
 use hyper::server::conn::http1;
 use hyper_util::rt::TokioIo;
@@ -23,184 +27,14 @@ use tokio::time::Instant;
 /// (such as running out of file descriptors), as `axum::serve` does.
 const ACCEPT_BACKOFF: Duration = Duration::from_secs(1);
 
-/// Timeouts and limits of [`serve`]. [`Default`] is the node's defaults (see the table in
-/// [`crate::rpc::server`]); change them with the setters:
-///
-/// ```
-/// use avalanche_rpc::rpc::ServeConfig;
-/// use std::time::Duration;
-/// let config = ServeConfig::default()
-///     .read_timeout(Duration::from_secs(10))
-///     .idle_timeout(None)
-///     .max_connections(2_000)
-///     .head_grace(Duration::from_secs(5))
-///     .body_budget(64 * 1024 * 1024);
-/// assert_eq!(config.read_header_timeout, Some(Duration::from_secs(30)));
-/// assert_eq!(config.idle_timeout, None);
-/// assert_eq!(config.head_grace, Some(Duration::from_secs(5)));
-/// assert!(config.evict_idle);
-/// ```
-///
-/// A timeout of `None` is no limit (where the node spells it `0`). Every timeout ends with the
-/// connection closed, without a reply, as the node does.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub struct ServeConfig {
-    /// The longest a request head may take to arrive, counted from the request's first byte
-    /// (from accept, for a connection's first request). Node: `--http-read-header-timeout`,
-    /// 30 s.
-    pub read_header_timeout: Option<Duration>,
-    /// The longest a whole request, head and body, may take to arrive, counted as
-    /// [`read_header_timeout`](Self::read_header_timeout) is. Node: `--http-read-timeout`,
-    /// 30 s.
-    pub read_timeout: Option<Duration>,
-    /// The longest a reply may take to be written to the socket, counted from when the
-    /// handler returns it. Node: `--http-write-timeout`, 30 s, counted from the end of the
-    /// request head (so there a handler's own time counts too).
-    pub write_timeout: Option<Duration>,
-    /// The longest a keep-alive connection may wait for its next request, counted from when
-    /// the last reply was written. Node: `--http-idle-timeout`, 120 s.
-    pub idle_timeout: Option<Duration>,
-    /// The most connections open at once. The node has no cap. 512 by default: half the usual
-    /// soft limit of 1,024 open files, so a flood of idle connections cannot exhaust the
-    /// process's descriptors, leaving the rest for everything else it opens. What happens to
-    /// one more: see [`evict_idle`](Self::evict_idle).
-    pub max_connections: usize,
-    /// With the cap reached, a new connection that sends a request makes room by closing the
-    /// connection idle the longest: one that has sent nothing yet, or nothing of a next
-    /// request since its last reply, or whose request head is still arriving after
-    /// [`head_grace`](Self::head_grace) (idle since its request's start), oldest first. A
-    /// connection whose body is under way, or whose request is being handled or answered, is
-    /// never closed for this; when no connection may be closed, the new connection waits
-    /// until one ends or may be. Until it sends something, a new connection waits beside the
-    /// served ones (see [`max_waiting`](Self::max_waiting)). So a flood of silent sockets, or
-    /// of sockets that send part of a request head and stall, cannot make a caller wait for
-    /// their timeouts. On by default.
-    /// Off, a new connection waits (accepted, holding one descriptor; the ones after it wait
-    /// unaccepted in the listener's backlog) until a connection closes.
-    pub evict_idle: bool,
-    /// With [`evict_idle`](Self::evict_idle) and the cap reached, how long a request head may
-    /// take before its connection may be closed to make room, as an idle one is: 2 s by
-    /// default, counted as [`read_header_timeout`](Self::read_header_timeout) is. Below the
-    /// cap, a head has the whole header timeout. A caller's head arrives in one segment, at
-    /// once; 2 s leaves room for several round trips and one lost segment sent again after
-    /// TCP's initial retransmission timeout of 1 s (RFC 6298), and is short beside the 30 s a
-    /// stalled head would otherwise hold its place (nginx and HAProxy likewise meet slowloris
-    /// with short header timeouts). `None`: a head is never closed for room (then a flood of
-    /// half-sent heads locks callers out until the header timeout). The node has no cap, so
-    /// no such grace.
-    pub head_grace: Option<Duration>,
-    /// With [`evict_idle`](Self::evict_idle), how many connections beyond the cap may be
-    /// accepted and wait for their first byte (4,096 by default, as many as the kernel's
-    /// backlog holds by default). A waiting connection holds a descriptor and a few hundred
-    /// bytes, no buffers; once it sends something it takes the place of an idle connection,
-    /// so silent ones never displace anyone, and callers (who send at once) are served first
-    /// however many silent sockets there are. When the waiting room is full, the connection
-    /// waiting the longest is closed for the next. Its timeouts count from accept.
-    pub max_waiting: usize,
-    /// The most bytes of request bodies held at once, across all connections: 32 MiB by
-    /// default. The first 64 KiB of each body do not count, so small calls are served while
-    /// large bodies hold the whole budget. A request announcing a length that does not fit
-    /// in what is left gets HTTP 503 with `Retry-After: 1` at once, its body unread; one
-    /// without a length gets the same when its bytes stop fitting. What a request took is
-    /// given back when its reply is ready. The node has no such budget (each body is limited
-    /// on its own). So bodies hold at most this plus 64 KiB per connection.
-    pub body_budget: usize,
-    /// Entries of the text cache ([`wire::enable_text_cache`](crate::wire::enable_text_cache))
-    /// that [`serve`] turns on: the text of every ID, node ID and address the server writes is
-    /// computed once (SHA-256 and base58, or bech32) and then found by its bytes, read in the
-    /// order of the method's last reply. 32,768 by default, 128 bytes each (4 MiB), and the
-    /// methods' trails of (ID, text) pairs up to as many again, about 128 bytes each, held
-    /// only as replies need them; 0 leaves the cache as it is. The node has no such cache.
-    pub text_cache_entries: usize,
-}
-
-impl Default for ServeConfig {
-    fn default() -> Self {
-        Self {
-            read_header_timeout: Some(Duration::from_secs(30)),
-            read_timeout: Some(Duration::from_secs(30)),
-            write_timeout: Some(Duration::from_secs(30)),
-            idle_timeout: Some(Duration::from_secs(120)),
-            max_connections: 512,
-            evict_idle: true,
-            head_grace: Some(Duration::from_secs(2)),
-            max_waiting: 4_096,
-            body_budget: 32 * 1024 * 1024,
-            text_cache_entries: crate::wire::TEXT_CACHE_ENTRIES,
-        }
-    }
-}
-
-impl ServeConfig {
-    /// Sets [`read_header_timeout`](Self::read_header_timeout) (`None`: no limit).
-    pub fn read_header_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
-        self.read_header_timeout = timeout.into();
-        self
-    }
-
-    /// Sets [`read_timeout`](Self::read_timeout) (`None`: no limit).
-    pub fn read_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
-        self.read_timeout = timeout.into();
-        self
-    }
-
-    /// Sets [`write_timeout`](Self::write_timeout) (`None`: no limit).
-    pub fn write_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
-        self.write_timeout = timeout.into();
-        self
-    }
-
-    /// Sets [`idle_timeout`](Self::idle_timeout) (`None`: no limit).
-    pub fn idle_timeout(mut self, timeout: impl Into<Option<Duration>>) -> Self {
-        self.idle_timeout = timeout.into();
-        self
-    }
-
-    /// Sets [`text_cache_entries`](Self::text_cache_entries) (0: leave the cache as it is).
-    pub fn text_cache_entries(mut self, entries: usize) -> Self {
-        self.text_cache_entries = entries;
-        self
-    }
-
-    /// Sets [`max_connections`](Self::max_connections) (at least 1).
-    pub fn max_connections(mut self, max: usize) -> Self {
-        self.max_connections = max;
-        self
-    }
-
-    /// Sets [`evict_idle`](Self::evict_idle).
-    pub fn evict_idle(mut self, evict: bool) -> Self {
-        self.evict_idle = evict;
-        self
-    }
-
-    /// Sets [`head_grace`](Self::head_grace) (`None`: a head is never closed for room).
-    pub fn head_grace(mut self, grace: impl Into<Option<Duration>>) -> Self {
-        self.head_grace = grace.into();
-        self
-    }
-
-    /// Sets [`max_waiting`](Self::max_waiting) (at least 1).
-    pub fn max_waiting(mut self, max: usize) -> Self {
-        self.max_waiting = max;
-        self
-    }
-
-    /// Sets [`body_budget`](Self::body_budget), in bytes.
-    pub fn body_budget(mut self, bytes: usize) -> Self {
-        self.body_budget = bytes;
-        self
-    }
-
-    fn timeouts(&self) -> Timeouts {
-        Timeouts {
-            read_header: self.read_header_timeout,
-            read: self.read_timeout,
-            write: self.write_timeout,
-            idle: self.idle_timeout,
-            head_grace: self.head_grace,
-        }
+/// The deadlines of each stage of a connection, from `config`'s timeouts.
+fn timeouts(config: &ServerConfig) -> Timeouts {
+    Timeouts {
+        read_header: config.read_header_timeout,
+        read: config.read_timeout,
+        write: config.write_timeout,
+        idle: config.idle_timeout,
+        head_grace: config.head_grace,
     }
 }
 
@@ -213,9 +47,9 @@ impl ServeConfig {
 ///
 /// ```no_run
 /// # async fn run() -> std::io::Result<()> {
-/// use avalanche_rpc::rpc::{SpecExamples, ServeConfig, serve};
+/// use avalanche_rpc::rpc::{ServerConfig, SpecExamples, serve};
 /// let listener = tokio::net::TcpListener::bind("127.0.0.1:9650").await?;
-/// serve(listener, avalanche_rpc::info::router(SpecExamples), ServeConfig::default()).await
+/// serve(listener, avalanche_rpc::info::router(SpecExamples), ServerConfig::default()).await
 /// # }
 /// ```
 ///
@@ -223,7 +57,7 @@ impl ServeConfig {
 ///
 /// [`io::ErrorKind::InvalidInput`] at once if `config.max_connections` is 0 or more than
 /// tokio's semaphore can count.
-pub async fn serve(listener: TcpListener, router: Router, config: ServeConfig) -> io::Result<()> {
+pub async fn serve(listener: TcpListener, router: Router, config: ServerConfig) -> io::Result<()> {
     if config.max_connections == 0 || config.max_connections > Semaphore::MAX_PERMITS {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
@@ -256,7 +90,7 @@ pub async fn serve(listener: TcpListener, router: Router, config: ServeConfig) -
     let server = Arc::new(Server {
         router,
         http,
-        timeouts: config.timeouts(),
+        timeouts: timeouts(&config),
         slots: Arc::new(Semaphore::new(config.max_connections)),
         open: Open::default(),
         budget: Budget::new(config.body_budget),
@@ -604,7 +438,7 @@ mod tests {
 
     #[test]
     fn defaults_are_the_nodes() {
-        let c = ServeConfig::default();
+        let c = ServerConfig::default();
         let s = |n| Some(Duration::from_secs(n));
         assert_eq!(
             (
@@ -627,7 +461,7 @@ mod tests {
         let e = serve(
             listener,
             Router::new(),
-            ServeConfig::default().max_connections(0),
+            ServerConfig::default().max_connections(0),
         )
         .await
         .unwrap_err();

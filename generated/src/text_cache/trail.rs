@@ -2,7 +2,7 @@
 //! order rather than at random.
 //!
 //! A server writing the same validators reply after reply looks the same keys up in the same
-//! order, and each lookup in the [text cache](super::text_cache) is a random read of a table
+//! order, and each lookup in the [text cache](super::table) is a random read of a table
 //! larger than the processor's caches: about one trip to memory per identifier, which costs
 //! about what the cache saves. A trail keeps the (key, text) pairs of one method's last reply
 //! in the order they were met. While the next reply is written, each lookup first checks the
@@ -20,8 +20,8 @@
 //! rest up in the table. Rebuilding a trail briefly holds its old and new pairs together.
 //!
 //! The server runtime starts trails for the replies it writes (`SizeHint` in
-//! `rpc/buffers.rs`). The client starts them, the same way, for the large replies it reads
-//! ([`while_reading`], from `rpc/client.rs`): there a lookup goes the other way, from a text to
+//! `rpc/server/write/buffers.rs`). The client starts them, the same way, for the large replies it reads
+//! ([`while_reading`], from `rpc/client/mod.rs`): there a lookup goes the other way, from a text to
 //! its key, so that reading the same validators again takes each identifier's bytes from the
 //! pair met last time instead of decoding its base58 or bech32 and verifying its checksum
 //! again. Such a pair is only ever taken for a text equal to the one that was decoded and
@@ -30,10 +30,10 @@
 //! ([`limit_read_trails`]), with no table behind them: a text not in the trail is decoded.
 #![cfg_attr(not(all(feature = "server", feature = "client")), allow(dead_code))]
 
-use super::text_cache::{KEY_BYTES, Text, text_cache_enabled, words_of};
+use super::key::{KEY_BYTES, Text, words_of};
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 /// How many pairs from the expected one a lookup checks: enough to step over a validator
@@ -80,9 +80,15 @@ impl Budget {
 /// [`enable_text_cache`](super::enable_text_cache).
 static BUDGET: Budget = Budget::new(0);
 
-/// Sets the room of all trails (the first call of `enable_text_cache` makes it).
-pub(crate) fn set_budget(pairs: usize) {
+/// Whether the text cache is on, so that the server's replies keep trails: set with the
+/// budget, by the same call.
+static WRITING: AtomicBool = AtomicBool::new(false);
+
+/// Sets the room of all trails and turns them on (the first call of `enable_text_cache`
+/// makes it, as it allocates the table).
+pub(super) fn set_budget(pairs: usize) {
     BUDGET.0.store(pairs, Ordering::Relaxed);
+    WRITING.store(true, Ordering::Release);
 }
 
 /// The pairs all reading trails hold by default: the identifiers and addresses of a reply of
@@ -385,7 +391,7 @@ impl Trails {
     /// lookups in it follow the order of an earlier reply. Without the text cache, just `f`
     /// (a pool with a budget of its own is always used).
     pub(crate) fn in_order<R>(&self, f: impl FnOnce() -> R) -> R {
-        if self.budget.is_none() && !text_cache_enabled() {
+        if self.budget.is_none() && !WRITING.load(Ordering::Acquire) {
             return f();
         }
         let budget = self.budget.unwrap_or(&BUDGET);
@@ -475,7 +481,8 @@ pub(crate) fn remember(make: impl FnOnce() -> Option<(usize, [u8; KEY_BYTES], Te
 
 #[cfg(test)]
 mod tests {
-    use super::super::text_cache::{DEFAULT_ENTRIES, enable_text_cache, text_of};
+    use super::super::table::text_of;
+    use super::super::{DEFAULT_ENTRIES, enable_text_cache};
     use super::*;
     use std::cell::Cell;
 
@@ -631,7 +638,7 @@ mod tests {
     /// `trails`; returns what each gave (its `Debug` form or the error) and how many came from
     /// the trail.
     fn read(trails: &Trails, texts: &[String]) -> (Vec<String>, usize) {
-        use super::super::{Address, Id, NodeId, ShortId};
+        use crate::wire::{Address, Id, NodeId, ShortId};
         fn shown<T: std::fmt::Debug, E: std::fmt::Display>(r: Result<T, E>) -> String {
             r.map_or_else(|e| format!("error: {e}"), |v| format!("{v:?}"))
         }
@@ -659,7 +666,7 @@ mod tests {
     }
 
     fn texts(from: u8, to: u8) -> Vec<String> {
-        use super::super::{Address, Id, NodeId, ShortId};
+        use crate::wire::{Address, Id, NodeId, ShortId};
         (from..to)
             .flat_map(|b| {
                 [

@@ -2,9 +2,9 @@
 //! text (cb58 with its SHA-256 checksum, bech32 with its checksum), so that a server writing
 //! the same IDs, node IDs and addresses on every reply pays for their text once.
 //!
-//! Off until [`enable_text_cache`] is called (the server runtime, [`rpc::serve`], calls it
-//! unless told not to); then every [`Id`](super::Id), [`NodeId`](super::NodeId),
-//! [`ShortId`](super::ShortId) and bech32 [`Address`](super::Address) written through
+//! Off until [`enable_text_cache`](super::enable_text_cache) is called (the server runtime, [`rpc::serve`], calls it
+//! unless told not to); then every [`Id`](crate::wire::Id), [`NodeId`](crate::wire::NodeId),
+//! [`ShortId`](crate::wire::ShortId) and bech32 [`Address`](crate::wire::Address) written through
 //! `Display` or serde looks its text up first. `Id` stays 32 bytes and `Copy`: the text lives
 //! in the cache, not in the value.
 //!
@@ -19,64 +19,17 @@
 //!
 //! Each lookup is a random read of the table, about one trip to memory when the table is
 //! larger than the processor's caches; a server's reply first looks in the trail of its
-//! method's last reply, read in order ([`text_trail`](super::text_trail)).
+//! method's last reply, read in order ([`trail`](super::trail)).
 //!
 //! [`rpc::serve`]: crate::rpc::serve
 
-use super::text_trail;
+use super::key::{KEY_BYTES, TEXT_BYTES, Text, words_of};
+use super::trail;
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering, fence};
 
-/// Longest key, in bytes.
-pub(crate) const KEY_BYTES: usize = 48;
-/// Longest text kept, in bytes.
-pub(crate) const TEXT_BYTES: usize = 64;
-
-/// The entries the cache holds by default, in 4 MiB: room for the IDs, node IDs and reward
-/// addresses of several thousand validators with few collisions (about 10,000 keys fill a
-/// quarter of it; a set overflows for under 1 % of them).
-pub const DEFAULT_ENTRIES: usize = 32_768;
-
 /// Entries per set.
 const WAYS: usize = 4;
-
-/// A text of at most [`TEXT_BYTES`] ASCII bytes, on the stack.
-#[derive(Clone, Copy)]
-pub(crate) struct Text {
-    len: u8,
-    bytes: [u8; TEXT_BYTES],
-}
-
-impl Text {
-    /// The empty text.
-    pub(crate) const fn new() -> Self {
-        Self {
-            len: 0,
-            bytes: [0; TEXT_BYTES],
-        }
-    }
-
-    /// Appends `piece`; `false` (and nothing appended) if it does not fit.
-    pub(crate) fn push(&mut self, piece: &[u8]) -> bool {
-        let at = usize::from(self.len);
-        let Some(end) = at.checked_add(piece.len()).filter(|&e| e <= TEXT_BYTES) else {
-            return false;
-        };
-        self.bytes[at..end].copy_from_slice(piece);
-        self.len = end as u8;
-        true
-    }
-
-    /// The text's bytes.
-    pub(crate) fn as_bytes(&self) -> &[u8] {
-        &self.bytes[..usize::from(self.len)]
-    }
-
-    /// The text. Only ASCII is ever pushed (identifier alphabets, chain aliases, HRPs).
-    pub(crate) fn as_str(&self) -> &str {
-        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
-    }
-}
 
 /// Words of an entry: the version, the lengths, the key, the text.
 const WORDS: usize = 16;
@@ -90,16 +43,13 @@ struct Entry([AtomicU64; WORDS]);
 
 static SETS: OnceLock<Box<[[Entry; WAYS]]>> = OnceLock::new();
 
-/// Turns the text cache on with room for `entries` texts (rounded up to a power of two, at
-/// least 4; 128 bytes each), allocated and written now (so its memory counts from the
-/// start), and lets the server's replies keep trails of up to `entries` (key, text) pairs in
-/// all (about 128 bytes each, taken as replies need them; see `text_trail.rs`). The first
-/// call decides the sizes; later calls change nothing. Returns the number of entries.
-pub fn enable_text_cache(entries: usize) -> usize {
+/// Allocates and writes the table with room for `entries` texts (rounded up to a power of two,
+/// at least 4), unless it is already there; `on_first` is given the entries when it is
+/// allocated now. Returns the number of entries.
+pub(super) fn allocate(entries: usize, on_first: impl FnOnce(usize)) -> usize {
     let sets = SETS.get_or_init(|| {
         let sets = (entries.max(WAYS) / WAYS).next_power_of_two();
-        // As many pairs as the table holds entries, once rounded.
-        text_trail::set_budget(sets * WAYS);
+        on_first(sets * WAYS);
         (0..sets)
             .map(|_| std::array::from_fn(|_| Entry(std::array::from_fn(|_| AtomicU64::new(0)))))
             .collect()
@@ -107,18 +57,9 @@ pub fn enable_text_cache(entries: usize) -> usize {
     sets.len() * WAYS
 }
 
-/// Whether the cache is on.
-pub fn text_cache_enabled() -> bool {
+/// Whether the table is there.
+pub(super) fn allocated() -> bool {
     SETS.get().is_some()
-}
-
-/// The key's words: the bytes of `key` (zero past the key's length) read eight at a time.
-pub(crate) fn words_of(key: &[u8; KEY_BYTES]) -> [u64; KEY_BYTES / 8] {
-    std::array::from_fn(|i| {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(&key[i * 8..i * 8 + 8]);
-        u64::from_le_bytes(word)
-    })
 }
 
 /// [`text_of_padded`] for a key of any length (more than [`KEY_BYTES`]: made every time).
@@ -149,18 +90,18 @@ pub(crate) fn text_of_padded(
         return make();
     };
     let words = words_of(key);
-    if let Some(text) = text_trail::next(len, &words) {
+    if let Some(text) = trail::next(len, &words) {
         return Some(text);
     }
     let set = &sets[hash(&words, len) as usize & (sets.len() - 1)];
     for entry in set {
         if let Some(text) = entry.read(len, &words) {
-            text_trail::record(len, &words, &text);
+            trail::record(len, &words, &text);
             return Some(text);
         }
     }
     let text = make()?;
-    text_trail::record(len, &words, &text);
+    trail::record(len, &words, &text);
     // The way written the longest ago (an empty one has version 0).
     if let Some(oldest) = set.iter().min_by_key(|e| e.0[0].load(Ordering::Relaxed)) {
         oldest.write(len, &words, &text);
@@ -242,6 +183,7 @@ fn hash(words: &[u64; KEY_BYTES / 8], len: usize) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    use super::super::{DEFAULT_ENTRIES, enable_text_cache};
     use super::*;
 
     fn text(s: &str) -> Text {

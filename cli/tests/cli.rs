@@ -1,6 +1,5 @@
-//! `avax-rpc decode` and `encode` (feature `cli`): the node's vectors to their JSON form and
+//! `avax-rpc decode` and `encode`: the node's vectors to their JSON form and
 //! back to the same bytes, and a clear error naming the offset and the field.
-#![cfg(feature = "cli")]
 
 use std::process::Command;
 
@@ -942,14 +941,14 @@ fn spendable_avax(t: &mut Transcript, url: &str, key_file: &str, chain: &str) ->
 /// key in no argument and no output. Needs `DEVNET_URL`: CI runs it through
 /// `tests/with-devnet` (`.ci/run`, the devnet stage).
 #[test]
-#[ignore = "needs a devnet: tests/with-devnet 19651 wallet cargo test -p avalanche-rpc --features cli --test cli -- --ignored"]
+#[ignore = "needs a devnet: tests/with-devnet 19651 wallet cargo test -p avax-rpc --test cli -- --ignored"]
 fn wallet_sends_and_stakes_on_the_devnet() {
     use avalanche_rpc::avm::AvmClient;
     use avalanche_rpc::platform::{GetCurrentValidatorsParams, PlatformClient, TxStatus};
     use avalanche_rpc::wire::{Address, NodeId};
 
     let url = std::env::var("DEVNET_URL")
-        .expect("DEVNET_URL is not set: run `tests/with-devnet 19651 wallet cargo test -p avalanche-rpc --features cli --test cli -- --ignored`");
+        .expect("DEVNET_URL is not set: run `tests/with-devnet 19651 wallet cargo test -p avax-rpc --test cli -- --ignored`");
     let url = url.as_str();
     let _turn = devnet_turn();
     let node = avalanche_rpc::rpc::Node::http(url).unwrap();
@@ -1604,7 +1603,7 @@ fn call_lists_the_methods_helps_with_each_and_suggests_names() {
 /// examples: the flags give the example's params, and the output is the example's result.
 #[test]
 fn call_runs_every_methods_help_example_against_the_spec_examples() {
-    use avalanche_rpc::rpc::{ServeConfig, SpecExamples};
+    use avalanche_rpc::rpc::{ServerConfig, SpecExamples};
     use avalanche_rpc::{
         METHODS, avm, avm_static, devnet, index, info, platform, proposervm, wallet,
     };
@@ -1625,7 +1624,7 @@ fn call_runs_every_methods_help_example_against_the_spec_examples() {
         tokio::spawn(avalanche_rpc::rpc::serve(
             listener,
             router,
-            ServeConfig::default(),
+            ServerConfig::default(),
         ));
         format!("http://{addr}")
     });
@@ -1694,7 +1693,7 @@ fn call_runs_every_methods_help_example_against_the_spec_examples() {
 #[test]
 fn export_refuses_a_file_that_is_not_its_own_and_leaves_it_untouched() {
     use avalanche_rpc::info;
-    use avalanche_rpc::rpc::{ServeConfig, SpecExamples};
+    use avalanche_rpc::rpc::{ServerConfig, SpecExamples};
     let rt = tokio::runtime::Runtime::new().unwrap();
     let url = rt.block_on(async {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -1702,7 +1701,7 @@ fn export_refuses_a_file_that_is_not_its_own_and_leaves_it_untouched() {
         tokio::spawn(avalanche_rpc::rpc::serve(
             listener,
             info::router(SpecExamples),
-            ServeConfig::default(),
+            ServerConfig::default(),
         ));
         format!("http://{addr}")
     });
@@ -1844,10 +1843,10 @@ fn version(v: &str) -> (u32, u32, u32) {
 /// get garbage and must give the node's error. State changes last, between a snapshot and a
 /// revert, so the devnet ends as it began (but for its clock).
 #[test]
-#[ignore = "needs a devnet: tests/with-devnet 19651 wallet cargo test -p avalanche-rpc --features cli --test cli -- --ignored"]
+#[ignore = "needs a devnet: tests/with-devnet 19651 wallet cargo test -p avax-rpc --test cli -- --ignored"]
 fn call_calls_every_method_the_devnet_serves() {
     let url = std::env::var("DEVNET_URL")
-        .expect("DEVNET_URL is not set: run `tests/with-devnet 19651 wallet cargo test -p avalanche-rpc --features cli --test cli -- --ignored`");
+        .expect("DEVNET_URL is not set: run `tests/with-devnet 19651 wallet cargo test -p avax-rpc --test cli -- --ignored`");
     let _turn = devnet_turn();
     let mut c = DevnetCalls {
         url,
@@ -2113,7 +2112,7 @@ fn call_calls_every_method_the_devnet_serves() {
 /// halfway, started again on the same file, every container comes once, in order, as the
 /// node has it; then a file of another index is refused. Needs `DEVNET_URL`, a devnet of its
 /// own (it funds 20,000 times): CI runs
-/// `DEVNET_FLAGS=--in-memory tests/with-devnet 19652 export cargo test -p avalanche-rpc --features cli --test cli export_ -- --ignored`.
+/// `DEVNET_FLAGS=--in-memory tests/with-devnet 19652 export cargo test -p avax-rpc --test cli export_ -- --ignored`.
 #[test]
 #[ignore = "needs a devnet of its own: DEVNET_URL (see the doc comment)"]
 fn export_resumes_after_a_kill_and_writes_each_container_once() {

@@ -1,81 +1,12 @@
-//! The server side: JSON-RPC 2.0 over HTTP POST, on axum. Serve the routers with
-//! [`serve`](crate::rpc::serve), not `axum::serve`, which has no timeouts.
-//!
-//! What a request gets, and where this server deliberately differs from the node:
-//!
-//! | Request | Reply | The node |
-//! |---|---|---|
-//! | not POST | HTTP 405, `Allow: POST` | 405 |
-//! | no `Content-Type`, or not `application/json` (parameters such as `charset` are ignored) | HTTP 415 | 415 |
-//! | body over the limit ([`ServerConfig::max_body_bytes`], 8 MiB by default) | HTTP 413 with a -32600 error body, as soon as the limit is passed, without reading the rest | no limit stated |
-//! | body not JSON, or JSON followed by more text | -32700 | -32700; trailing text ignored |
-//! | body not valid UTF-8 anywhere, even inside a member that is never read | -32700 saying at which byte; a batch gets one for the whole body | Go's decoder substitutes U+FFFD for each bad byte in a string and answers |
-//! | `jsonrpc` not `"2.0"`, `method` missing or not a string, `id` an object, array or boolean | -32600 naming the member | -32600 for `jsonrpc`; -32000 or anything goes for the rest |
-//! | `id` longer than [`MAX_ID_BYTES`] (128) bytes of JSON text | -32600 with `"id": null`, so it is not echoed | echoed whatever its size |
-//! | unknown method | -32601 naming it | -32000 `rpc: can't find method` |
-//! | `params` not an object, `[object]`, `[]` or null; or a member of the wrong type | -32602 naming the field and what was wrong | -32000 with one generic text |
-//! | request text in an error: serde's message quoting the bad value, a field path, a method name, a `Content-Type`, an HTTP method | cut to an [`excerpt`](crate::rpc::excerpt): at most 100 characters, `…` in the middle | quoted in full |
-//! | a handler's error | its code (handlers use -32000) | -32000 |
-//! | a handler panics | -32603 | connection dropped |
-//! | no `id` member (a notification) | the method runs; HTTP 200 with an empty body | same |
-//! | `"id": null` | answered with `"id": null`, as JSON-RPC 2.0 says | treated as a notification |
-//! | a batch (JSON array) | a JSON array of replies, in order (none for notifications); `[]` is -32600 | none: -32700 for any batch |
-//! | a batch of more than [`ServerConfig::max_batch_len`] (256) requests | one -32600 naming the limit; none is run | none: -32700 for any batch |
-//! | a batch whose replies add up to more than [`ServerConfig::max_batch_reply_bytes`] (4 MiB) | the replies that fit; then the request whose reply did not fit and every later one get -32003 ([`RESPONSE_TOO_LARGE`](codes::RESPONSE_TOO_LARGE)) naming the limit, with their own ids (a notification gets none), and the later ones are not run | none: -32700 for any batch |
-//!
-//! JSON-RPC errors come with HTTP 200, as from the node. Unknown members of `params` are
-//! ignored, as the node does; only the spellings the spec declares (`aliases`) are read
-//! besides the wire names, not any letter case.
-//!
-//! What a connection gets from [`serve`](crate::rpc::serve) with
-//! [`ServeConfig::default()`](crate::rpc::ServeConfig), the node's defaults (its flags in
-//! avalanchego `config/flags.go:234-237`, handed to Go's `net/http` server in
-//! `api/server/server.go:127-130`). A timeout closes the connection without a reply, as the
-//! node's server does:
-//!
-//! | Connection | Here | The node |
-//! |---|---|---|
-//! | sends nothing, or not a whole request head, within [`read_header_timeout`](crate::rpc::ServeConfig::read_header_timeout) of the request's start: accept for a connection's first request, the first byte for later ones | closed at 30 s | `--http-read-header-timeout`, 30 s: the same |
-//! | sends a request, head and body, slower than [`read_timeout`](crate::rpc::ServeConfig::read_timeout), counted from the same start (a half-sent body) | closed at 30 s, if the handler is waiting for the body | `--http-read-timeout`, 30 s: the same |
-//! | does not read its reply within [`write_timeout`](crate::rpc::ServeConfig::write_timeout) of the handler returning it (a slow or stalled reader) | closed at 30 s; the reply is dropped | `--http-write-timeout`, 30 s, counted from the end of the request head, so a handler's own time counts too |
-//! | keeps a keep-alive connection open without a next request for [`idle_timeout`](crate::rpc::ServeConfig::idle_timeout) after a reply | closed at 120 s | `--http-idle-timeout`, 120 s: the same |
-//! | one more than [`max_connections`](crate::rpc::ServeConfig::max_connections) open | accepted, and waits for its first byte beside the others (at most [`max_waiting`](crate::rpc::ServeConfig::max_waiting), 4,096, of them; the one waiting the longest is closed for the next); once it sends, the connection idle the longest (sent nothing yet, nothing since its last reply, or a request head still arriving after [`head_grace`](crate::rpc::ServeConfig::head_grace), 2 s, from the request's start) is closed to make room; if every one has a body under way or a request being handled, it waits for one to end or become idle. Silent sockets and stalled heads (slowloris) thus never delay a caller for long ([`evict_idle`](crate::rpc::ServeConfig::evict_idle) off: waits in the listen backlog until one closes) | no cap: connections are accepted until the process runs out of file descriptors (`--fd-limit`, 32,768, `config/flags.go:84`) |
-//! | a body that does not fit in what is left of [`body_budget`](crate::rpc::ServeConfig::body_budget) (32 MiB across connections; the first 64 KiB of each body are free) | HTTP 503, `Retry-After: 1`, a -32000 error body, the connection closed: at once if the length was announced, else when its bytes stop fitting | no budget |
-//! | a request head over hyper's read buffer (about 400 KiB) or with over 100 header lines | HTTP 431 | 431 over Go's 1 MiB `MaxHeaderBytes` |
-//!
-//! `None` disables a timeout (the node's `0`). hyper's own `header_read_timeout` is not used:
-//! it restarts the moment a keep-alive connection goes idle, so it would close idle connections
-//! at the header timeout rather than the idle one; the connection's clock enforces all four.
-//!
-//! Memory, per connection, whatever the peer does: the head is at most hyper's read buffer;
-//! the body is read from the socket only as fast as the handler asks for it and at most
-//! [`ServerConfig::max_body_bytes`] of it is kept (a half-sent body holds what has arrived, at
-//! most that, until the read timeout); decoding holds a few more copies of it while the
-//! handler runs; an error reply is a few hundred bytes. A reply is held until it is written or
-//! the write timeout passes, one at a time (HTTP/1 answers a connection's requests in turn): a
-//! single call's reply is as large as its result; a batch's is at most
-//! [`ServerConfig::max_batch_reply_bytes`] of replies, plus an error reply for each request
-//! past that limit (at most [`ServerConfig::max_batch_len`]), and while it is built, one more
-//! call's reply (the one that does not fit). So a connection holds at most a small multiple of
-//! the body limit plus the larger of one call's reply and the batch limit, at most
-//! `max_connections` connections are open, and request bodies in flight hold at most
-//! [`body_budget`](crate::rpc::ServeConfig::body_budget) plus 64 KiB per connection. With the
-//! defaults, 8 peers that each send a batch of large replies (`avm.getUTXOs` of full pages,
-//! say) and do not read hold 8 × 4 MiB = 32 MiB of replies until the write timeout, not the
-//! 65 MB each an unbounded batch reply could take.
+//! Dispatch: one body (a request or a batch) to its reply text, through a [`Dispatch`], and
+//! a handler's result to its encoded reply.
 
-use super::buffers;
-pub use super::buffers::SizeHint;
-use super::envelope::{self, Envelope};
-use super::error::{RpcError, codes, strip_position};
-use super::excerpt::excerpt;
-use super::json_write;
-use super::plain_request;
-use axum::Router;
-use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use axum::routing::any;
+use super::config::ServerConfig;
+use super::write::buffers;
+pub use super::write::buffers::SizeHint;
+use super::write::{json_write, plain_request};
+use crate::rpc::envelope::{self, Envelope};
+use crate::rpc::error::{RpcError, codes, strip_position};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::de::StrRead;
@@ -84,7 +15,6 @@ use std::borrow::Cow;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 use std::pin::Pin;
-use std::sync::Arc;
 use std::task::{Context, Poll};
 
 /// A boxed, sendable future.
@@ -157,124 +87,6 @@ pub fn reply_sized<R: Serialize>(hint: &SizeHint, result: Result<R, RpcError>) -
     Ok(Encoded(out))
 }
 
-/// Limits of a server.
-#[derive(Debug, Clone)]
-pub struct ServerConfig {
-    /// Largest request body accepted, in bytes.
-    pub max_body_bytes: usize,
-    /// Most requests in one batch.
-    pub max_batch_len: usize,
-    /// Most bytes the replies to one batch may add up to. Once a reply would pass it, that
-    /// request and every later one get a [`RESPONSE_TOO_LARGE`](codes::RESPONSE_TOO_LARGE)
-    /// error, and the later ones are not run.
-    pub max_batch_reply_bytes: usize,
-}
-
-impl Default for ServerConfig {
-    fn default() -> Self {
-        Self {
-            max_body_bytes: 8 * 1024 * 1024,
-            max_batch_len: 256,
-            max_batch_reply_bytes: 4 * 1024 * 1024,
-        }
-    }
-}
-
-struct Shared {
-    dispatch: Arc<dyn Dispatch>,
-    config: ServerConfig,
-}
-
-/// An axum router serving `dispatch` at every path in `paths`, with default limits.
-pub fn router(paths: Vec<String>, dispatch: impl Dispatch) -> Router {
-    router_with(paths, dispatch, ServerConfig::default())
-}
-
-/// As [`router`], with your limits.
-pub fn router_with(paths: Vec<String>, dispatch: impl Dispatch, config: ServerConfig) -> Router {
-    let shared = Arc::new(Shared {
-        dispatch: Arc::new(dispatch),
-        config,
-    });
-    paths.iter().fold(Router::new(), |r, p| {
-        r.route(p, any(serve).with_state(shared.clone()))
-    })
-}
-
-async fn serve(State(shared): State<Arc<Shared>>, request: Request) -> Response {
-    if request.method() != Method::POST {
-        let text = format!(
-            "only POST is allowed here, not {}\n",
-            excerpt(request.method().as_str())
-        );
-        return (
-            StatusCode::METHOD_NOT_ALLOWED,
-            [(header::ALLOW, "POST")],
-            text,
-        )
-            .into_response();
-    }
-    match request.headers().get(header::CONTENT_TYPE).map(media_type) {
-        Some(Some(t)) if t.eq_ignore_ascii_case("application/json") => {}
-        Some(t) => {
-            let shown = t.map_or_else(|| "(not text)".into(), str::to_ascii_lowercase);
-            let text = format!(
-                "unsupported Content-Type {:?}: send application/json\n",
-                excerpt(&shown)
-            );
-            return (StatusCode::UNSUPPORTED_MEDIA_TYPE, text).into_response();
-        }
-        None => {
-            let text = "missing Content-Type: send application/json\n";
-            return (StatusCode::UNSUPPORTED_MEDIA_TYPE, text).into_response();
-        }
-    }
-    let limit = shared.config.max_body_bytes;
-    let body = match axum::body::to_bytes(request.into_body(), limit).await {
-        Ok(b) => b,
-        Err(e) => {
-            let too_large = std::error::Error::source(&e)
-                .is_some_and(|s| s.is::<http_body_util::LengthLimitError>());
-            if too_large {
-                let err = RpcError::invalid_request(format!(
-                    "the body is larger than the limit of {limit} bytes"
-                ));
-                return json_response(StatusCode::PAYLOAD_TOO_LARGE, error_reply("null", &err));
-            }
-            return (
-                StatusCode::BAD_REQUEST,
-                format!("cannot read the body: {e}\n"),
-            )
-                .into_response();
-        }
-    };
-    match handle_bytes(&*shared.dispatch, &body, &shared.config).await {
-        Some(text) => json_response(StatusCode::OK, text),
-        None => StatusCode::OK.into_response(),
-    }
-}
-
-/// The media type of a `Content-Type` value (before any `;`, trimmed; compared without case),
-/// or `None` when the value is not visible ASCII.
-fn media_type(value: &HeaderValue) -> Option<&str> {
-    // What clients send, without a look for parameters.
-    if value.as_bytes().eq_ignore_ascii_case(b"application/json") {
-        return Some("application/json");
-    }
-    let text = value.to_str().ok()?;
-    Some(text.split(';').next().unwrap_or("").trim())
-}
-
-fn json_response(status: StatusCode, mut text: Vec<u8>) -> Response {
-    text.push(b'\n');
-    let mut response = (status, axum::body::Body::from(buffers::into_bytes(text))).into_response();
-    response.headers_mut().insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json; charset=utf-8"),
-    );
-    response
-}
-
 /// Longest `id` accepted, in bytes of its JSON text; a longer one is -32600, so a reply never
 /// echoes more than this of it.
 pub const MAX_ID_BYTES: usize = 128;
@@ -291,7 +103,7 @@ pub async fn handle(dispatch: &dyn Dispatch, body: &[u8], config: &ServerConfig)
 }
 
 /// As [`handle`], the reply's UTF-8 bytes, in the buffer they were written to.
-async fn handle_bytes(
+pub(super) async fn handle_bytes(
     dispatch: &dyn Dispatch,
     body: &[u8],
     config: &ServerConfig,
@@ -578,7 +390,7 @@ async fn run(dispatch: &dyn Dispatch, call: &Call<'_>) -> Reply {
     }
 }
 
-fn error_reply(id: &str, error: &RpcError) -> Vec<u8> {
+pub(super) fn error_reply(id: &str, error: &RpcError) -> Vec<u8> {
     let mut text = Vec::with_capacity(256);
     text.extend_from_slice(br#"{"jsonrpc":"2.0","error":"#);
     if serde_json::to_writer(&mut text, error).is_err() {
