@@ -55,7 +55,7 @@ pub struct Decode {
     /// The chain (`X` or `P`); needed for every kind but `container` and `warp`.
     #[arg(long, value_enum)]
     chain: Option<Chain>,
-    /// The network ID, for the HRP of addresses (1 `avax`, 5 `fuji`, 12345 `local`, …).
+    /// The network ID, for the HRP of addresses (1 `avax`, 5 `fuji`, 10 `testing`, 12345 `local`, any other `custom`; `avalanche_rpc::network`).
     #[arg(long, default_value_t = 1)]
     network_id: u32,
     /// Whether the hex ends in a checksum.
@@ -76,7 +76,7 @@ pub struct Encode {
     #[arg(long, value_enum, default_value_t = HexForm::Hex)]
     encoding: HexForm,
     /// The network ID the JSON's addresses belong to (as `decode` takes it): every bech32
-    /// address must carry its HRP (1 `avax`, 5 `fuji`, 12345 `local`, others `custom`).
+    /// address must carry its HRP (1 `avax`, 5 `fuji`, 10 `testing`, 12345 `local`, others `custom`).
     /// The bytes hold only the 20-byte payloads, so without it no HRP is checked.
     #[arg(long)]
     network_id: Option<u32>,
@@ -228,7 +228,7 @@ pub fn encode(a: Encode) -> Result<String, String> {
     let json: Value =
         serde_json::from_str(&text).map_err(|e| format!("the argument is not JSON: {e}"))?;
     if let Some(id) = a.network_id {
-        let hrp = avalanche_rpc::transact::Context::hrp_of(id);
+        let hrp = avalanche_rpc::network::hrp(id);
         if let Some((path, address)) = foreign_address(&json, &mut String::new(), hrp) {
             return Err(format!(
                 "`{}`: {address} is not an address of network {id}, whose addresses start `{hrp}1` \

@@ -592,7 +592,7 @@ async fn address(c: &Common, a: AddressArgs) -> Result<(), String> {
                 .map_err(|e| format!("info.getNetworkID: {e}"))?
                 .network_id
                 .0;
-            Context::hrp_of(id).to_string()
+            avalanche_rpc::network::hrp(id).to_string()
         }
     };
     let mut rows = Vec::new();

@@ -93,6 +93,53 @@ fn encode_takes_the_network_id_decode_takes_and_checks_the_addresses_hrp() {
     );
 }
 
+/// The node's own JSON of an X-chain BaseTx on its unit-test network (ID 10, HRP `testing`):
+/// `vms/avm/service_test.go`, `TestServiceGetTxJSON_BaseTx` (the blockchain ID, left to the
+/// test's environment there, is the X-chain's of `genesis_local.json`).
+const TESTING_BASE_TX: &str = r#"{"networkID":10,"blockchainID":"2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed","outputs":[{"assetID":"2XGxUr7VF7j1iwUp2aiGe4b6Ue2yyNghNS1SuNTNmZ77dPpXFZ","fxID":"spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ","output":{"addresses":["X-testing1lnk637g0edwnqc2tn8tel39652fswa3xk4r65e"],"amount":1000,"locktime":0,"threshold":1}},{"assetID":"2XGxUr7VF7j1iwUp2aiGe4b6Ue2yyNghNS1SuNTNmZ77dPpXFZ","fxID":"spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ","output":{"addresses":["X-testing1d6kkj0qh4wcmus3tk59npwt3rluc6en72ngurd"],"amount":48000,"locktime":0,"threshold":1}}],"inputs":[{"txID":"2XGxUr7VF7j1iwUp2aiGe4b6Ue2yyNghNS1SuNTNmZ77dPpXFZ","outputIndex":2,"assetID":"2XGxUr7VF7j1iwUp2aiGe4b6Ue2yyNghNS1SuNTNmZ77dPpXFZ","fxID":"spdxUxVJQbX85MGxMHbKw1sHxMnSqJ3QBzDyDYEP3h6TLuxqQ","input":{"amount":50000,"signatureIndices":[0]}}],"memo":"0x0102030405060708"}"#;
+
+#[test]
+fn network_10_is_testing_as_the_node_names_it() {
+    let (ok, hex, err) = run(&[
+        "encode",
+        "unsigned-tx",
+        "--chain",
+        "X",
+        "--network-id",
+        "10",
+        TESTING_BASE_TX,
+    ]);
+    assert!(ok, "{err}");
+    let (ok, back, err) = run(&[
+        "decode",
+        "unsigned-tx",
+        "--chain",
+        "X",
+        "--network-id",
+        "10",
+        hex.trim(),
+    ]);
+    assert!(ok, "{err}");
+    let back: serde_json::Value = serde_json::from_str(&back).expect("JSON");
+    let expected: serde_json::Value = serde_json::from_str(TESTING_BASE_TX).unwrap();
+    assert_eq!(back, expected, "the node's JSON, addresses in `testing`");
+    // Given as another network's, its addresses are refused with the network's own HRP.
+    let (ok, _, err) = run(&[
+        "encode",
+        "unsigned-tx",
+        "--chain",
+        "X",
+        "--network-id",
+        "12345",
+        TESTING_BASE_TX,
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("`outputs[0].output.addresses[0]`: X-testing1lnk637g0edwnqc2tn8tel39652fswa3xk4r65e is not an address of network 12345, whose addresses start `local1`"),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_bad_input_says_where() {
     // Cut short: the error names the byte offset and the field.

@@ -55,7 +55,7 @@ fn keys() -> Vec<ShortId> {
 fn context(rng: &mut Rng, network_id: u32) -> Context {
     Context {
         network_id,
-        hrp: Context::hrp_of(network_id).to_string(),
+        hrp: avalanche_rpc::network::hrp(network_id).to_string(),
         x_chain_id: rng.id(),
         p_chain_id: Id::ZERO,
         c_chain_id: rng.id(),

@@ -31,7 +31,7 @@ pub fn new(
 ) -> Context {
     Context {
         network_id,
-        hrp: Context::hrp_of(network_id).to_string(),
+        hrp: avalanche_rpc::network::hrp(network_id).to_string(),
         x_chain_id,
         p_chain_id: Id::ZERO,
         c_chain_id,

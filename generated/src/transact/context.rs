@@ -132,7 +132,11 @@ impl StakingRules {
 }
 
 impl Context {
-    /// The HRP of a network ID, as the node names them ([`crate::network::hrp`]).
+    /// The HRP of a network ID, as the node names them.
+    #[deprecated(
+        since = "0.1.0",
+        note = "use avalanche_rpc::network::hrp, the one table of networks"
+    )]
     pub fn hrp_of(network_id: u32) -> &'static str {
         crate::network::hrp(network_id)
     }

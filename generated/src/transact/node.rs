@@ -136,7 +136,7 @@ impl Context {
         staking.min_delegator_stake = min.min_delegator_stake.0;
         let mut ctx = Context {
             network_id,
-            hrp: Context::hrp_of(network_id).to_string(),
+            hrp: crate::network::hrp(network_id).to_string(),
             x_chain_id,
             p_chain_id,
             c_chain_id,

@@ -8,7 +8,6 @@ use avalanche_rpc::avm::{AvmClient, GetUtxosParams};
 use avalanche_rpc::codec::{JsonContext, ToJson, secp256k1fx};
 use avalanche_rpc::info::{GetNetworkNameParams, InfoClient};
 use avalanche_rpc::network::{self, NETWORKS};
-use avalanche_rpc::transact::Context;
 use avalanche_rpc::wire::{Address, ShortId};
 
 use crate::common::{self, Devnet};
@@ -57,7 +56,7 @@ async fn every_network_the_node_names_has_its_name_and_hrp_everywhere() {
         assert_eq!(r.network_name, name, "devnet, network {id}");
         let cx = d.context();
         assert_eq!(
-            (cx.hrp.as_str(), Context::hrp_of(id)),
+            (cx.hrp.as_str(), avalanche_rpc::network::hrp(id)),
             (hrp, hrp),
             "wallet, network {id}"
         );
