@@ -625,3 +625,44 @@ fn the_map_sees_use_trees_and_paths_in_code() {
     ]);
     assert_eq!(circles(&map).len(), 1, "a ↔ b ↔ c, not d");
 }
+
+/// The devnet's layers, as ARCHITECTURE.md lists them (by a file's first path segment; the
+/// crate root is the last): a file uses only files of its own layer and of those above it.
+const DEVNET_LAYERS: [&[&str]; 9] = [
+    &["store"],
+    &[
+        "ledger", "index", "proposer", "clock", "refusal", "secp", "flow",
+    ],
+    &["genesis", "network", "genesis_file"],
+    &["engine"],
+    &["xchain", "pchain"],
+    &["view"],
+    &["devnet"],
+    &["context", "control", "activity"],
+    &["rpc", "http", "duration", "os", ""],
+];
+
+#[test]
+fn the_devnet_imports_only_from_its_layers_above() {
+    let map = map(&root().join("examples/devnet/src"));
+    let layer = |m: &Module| {
+        let first = m.first().map_or("", String::as_str);
+        DEVNET_LAYERS
+            .iter()
+            .position(|l| l.contains(&first))
+            .unwrap_or_else(|| panic!("{first}: in no layer of DEVNET_LAYERS (ARCHITECTURE.md)"))
+    };
+    let mut wrong = String::new();
+    // Test modules (`tests.rs`) set up whole devnets: they stand outside the layers.
+    for (a, uses) in map
+        .iter()
+        .filter(|(a, _)| a.last().is_none_or(|l| l != "tests"))
+    {
+        for b in uses {
+            if layer(b) > layer(a) {
+                wrong.push_str(&format!("{} uses {}\n", a.join("::"), b.join("::")));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "a layer uses one below it:\n{wrong}");
+}

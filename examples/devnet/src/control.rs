@@ -3,10 +3,10 @@
 //! savepoints: a revert restores every table at once).
 
 use crate::devnet::{AcceptError, Devnet};
-use crate::engine::refusal::Refusal;
 use crate::genesis::test_keys;
 use crate::ledger::Chain;
 use crate::proposer;
+use crate::refusal::Refusal;
 use crate::store::{self, StoreError};
 use crate::{context, pchain, xchain};
 use avalanche_rpc::codec::secp256k1fx;

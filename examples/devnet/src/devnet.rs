@@ -3,13 +3,13 @@
 //! (`engine`: one admission path, one block builder, one block tail), and the builder's loop.
 
 use crate::clock::Clock;
-use crate::engine::refusal::Refusal;
 use crate::engine::{Engine, Lane, Refused, tail};
 use crate::genesis::{self, Genesis};
 use crate::ledger::Chain;
 use crate::network::{self, Node};
 use crate::pchain::vm::PVm;
 use crate::proposer::Tip;
+use crate::refusal::Refusal;
 use crate::store::{self, Meta, Store, StoreError};
 use crate::xchain::vm::{CREATE_ASSET_TX_FEE, TX_FEE, XVm};
 use crate::xchain::{self, Utxo, vocab};

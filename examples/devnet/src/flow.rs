@@ -9,10 +9,10 @@
 //! [`Flow::produce_locked`]): the X-chain never locks, so its locked sums stay empty and the
 //! check is the same as without them.
 
-use crate::engine::refusal::{Refusal, VerifyError, fail};
+use crate::refusal::{Refusal, VerifyError, fail};
 use crate::secp::check_signatures;
 use crate::store::StoreError;
-use avalanche_rpc::codec::{avax, secp256k1fx};
+use avalanche_rpc::codec::{Encode, Writer, avax, secp256k1fx};
 use avalanche_rpc::wire::Id;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -29,7 +29,12 @@ impl Locked {
         Locked {
             asset,
             locktime,
-            owner: crate::genesis::encoded(owners),
+            // The owners' bytes: locks of one owner compare equal.
+            owner: {
+                let mut w = Writer::new();
+                owners.encode(&mut w).expect("in-memory owners encode");
+                w.into_bytes()
+            },
         }
     }
 }

@@ -28,6 +28,7 @@ pub mod network;
 pub mod os;
 pub mod pchain;
 pub mod proposer;
+pub mod refusal;
 pub mod rpc;
 pub mod secp;
 pub mod store;

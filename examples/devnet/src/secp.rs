@@ -1,7 +1,7 @@
 //! What every chain checks of a spend the same way: secp256k1fx credentials
 //! (`vms/secp256k1fx/fx.go` VerifyCredentials), and the node's words for what they refuse.
 
-use crate::engine::refusal::{Refusal, fail};
+use crate::refusal::{Refusal, fail};
 use avalanche_rpc::codec::secp256k1fx;
 use avalanche_rpc::keys::PublicKey;
 use avalanche_rpc::wire::ShortId;

@@ -1,7 +1,7 @@
 //! Why a chain's `issueTx` refused a transaction. Each refusal is typed; its text is the
 //! node's (the P-chain prefixes most with `couldn't issue tx: `, as the node does).
 
-use super::refusal::Refusal;
+use crate::refusal::Refusal;
 use crate::store::StoreError;
 use avalanche_rpc::codec::{DecodeError, DecodeProblem, RuleError, RuleProblem};
 use avalanche_rpc::wire::Id;

@@ -16,15 +16,15 @@
 
 pub mod error;
 pub mod pool;
-pub mod refusal;
+
 pub mod shared;
 pub mod tail;
 #[cfg(test)]
 mod tests;
 
+pub use crate::refusal::{Refusal, VerifyError, fail};
 pub use error::{IssueError, Refused, rule_broken, undecodable};
 pub use pool::{Pending, Pool};
-pub use refusal::{Refusal, VerifyError, fail};
 pub use shared::{Engine, Sealed};
 
 use crate::ledger::{self, Chain, Space};

@@ -36,8 +36,8 @@ impl Engine {
     }
 }
 
-/// A block being built: its height, its time and its chain's own running state (capacity
-/// left, fee state).
+/// A block its chain's VM has sealed: its bytes, height and time, ready for the engine's tail
+/// (stored, wrapped in its proposer block, indexed).
 pub struct Sealed {
     /// The block's bytes, as its chain's VM encodes it.
     pub bytes: Vec<u8>,

@@ -2,7 +2,7 @@
 //! transaction's gas (its complexity is `avalanche_rpc::transact::fee`'s, the builders' own),
 //! the price from the chain's excess, and the fee state each block moves.
 
-use crate::engine::refusal::Refusal;
+use crate::refusal::Refusal;
 use avalanche_rpc::codec::platform;
 use avalanche_rpc::transact::{self, fee::FeeError};
 

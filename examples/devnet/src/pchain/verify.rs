@@ -10,8 +10,8 @@
 use super::kind::{self, PTxKind};
 use super::vocab::{Authority, ChainState, Change, CheckInput, Parts, Rules};
 use super::{Utxo, fee};
-use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::flow::{self, Flow, Opened};
+use crate::refusal::{Refusal, VerifyError, fail};
 use avalanche_rpc::codec::{Verify, avax, platform, secp256k1fx};
 use avalanche_rpc::wire::Id;
 

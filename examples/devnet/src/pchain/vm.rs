@@ -6,10 +6,10 @@
 use super::verify::{self, Effects};
 use super::vocab::{ChainState, Change, Current, Rules};
 use super::{Utxo, fee, kind, l1, stakers, subnets, warp};
-use crate::engine::refusal::{Refusal, VerifyError};
 use crate::engine::{Sealed, Vm};
 use crate::ledger::{self, Chain, Status};
 use crate::proposer::{self, Tip};
+use crate::refusal::{Refusal, VerifyError};
 use crate::store::{self, Meta, Reader, StoreError};
 use avalanche_rpc::codec::platform;
 use avalanche_rpc::wire::{Id, NodeId};

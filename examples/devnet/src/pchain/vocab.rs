@@ -5,7 +5,7 @@
 //! ([`CheckInput`]), and the [`Change`] each family of kinds makes.
 
 use super::{Utxo, l1, warp};
-use crate::engine::refusal::{Refusal, VerifyError};
+use crate::refusal::{Refusal, VerifyError};
 use crate::store::StoreError;
 use avalanche_rpc::codec::platform;
 use avalanche_rpc::wire::{Id, NodeId};

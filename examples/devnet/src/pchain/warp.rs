@@ -5,7 +5,7 @@
 //! signature aggregator would, with the keys of the validators the devnet runs.
 
 use super::{stakers, subnets};
-use crate::engine::refusal::{Refusal, fail};
+use crate::refusal::{Refusal, fail};
 use crate::store::{Reader, StoreError};
 use avalanche_rpc::codec::{Writer, warp, warp_l1, warp_payload};
 use avalanche_rpc::wire::Id;

@@ -3,7 +3,7 @@
 
 use crate::devnet::AcceptError;
 use crate::engine::Refused;
-use crate::engine::refusal::Refusal;
+use crate::refusal::Refusal;
 use crate::store::StoreError;
 use avalanche_rpc::rpc::RpcError;
 

@@ -4,8 +4,8 @@
 
 use super::Utxo;
 use super::vocab::{Outputs, Signed};
-use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::flow::Flow;
+use crate::refusal::{Refusal, VerifyError, fail};
 use crate::secp::check_signatures;
 use crate::store::StoreError;
 use avalanche_rpc::codec::{avm, nftfx, secp256k1fx};

@@ -4,7 +4,7 @@
 //! one, so a kind added here without being handled does not compile.
 
 use super::vocab::Rules;
-use crate::engine::refusal::{Refusal, fail};
+use crate::refusal::{Refusal, fail};
 use avalanche_rpc::codec::avm;
 use avalanche_rpc::wire::Id;
 

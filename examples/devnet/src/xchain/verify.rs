@@ -12,8 +12,8 @@
 use super::kind::{Parts, XTxKind};
 use super::vocab::{Effects, Outputs, Rules, Signed, touch};
 use super::{Utxo, assets};
-use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::flow::{self, Flow, Opened};
+use crate::refusal::{Refusal, VerifyError, fail};
 use crate::store::StoreError;
 use avalanche_rpc::codec::{Verify, avax, avm, secp256k1fx};
 use avalanche_rpc::wire::Id;

@@ -4,10 +4,10 @@
 
 use super::vocab::{Effects, Rules};
 use super::{Utxo, verify};
-use crate::engine::refusal::{Refusal, VerifyError};
 use crate::engine::{Sealed, Vm};
 use crate::ledger::{self, Chain, Space, Status};
 use crate::proposer::Tip;
+use crate::refusal::{Refusal, VerifyError};
 use crate::store::{self, Reader, StoreError};
 use avalanche_rpc::codec::avm;
 use avalanche_rpc::wire::Id;

@@ -5,12 +5,12 @@
 //! (the conversion, the L1 validators and their balances).
 
 use super::check_authorization;
-use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::ledger::{self, Chain};
 use crate::pchain::l1 as l1_state;
 use crate::pchain::vocab::Authority;
 use crate::pchain::vocab::{Accept, ChainState, Change, CheckInput, L1Change, Parts, Rules};
 use crate::pchain::{Utxo, warp};
+use crate::refusal::{Refusal, VerifyError, fail};
 use crate::store::StoreError;
 use avalanche_rpc::codec::{platform, secp256k1fx, warp as warp_codec, warp_l1};
 use avalanche_rpc::wire::{Id, NodeId};

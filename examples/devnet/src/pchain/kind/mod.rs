@@ -20,7 +20,7 @@ pub mod subnets;
 pub mod transfer;
 
 use super::vocab::{Accept, ChainState, Change, CheckInput, Parts, Rules};
-use crate::engine::refusal::{Refusal, VerifyError, fail};
+use crate::refusal::{Refusal, VerifyError, fail};
 use crate::secp::check_signatures;
 use avalanche_rpc::codec::{platform, secp256k1fx};
 

@@ -3,10 +3,10 @@
 //! (`verifyAddPermissionlessValidatorTx`, `verifyAddPermissionlessDelegatorTx`) and the
 //! staker they add, with the potential reward it may earn.
 
-use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::genesis::staking;
 use crate::pchain::vocab::{Accept, ChainState, Change, CheckInput, Parts, Rules, StakingChange};
 use crate::pchain::{Record, stakers};
+use crate::refusal::{Refusal, VerifyError, fail};
 use crate::store::{self, StoreError};
 use avalanche_rpc::codec::platform;
 use avalanche_rpc::wire::Id;

@@ -4,10 +4,10 @@
 //! (the Subnet's owner, its chains, its validators).
 
 use super::{check_authorization, staking};
-use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::pchain::vocab::Authority;
 use crate::pchain::vocab::{Accept, ChainState, Change, CheckInput, Parts, Rules, SubnetChange};
 use crate::pchain::{Record, stakers, subnets};
+use crate::refusal::{Refusal, VerifyError, fail};
 use crate::store::StoreError;
 use avalanche_rpc::codec::platform;
 use avalanche_rpc::wire::Id;

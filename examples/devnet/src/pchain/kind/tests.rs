@@ -3,7 +3,6 @@
 //! where a refusal of the devnet's is the point), at least one refusal (its exact text) and
 //! one acceptance per kind.
 
-use crate::engine::refusal::Refusal;
 use crate::genesis::{staking as params, test_keys};
 use crate::pchain::l1 as l1_state;
 use crate::pchain::verify::{Effects, verify};
@@ -11,6 +10,7 @@ use crate::pchain::vocab::{
     ChainState, Change, Current, L1Change, Rules, StakingChange, SubnetChange,
 };
 use crate::pchain::{Utxo, fee, warp};
+use crate::refusal::Refusal;
 use crate::store::StoreError;
 use avalanche_rpc::bls::SecretKey;
 use avalanche_rpc::codec::{

@@ -1,8 +1,8 @@
 //! Moving funds: BaseTx on the P-chain, ImportTx and ExportTx with the X-chain. Their checks
 //! are the flow check's; they change nothing beyond UTXOs.
 
-use crate::engine::refusal::{Refusal, VerifyError, fail};
 use crate::pchain::vocab::{Accept, ChainState, Change, CheckInput, Parts, Rules};
+use crate::refusal::{Refusal, VerifyError, fail};
 use avalanche_rpc::codec::platform;
 use avalanche_rpc::wire::Id;
 

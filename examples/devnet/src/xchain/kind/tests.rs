@@ -2,8 +2,8 @@
 //! built by `avalanche_rpc::transact`'s builders, at least one refusal (its exact text) and
 //! one acceptance per kind.
 
-use crate::engine::refusal::Refusal;
 use crate::genesis::test_keys;
+use crate::refusal::Refusal;
 use crate::xchain::Utxo;
 use crate::xchain::verify::verify;
 use crate::xchain::vocab::{Effects, Rules};
