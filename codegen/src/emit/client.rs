@@ -154,11 +154,15 @@ fn stream_method(r: &Rust, i: &Interface, m: &Method) -> Option<TokenStream> {
         #d
         #deprecated
         #[allow(deprecated)]
-        fn #stream(&self, params: #params) -> impl crate::__private::Stream<Item = ::std::result::Result<#item, crate::rpc::ClientError>> + ::std::marker::Send + '_
+        fn #stream(&self, params: #params) -> crate::rpc::paging::PagedStream<#item>
         where
-            Self: ::std::marker::Sync,
+            Self: ::std::clone::Clone + ::std::marker::Send + ::std::marker::Sync + 'static,
         {
-            crate::rpc::paging::stream(params, move |p| self.#call(p))
+            let client = ::std::clone::Clone::clone(self);
+            crate::rpc::paging::stream(params, move |p| {
+                let client = ::std::clone::Clone::clone(&client);
+                async move { client.#call(p).await }
+            })
         }
     })
 }

@@ -1,6 +1,6 @@
 //! Why a transaction was refused: the one refusal of every chain, in the node's words and
 //! the devnet's detail (a chain's rules, the flow check and the credential checks all give
-//! it; [`super::IssueError`] carries it to `issueTx`), and [`VerifyError`]: a refusal or
+//! it; [`crate::engine::IssueError`] carries it to `issueTx`), and [`VerifyError`]: a refusal or
 //! the store failing, never one for the other.
 
 use crate::store::StoreError;

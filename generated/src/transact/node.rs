@@ -75,7 +75,9 @@ impl Context {
     /// `getFeeState`, `getValidatorFeeConfig`, `getMinStake`), as AvalancheJS's
     /// `Context.getContextFromURI` does. The fee state is read last: build soon after, or
     /// call [`Context::refresh_fee_state`].
-    pub async fn from_node<T: Transport + Clone>(node: &Node<T>) -> Result<Context, WalletError> {
+    pub async fn from_node<T: Transport + Clone + 'static>(
+        node: &Node<T>,
+    ) -> Result<Context, WalletError> {
         let info = node.info();
         let network_id = info
             .get_network_id(Default::default())
@@ -169,7 +171,7 @@ impl Context {
     /// `maxCapacity`), or a chain idle since a busy block would look full for good. The price
     /// is kept as read: it only falls with time, and paying more is accepted (the surplus is
     /// burned).
-    pub async fn refresh_fee_state<T: Transport + Clone>(
+    pub async fn refresh_fee_state<T: Transport + Clone + 'static>(
         &mut self,
         node: &Node<T>,
     ) -> Result<(), WalletError> {
@@ -221,7 +223,7 @@ fn addresses(ctx: &Context, chain: &str, of: &[ShortId]) -> Vec<Address> {
 
 /// The X-chain UTXOs of `of` (`avm.getUTXOs`, every page), or those exported to the X-chain
 /// from `source_chain` (`"P"`, `"C"` or a chain ID) for an import.
-pub async fn x_utxos<T: Transport + Clone>(
+pub async fn x_utxos<T: Transport + Clone + 'static>(
     node: &Node<T>,
     ctx: &Context,
     of: &[ShortId],
@@ -240,7 +242,7 @@ pub async fn x_utxos<T: Transport + Clone>(
 
 /// The P-chain UTXOs of `of` (`platform.getUTXOs`, every page), or those exported to the
 /// P-chain from `source_chain` for an import.
-pub async fn p_utxos<T: Transport + Clone>(
+pub async fn p_utxos<T: Transport + Clone + 'static>(
     node: &Node<T>,
     ctx: &Context,
     of: &[ShortId],
@@ -258,7 +260,7 @@ pub async fn p_utxos<T: Transport + Clone>(
 }
 
 /// Sends a signed X-chain transaction (`avm.issueTx`); returns its ID.
-pub async fn issue_x<T: Transport + Clone>(
+pub async fn issue_x<T: Transport + Clone + 'static>(
     node: &Node<T>,
     tx: &avm::Tx,
 ) -> Result<Id, WalletError> {
@@ -276,7 +278,7 @@ pub async fn issue_x<T: Transport + Clone>(
 }
 
 /// Sends a signed P-chain transaction (`platform.issueTx`); returns its ID.
-pub async fn issue_p<T: Transport + Clone>(
+pub async fn issue_p<T: Transport + Clone + 'static>(
     node: &Node<T>,
     tx: &platform::Tx,
 ) -> Result<Id, WalletError> {
@@ -321,7 +323,7 @@ where
 
 /// Waits until an X-chain transaction is accepted (`avm.getTx`, which answers `not found`
 /// until then, also while it is in the mempool; `getTxStatus` is deprecated).
-pub async fn wait_x<T: Transport + Clone>(
+pub async fn wait_x<T: Transport + Clone + 'static>(
     node: &Node<T>,
     tx_id: Id,
     timeout: Duration,
@@ -344,7 +346,7 @@ pub async fn wait_x<T: Transport + Clone>(
 
 /// Waits until a P-chain transaction is committed (`platform.getTxStatus`), or fails with
 /// the reason it was dropped.
-pub async fn wait_p<T: Transport + Clone>(
+pub async fn wait_p<T: Transport + Clone + 'static>(
     node: &Node<T>,
     tx_id: Id,
     timeout: Duration,
@@ -388,13 +390,13 @@ pub enum IssuedTo {
 /// A transaction a node took, with what it takes to learn its outcome: `issue` then
 /// `.wait()`.
 #[derive(Debug, Clone)]
-pub struct Pending<T: Transport + Clone> {
+pub struct Pending<T: Transport + Clone + 'static> {
     node: Node<T>,
     chain: IssuedTo,
     tx_id: Id,
 }
 
-impl<T: Transport + Clone> Pending<T> {
+impl<T: Transport + Clone + 'static> Pending<T> {
     /// The transaction's ID.
     pub fn tx_id(&self) -> Id {
         self.tx_id
@@ -423,7 +425,7 @@ impl<T: Transport + Clone> Pending<T> {
 }
 
 /// Sends a signed X-chain transaction (`avm.issueTx`): the handle to wait on.
-pub async fn issue_x_pending<T: Transport + Clone>(
+pub async fn issue_x_pending<T: Transport + Clone + 'static>(
     node: &Node<T>,
     tx: &avm::Tx,
 ) -> Result<Pending<T>, WalletError> {
@@ -435,7 +437,7 @@ pub async fn issue_x_pending<T: Transport + Clone>(
 }
 
 /// Sends a signed P-chain transaction (`platform.issueTx`): the handle to wait on.
-pub async fn issue_p_pending<T: Transport + Clone>(
+pub async fn issue_p_pending<T: Transport + Clone + 'static>(
     node: &Node<T>,
     tx: &platform::Tx,
 ) -> Result<Pending<T>, WalletError> {
@@ -451,7 +453,7 @@ pub async fn issue_p_pending<T: Transport + Clone>(
 /// transaction against the set at the P-chain height of the block's epoch since Granite
 /// (`proposervm.getCurrentEpoch` on P gives the one a block built now belongs to), before it
 /// at the block's proposer height ([`Height::Proposed`](crate::wire::Height::Proposed)).
-pub async fn warp_validators<T: Transport + Clone>(
+pub async fn warp_validators<T: Transport + Clone + 'static>(
     node: &Node<T>,
     subnet: Id,
     height: crate::wire::Height,

@@ -80,16 +80,37 @@ pub trait Paged: Clone + Send + 'static {
     fn seek(&mut self, cursor: Self::Cursor);
 }
 
+/// The stream of a paged method (`get_utxos_stream`, …): it owns its params and a clone of the
+/// client, so it can be stored, returned and moved to a task; it is `Unpin`, so
+/// `while let Some(item) = stream.next().await` (with `futures::StreamExt`) needs no pinning.
+///
+/// ```no_run
+/// # async fn f() -> Result<(), Box<dyn std::error::Error>> {
+/// use avalanche_rpc::avm::{AvmClient, GetUtxosParams};
+/// use avalanche_rpc::rpc::{Node, paging::PagedStream};
+/// use avalanche_rpc::wire::HexBytes;
+///
+/// fn utxos_of(node: &Node, address: &str) -> Result<PagedStream<HexBytes>, Box<dyn std::error::Error>> {
+///     Ok(node.avm("X").get_utxos_stream(GetUtxosParams::new(vec![address.parse()?])))
+/// }
+/// let node = Node::http("http://127.0.0.1:9650")?;
+/// let mut utxos = utxos_of(&node, "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u")?;
+/// let first = std::future::poll_fn(|cx| utxos.as_mut().poll_next(cx)).await;
+/// # Ok(())
+/// # }
+/// ```
+pub type PagedStream<T> =
+    std::pin::Pin<Box<dyn Stream<Item = Result<T, ClientError>> + Send + 'static>>;
+
 /// Every item of a paged method, page after page, by the rules of [`Paged::PAGING`] (see the
 /// module). `call` makes one request; the stream ends after the first error it yields.
-pub fn stream<'a, P, F, Fut>(
-    mut params: P,
-    call: F,
-) -> impl Stream<Item = Result<P::Item, ClientError>> + Send + 'a
+pub fn stream<P, F, Fut>(mut params: P, call: F) -> PagedStream<P::Item>
 where
     P: Paged,
-    F: FnMut(P) -> Fut + Send + 'a,
-    Fut: Future<Output = Result<P::Page, ClientError>> + Send + 'a,
+    P::Item: 'static,
+    P::Page: 'static,
+    F: FnMut(P) -> Fut + Send + 'static,
+    Fut: Future<Output = Result<P::Page, ClientError>> + Send + 'static,
 {
     let size = P::PAGING.max.map(|max| {
         let size = params
@@ -107,7 +128,7 @@ where
         seen: HashSet::new(),
         cursors: HashSet::new(),
     };
-    futures_util::stream::unfold(state, |mut s| async move {
+    Box::pin(futures_util::stream::unfold(state, |mut s| async move {
         loop {
             if let Some(item) = s.ready.pop_front() {
                 return Some((Ok(item), s));
@@ -118,7 +139,7 @@ where
                 Err(e) => return Some((Err(e), s)),
             }
         }
-    })
+    }))
 }
 
 /// Every item of a stream, in order, or its first error: for a caller without a stream
@@ -290,20 +311,22 @@ mod tests {
 
     fn run<F>(pages: F) -> (Result<Vec<String>, ClientError>, Vec<GetUtxosParams>)
     where
-        F: Fn(usize) -> GetUtxosResult + Send + Sync,
+        F: Fn(usize) -> GetUtxosResult + Send + Sync + 'static,
     {
-        let asked = std::sync::Mutex::new(Vec::new());
+        let asked = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let params = GetUtxosParams::new(vec![]);
-        let got = futures_executor(collect(stream(params, |p: GetUtxosParams| {
+        let seen = asked.clone();
+        let got = futures_executor(collect(stream(params, move |p: GetUtxosParams| {
             let k = {
-                let mut asked = asked.lock().unwrap();
+                let mut asked = seen.lock().unwrap();
                 asked.push(p);
                 asked.len() - 1
             };
             std::future::ready(Ok(pages(k)))
         })));
         let got = got.map(|v| v.into_iter().map(|u| u.to_string()).collect());
-        (got, asked.into_inner().unwrap())
+        let asked = asked.lock().unwrap().clone();
+        (got, asked)
     }
 
     /// Runs a future that never waits (every call here is ready at once).
