@@ -995,6 +995,7 @@ fn codec_value(c: &Codecs, k: &Codec, l: &Layout, form: Option<JsonForm>) -> Val
         Layout::Bool => json!({ "type": "boolean" }),
         Layout::Id => wire("id"),
         Layout::NodeId => wire("node-id"),
+        Layout::EvmAddress => wire("evm-address"),
         Layout::ShortId if form == Some(JsonForm::Cb58) => wire("short-id"),
         Layout::ShortId => wire("address"),
         Layout::Bytes | Layout::FixedBytes(_) => match form {

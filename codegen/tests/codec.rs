@@ -36,6 +36,7 @@ fn the_repository_layouts_load_with_the_node_numbering() {
     assert_eq!(
         packages,
         [
+            "atomic",
             "avax",
             "avm",
             "nftfx",
@@ -52,6 +53,7 @@ fn the_repository_layouts_load_with_the_node_numbering() {
         [
             "avm",
             "platform",
+            "atomic",
             "warp",
             "warp-payload",
             "warp-l1",
@@ -66,6 +68,31 @@ fn the_repository_layouts_load_with_the_node_numbering() {
     assert_eq!(x.type_id(&t("propertyfx", "Credential")), Some(19));
     assert_eq!(x.type_id(&t("avm", "StandardBlock")), Some(20));
     assert_eq!(x.type_id(&t("platform", "LockOut")), None);
+
+    // coreth's atomic codec: its own two types, then the fx types at the X-chain's IDs.
+    let a = codec(&spec, "atomic");
+    assert_eq!((a.version, a.max_size), (0, 262_144));
+    assert!(a.zero_fx_ids);
+    for (package, name, id) in [
+        ("atomic", "UnsignedImportTx", 0),
+        ("atomic", "UnsignedExportTx", 1),
+        ("secp256k1fx", "TransferInput", 5),
+        ("secp256k1fx", "TransferOutput", 7),
+        ("secp256k1fx", "Credential", 9),
+        ("secp256k1fx", "Input", 10),
+        ("secp256k1fx", "OutputOwners", 11),
+    ] {
+        assert_eq!(a.type_id(&t(package, name)), Some(id), "{name}");
+    }
+    let skipped: Vec<u32> = a
+        .type_ids
+        .iter()
+        .filter(|(_, ty)| ty.is_none())
+        .map(|(id, _)| *id)
+        .collect();
+    assert_eq!(skipped, [2, 3, 4, 6, 8]);
+    let out = c.get(&t("atomic", "EvmOutput")).unwrap();
+    assert_eq!(out.fields[0].layout, Layout::EvmAddress);
 
     let p = codec(&spec, "platform");
     // The two skipped IDs keep the UTXO type IDs equal across chains.
@@ -233,6 +260,25 @@ fn rules_must_fit_their_layout() {
     );
     assert!(
         e.contains("the elements (avax.TransferableInput) have no field `txid`"),
+        "{e}"
+    );
+    // Several fields, compared in turn: the one missing is named.
+    let e = one_error(
+        "codec/atomic.yaml",
+        "list<EvmOutput>, order: strictly-increasing-by address assetID",
+        "list<EvmOutput>, order: strictly-increasing-by address asset",
+    );
+    assert!(
+        e.contains("`strictly-increasing-by address asset`: the elements (atomic.EvmOutput) have no field `asset`"),
+        "{e}"
+    );
+    let e = one_error(
+        "codec/codecs.yaml",
+        "json-fx-ids: zero",
+        "json-fx-ids: none",
+    );
+    assert!(
+        e.contains("`none` is not a form of the fx IDs: the only one is `zero`"),
         "{e}"
     );
     let e = one_error("codec/platform.yaml", "type: bytes<48>", "type: bytes<0>");

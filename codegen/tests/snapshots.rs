@@ -654,7 +654,7 @@ fn real_spec_lists_what_the_node_adds() {
     );
     assert!(listing.contains("\n  Credential: signatures list<bytes<65>>\n"));
     assert!(
-        listing.ends_with("\n92 codec types in 8 packages, 6 codecs\n"),
+        listing.ends_with("\n97 codec types in 9 packages, 7 codecs\n"),
         "{listing}"
     );
 }

@@ -254,7 +254,9 @@ fn field(
         Some("sorted") => Some(Order::Sorted),
         Some("strictly-increasing") => Some(Order::StrictlyIncreasing),
         Some(other) => match other.strip_prefix("strictly-increasing-by ") {
-            Some(member) => Some(Order::StrictlyIncreasingBy(member.trim().to_string())),
+            Some(members) => Some(Order::StrictlyIncreasingBy(
+                members.split_whitespace().collect::<Vec<_>>().join(" "),
+            )),
             None => {
                 return Err(doc.err(
                     &at.at("order"),
@@ -356,6 +358,7 @@ pub fn parse_layout(text: &str, package: &str, known: &Known) -> Result<Layout, 
         "id" => Some(Layout::Id),
         "short-id" => Some(Layout::ShortId),
         "node-id" => Some(Layout::NodeId),
+        "evm-address" => Some(Layout::EvmAddress),
         "bytes" => Some(Layout::Bytes),
         "string" => Some(Layout::String),
         _ => None,
@@ -406,7 +409,17 @@ pub fn parse_layout(text: &str, package: &str, known: &Known) -> Result<Layout, 
         })
         .chain(
             [
-                "u8", "u16", "u32", "u64", "i64", "bool", "id", "short-id", "node-id", "bytes",
+                "u8",
+                "u16",
+                "u32",
+                "u64",
+                "i64",
+                "bool",
+                "id",
+                "short-id",
+                "node-id",
+                "evm-address",
+                "bytes",
                 "string",
             ]
             .map(String::from),
@@ -514,17 +527,18 @@ fn check_orders(model: &Codecs, errors: &mut Vec<SpecError>) {
             else {
                 continue;
             };
-            let ok = match elem.as_ref() {
-                Layout::Struct(t) => model
+            // One field, or several compared in turn.
+            let missing = member.split_whitespace().find(|m| match elem.as_ref() {
+                Layout::Struct(t) => !model
                     .get(t)
-                    .is_some_and(|e| e.fields.iter().any(|x| &x.name == member)),
-                _ => false,
-            };
-            if !ok {
+                    .is_some_and(|e| e.fields.iter().any(|x| x.name == *m)),
+                _ => true,
+            });
+            if let Some(missing) = missing {
                 errors.push(SpecError::new(
                     &f.origin,
                     format!(
-                        "`strictly-increasing-by {member}`: the elements ({}) have no field `{member}`",
+                        "`strictly-increasing-by {member}`: the elements ({}) have no field `{missing}`",
                         elem.spec_text()
                     ),
                 ));
@@ -697,8 +711,20 @@ fn codec(
             ));
         }
     }
+    let zero_fx_ids = match c.json_fx_ids.as_deref() {
+        None => false,
+        Some("zero") => true,
+        Some(other) => {
+            errors.push(doc.err(
+                &at.at("json-fx-ids"),
+                format!("`{other}` is not a form of the fx IDs: the only one is `zero`"),
+            ));
+            false
+        }
+    };
     let mut codec = Codec {
         fxs,
+        zero_fx_ids,
         name: c.name.clone(),
         summary: c.summary.clone(),
         source: c.source.clone(),

@@ -135,6 +135,8 @@ pub enum Layout {
     ShortId,
     /// 20 bytes.
     NodeId,
+    /// 20 bytes: an Ethereum address (the C-chain's `common.Address`).
+    EvmAddress,
     /// `u32` length, then the bytes.
     Bytes,
     /// Exactly N bytes, no length.
@@ -162,6 +164,7 @@ impl Layout {
             Layout::Id => "id".into(),
             Layout::ShortId => "short-id".into(),
             Layout::NodeId => "node-id".into(),
+            Layout::EvmAddress => "evm-address".into(),
             Layout::Bytes => "bytes".into(),
             Layout::FixedBytes(n) => format!("bytes<{n}>"),
             Layout::String => "string".into(),
@@ -217,6 +220,8 @@ pub struct Codec {
     pub roots: Vec<Root>,
     /// The chain's fx packages in order (what an `fxIndex` counts).
     pub fxs: Vec<String>,
+    /// The node's JSON form writes every `fxID` as the zero ID (`json-fx-ids: zero`).
+    pub zero_fx_ids: bool,
     /// The structs values of this codec reach from its roots, in the order first reached.
     pub reached: Vec<TypeRef>,
     /// Of those, the ones that hold a slot at some depth: their Rust form is one per codec.

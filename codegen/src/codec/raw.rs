@@ -125,6 +125,10 @@ pub struct Codec {
     /// The chain's fx packages in order (what an `fxIndex` counts).
     #[serde(default)]
     pub fxs: Vec<String>,
+    /// `zero`: the node's JSON form writes every `fxID` as the zero ID (it never sets them:
+    /// the C-chain's atomic transactions).
+    #[serde(default, rename = "json-fx-ids")]
+    pub json_fx_ids: Option<String>,
 }
 
 /// A value that travels on its own, framed by the codec version.

@@ -90,6 +90,7 @@ fn rust_type(k: Option<&Codec>, l: &Layout) -> TokenStream {
         Layout::Id => quote!(crate::wire::Id),
         Layout::ShortId => quote!(crate::wire::ShortId),
         Layout::NodeId => quote!(crate::wire::NodeId),
+        Layout::EvmAddress => quote!(crate::wire::EvmAddress),
         Layout::Bytes => quote!(::std::vec::Vec<u8>),
         Layout::FixedBytes(n) => {
             let n = Literal::usize_unsuffixed(*n);
@@ -122,7 +123,7 @@ fn min_size(c: &Codecs, k: Option<&Codec>, l: &Layout, depth: usize) -> usize {
         Layout::U32 => 4,
         Layout::U64 | Layout::I64 => 8,
         Layout::Id => 32,
-        Layout::ShortId | Layout::NodeId => 20,
+        Layout::ShortId | Layout::NodeId | Layout::EvmAddress => 20,
         Layout::Bytes | Layout::List(_) => 4,
         Layout::FixedBytes(n) => *n,
         Layout::String => 2,
@@ -166,6 +167,7 @@ fn read_expr(c: &Codecs, k: Option<&Codec>, l: &Layout) -> TokenStream {
         Layout::Id => quote!(r.id()),
         Layout::ShortId => quote!(r.short_id()),
         Layout::NodeId => quote!(r.node_id()),
+        Layout::EvmAddress => quote!(r.evm_address()),
         Layout::FixedBytes(n) => {
             let n = Literal::usize_unsuffixed(*n);
             quote!(r.array::<#n>())
@@ -201,8 +203,12 @@ fn verify_stmts(c: &Codecs, f: &Field) -> Option<TokenStream> {
             quote!(crate::codec::rules::ordered(&self.#id, crate::codec::Order::StrictlyIncreasing)?;),
         ),
         Some(Order::StrictlyIncreasingBy(member)) => {
-            let key = ident(&codec_field(member));
-            checks.push(quote!(crate::codec::rules::increasing_by(&self.#id, #member, |e| &e.#key)?;));
+            // One field, or several compared in turn (`address assetID`).
+            let keys: Vec<_> = member
+                .split_whitespace()
+                .map(|m| ident(&codec_field(m)))
+                .collect();
+            checks.push(quote!(crate::codec::rules::increasing_by(&self.#id, #member, |a, b| ::std::cmp::Ord::cmp(&(#(&a.#keys,)*), &(#(&b.#keys,)*)))?;));
         }
         None => {}
     }
@@ -261,6 +267,7 @@ fn write_code(l: &Layout, value: TokenStream, place: TokenStream) -> (bool, Toke
         Layout::Id => (false, quote!(w.id(#place);)),
         Layout::ShortId => (false, quote!(w.short_id(#place);)),
         Layout::NodeId => (false, quote!(w.node_id(#place);)),
+        Layout::EvmAddress => (false, quote!(w.evm_address(#place);)),
         Layout::FixedBytes(_) => (false, quote!(w.raw(#place);)),
         Layout::Bytes => (true, quote!(w.bytes(#place))),
         Layout::String => (true, quote!(w.string(#place))),
@@ -421,7 +428,7 @@ fn json_value(l: &Layout, form: Option<JsonForm>, v: TokenStream) -> TokenStream
         Layout::U8 | Layout::U16 | Layout::U32 | Layout::U64 | Layout::I64 | Layout::Bool => {
             quote!(crate::codec::json::number(#v))
         }
-        Layout::Id | Layout::NodeId => quote!(crate::codec::json::text(#v)),
+        Layout::Id | Layout::NodeId | Layout::EvmAddress => quote!(crate::codec::json::text(#v)),
         Layout::ShortId if form == Some(JsonForm::Cb58) => quote!(crate::codec::json::text(#v)),
         Layout::ShortId => quote!(crate::codec::json::address(cx, #v)),
         Layout::Bytes | Layout::FixedBytes(_) => match form {
@@ -434,8 +441,10 @@ fn json_value(l: &Layout, form: Option<JsonForm>, v: TokenStream) -> TokenStream
         }
         // A function that takes the element as it is: passed by name.
         Layout::List(inner)
-            if matches!(inner.as_ref(), Layout::Id | Layout::NodeId)
-                || (matches!(inner.as_ref(), Layout::ShortId) && form == Some(JsonForm::Cb58)) =>
+            if matches!(
+                inner.as_ref(),
+                Layout::Id | Layout::NodeId | Layout::EvmAddress
+            ) || (matches!(inner.as_ref(), Layout::ShortId) && form == Some(JsonForm::Cb58)) =>
         {
             quote!(::serde_json::Value::Array(::std::iter::IntoIterator::into_iter(#v).map(crate::codec::json::text).collect()))
         }
@@ -466,6 +475,10 @@ fn codec_of<'a>(c: &'a Codecs, k: Option<&'a Codec>, t: &TypeRef) -> Option<&'a 
 /// The expression of a JSON-only member's value.
 fn extra_value(c: &Codecs, k: Option<&Codec>, s: &Struct, value: &ExtraValue) -> TokenStream {
     match value {
+        // A codec whose node never sets the fx IDs writes the zero ID.
+        ExtraValue::FxOf(_) if k.is_some_and(|k| k.zero_fx_ids) => {
+            quote!(crate::codec::json::text(&crate::wire::Id::ZERO))
+        }
         ExtraValue::FxOf(field) => {
             let id = ident(&codec_field(field));
             quote!(crate::codec::json::fx_id(self.#id.fx_name()))
@@ -715,7 +728,7 @@ fn json_reader(l: &Layout, form: Option<JsonForm>, fx: &TokenStream) -> TokenStr
         Layout::I64 => quote!(crate::codec::json::read_i64),
         Layout::Bool => quote!(crate::codec::json::read_bool),
         Layout::String => quote!(crate::codec::json::read_string),
-        Layout::Id | Layout::NodeId => quote!(crate::codec::json::read_text),
+        Layout::Id | Layout::NodeId | Layout::EvmAddress => quote!(crate::codec::json::read_text),
         Layout::ShortId if form == Some(JsonForm::Cb58) => quote!(crate::codec::json::read_text),
         Layout::ShortId => quote!(crate::codec::json::read_address),
         Layout::Bytes => match form {
@@ -845,7 +858,7 @@ fn rust_size(c: &Codecs, l: &Layout, depth: usize) -> usize {
         Layout::U32 => 4,
         Layout::U64 | Layout::I64 => 8,
         Layout::Id => 32,
-        Layout::ShortId | Layout::NodeId => 20,
+        Layout::ShortId | Layout::NodeId | Layout::EvmAddress => 20,
         Layout::FixedBytes(n) => *n,
         Layout::Bytes | Layout::String | Layout::List(_) | Layout::Slot(_) => 24,
         Layout::Struct(t) if depth < 16 => c

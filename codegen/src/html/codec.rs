@@ -23,7 +23,7 @@ pub(super) fn section(h: &mut String, spec: &Spec) {
 <h2>Transactions, blocks and UTXOs</h2>
 <p class="summary">What the hex strings of <code>getTx</code>, <code>getBlock</code>, <code>getUTXOs</code>, <code>issueTx</code> and the index hold, and the JSON form the node writes for them with <code>encoding: json</code>. One declaration per type in <code>spec/codec/</code> gives both.</p>
 <div class="callout">
-<p><strong>Reading the bytes.</strong> A type's fields follow one another in the order listed, with no padding and no names. Integers are big-endian. An <code>id</code> is 32 bytes, a <code>short-id</code> or <code>node-id</code> 20. <code>bytes</code> is a <code>u32</code> length and the bytes, and <code>bytes&lt;N&gt;</code> is exactly N bytes. <code>string</code> is a <code>u16</code> length and UTF-8. <code>list&lt;T&gt;</code> is a <code>u32</code> count and the elements. <code>any&lt;Slot&gt;</code> is the <code>u32</code> type ID of the value's type, then its fields. A value that travels on its own (a <em>root</em>: a transaction, a block, a UTXO) starts with its codec's 2-byte version and must end where its fields end.</p>
+<p><strong>Reading the bytes.</strong> A type's fields follow one another in the order listed, with no padding and no names. Integers are big-endian. An <code>id</code> is 32 bytes, a <code>short-id</code>, <code>node-id</code> or <code>evm-address</code> 20. <code>bytes</code> is a <code>u32</code> length and the bytes, and <code>bytes&lt;N&gt;</code> is exactly N bytes. <code>string</code> is a <code>u16</code> length and UTF-8. <code>list&lt;T&gt;</code> is a <code>u32</code> count and the elements. <code>any&lt;Slot&gt;</code> is the <code>u32</code> type ID of the value's type, then its fields. A value that travels on its own (a <em>root</em>: a transaction, a block, a UTXO) starts with its codec's 2-byte version and must end where its fields end.</p>
 <p><strong>Reading the JSON.</strong> Each field is a member named in the <em>JSON</em> column. An <em>inline</em> field's members sit in its place. Members marked <em>JSON only</em> are not in the bytes; the node derives them. IDs are cb58, addresses are <code>chain-hrp1…</code> bech32, and bytes are <code>0x</code> hex unless the table says otherwise.</p>
 </div>
 "##,
@@ -83,6 +83,9 @@ fn codec(h: &mut String, k: &Codec) {
                 .collect::<Vec<_>>()
                 .join(", ")
         );
+    }
+    if k.zero_fx_ids {
+        h.push_str(" · every <code>fxID</code> in JSON is the zero ID");
     }
     if let Some(src) = &k.source {
         let _ = write!(h, " · node: <code>{}</code>", esc(src));
@@ -285,6 +288,7 @@ fn json_form(l: &Layout, form: Option<JsonForm>) -> String {
         Layout::Bool => "boolean".into(),
         Layout::Id => "string, cb58 ID".into(),
         Layout::NodeId => "string, <code>NodeID-…</code>".into(),
+        Layout::EvmAddress => "string, <code>0x</code> and 40 lower-case hex digits".into(),
         Layout::ShortId if form == Some(JsonForm::Cb58) => "string, cb58".into(),
         Layout::ShortId => "string, address <code>chain-hrp1…</code>".into(),
         Layout::Bytes | Layout::FixedBytes(_) => match form {

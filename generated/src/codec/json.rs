@@ -24,6 +24,12 @@ impl JsonContext {
         }
     }
 
+    /// Addresses written as bare cb58 short IDs: what the node writes for an output it holds
+    /// without a chain's context (the exported outputs of the C-chain's atomic transactions).
+    pub fn bare() -> Self {
+        Self::new("", "")
+    }
+
     /// The context of `chain` on the network `network_id`, with the node's HRP for it
     /// ([`crate::network::hrp`]: 1 `avax`, 5 `fuji`, 10 `testing`, 12345 `local`, …, any
     /// other `custom`).
@@ -89,7 +95,7 @@ pub fn text(v: &impl std::fmt::Display) -> Value {
 pub fn address(cx: &JsonContext, v: &ShortId) -> Value {
     match Address::new(Some(&cx.chain), &cx.hrp, *v.as_bytes()) {
         Ok(a) => Value::String(a.to_string()),
-        // Only a hand-made context with an invalid HRP gets here: say what the bytes are.
+        // A bare context (no HRP), or a hand-made one with an invalid HRP: the bytes in cb58.
         Err(_) => text(v),
     }
 }

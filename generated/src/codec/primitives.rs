@@ -2,7 +2,7 @@
 //! `Encode`, `Decode` and `Verify` through a `Box`.
 
 use super::{Encode, RuleError, Writer};
-use crate::wire::{Id, NodeId, ShortId};
+use crate::wire::{EvmAddress, Id, NodeId, ShortId};
 
 macro_rules! encode_with {
     ($($t:ty => $m:ident),* $(,)?) => {$(
@@ -28,7 +28,7 @@ macro_rules! encode_by_ref {
     )*};
 }
 
-encode_by_ref!(Id => id, ShortId => short_id, NodeId => node_id);
+encode_by_ref!(Id => id, ShortId => short_id, NodeId => node_id, EvmAddress => evm_address);
 
 impl<const N: usize> Encode for [u8; N] {
     fn encode(&self, w: &mut Writer) -> Result<(), RuleError> {

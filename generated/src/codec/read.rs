@@ -2,7 +2,7 @@
 //! lists, with every length checked against the bytes left before anything is allocated.
 
 use super::error::{DecodeError, DecodeProblem, Step};
-use crate::wire::{Id, NodeId, ShortId};
+use crate::wire::{EvmAddress, Id, NodeId, ShortId};
 
 /// A cursor over the input.
 #[derive(Debug)]
@@ -114,6 +114,11 @@ impl<'a> Reader<'a> {
     /// A 20-byte node ID.
     pub fn node_id(&mut self) -> Result<NodeId, DecodeError> {
         self.array().map(NodeId::new)
+    }
+
+    /// A 20-byte EVM address.
+    pub fn evm_address(&mut self) -> Result<EvmAddress, DecodeError> {
+        self.array().map(EvmAddress::new)
     }
 
     /// A `u32` length, then that many bytes.

@@ -51,14 +51,15 @@ pub fn ordered<T: Encode>(items: &[T], order: Order) -> Result<(), RuleError> {
     Ok(())
 }
 
-/// Checks that `items` are strictly increasing by `key`, their field `what`.
-pub fn increasing_by<T, K: Ord + ?Sized>(
+/// Checks that `items` are strictly increasing by `compare`, which compares their field (or
+/// fields, in turn) `what`.
+pub fn increasing_by<T>(
     items: &[T],
     what: &str,
-    key: impl Fn(&T) -> &K,
+    compare: impl Fn(&T, &T) -> std::cmp::Ordering,
 ) -> Result<(), RuleError> {
     for (i, pair) in items.windows(2).enumerate() {
-        if key(&pair[0]) >= key(&pair[1]) {
+        if compare(&pair[0], &pair[1]).is_ge() {
             return Err(RuleError::new(format!(
                 "the elements must be strictly increasing by `{what}`; element {} is not above element {i}",
                 i + 1

@@ -1,7 +1,7 @@
 //! Writing the node's binary format.
 
 use super::error::{RuleError, Step};
-use crate::wire::{Id, NodeId, ShortId};
+use crate::wire::{EvmAddress, Id, NodeId, ShortId};
 
 /// The output, growing.
 #[derive(Debug, Default)]
@@ -77,6 +77,11 @@ impl Writer {
 
     /// A 20-byte node ID.
     pub fn node_id(&mut self, v: &NodeId) {
+        self.raw(v.as_bytes());
+    }
+
+    /// A 20-byte EVM address.
+    pub fn evm_address(&mut self, v: &EvmAddress) {
         self.raw(v.as_bytes());
     }
 

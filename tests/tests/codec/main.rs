@@ -4,6 +4,7 @@
 //! are refused with the offset and the field.
 
 mod api;
+mod atomic;
 mod bls;
 mod json;
 mod keys;

@@ -13,7 +13,7 @@
 //! The generator is seeded, so a failure is reproducible; it prints the seed and the bytes.
 
 use avalanche_rpc::codec::{
-    FromJson, JsonContext, ToJson, avm, platform, proposervm, warp, warp_l1, warp_payload,
+    FromJson, JsonContext, ToJson, atomic, avm, platform, proposervm, warp, warp_l1, warp_payload,
 };
 use avalanche_rpc_codegen::codec::model::{Codec, Codecs, Layout};
 use std::collections::BTreeSet;
@@ -58,7 +58,7 @@ fn generate(
         Layout::U64 | Layout::I64 => rng.bytes(8, out),
         Layout::Bool => out.push(rng.below(2) as u8),
         Layout::Id => rng.bytes(32, out),
-        Layout::ShortId | Layout::NodeId => rng.bytes(20, out),
+        Layout::ShortId | Layout::NodeId | Layout::EvmAddress => rng.bytes(20, out),
         Layout::FixedBytes(n) => rng.bytes(*n, out),
         Layout::Bytes => {
             let most = if rng.below(8) == 0 { 300 } else { 6 };
@@ -138,6 +138,8 @@ fn round_trip(key: &str, bytes: &[u8]) -> Option<Result<Vec<u8>, String>> {
         "platform avax.Utxo" => platform::Utxo,
         "platform avax.TransferableOutput" => platform::TransferableOutput,
         "platform platform.Genesis" => platform::Genesis,
+        "atomic atomic.Tx" => atomic::Tx,
+        "atomic any<UnsignedTx>" => atomic::UnsignedTx,
         "warp warp.Message" => warp::Message,
         "warp-payload any<Payload>" => warp_payload::Payload,
         "warp-l1 any<L1Message>" => warp_l1::L1Message,
@@ -201,7 +203,7 @@ fn random_encodings_of_every_root_round_trip() {
             }
         }
     }
-    assert_eq!(roots, 16, "every root of the spec is exercised");
+    assert_eq!(roots, 18, "every root of the spec is exercised");
     let never: Vec<String> = c
         .structs()
         .map(|s| s.name.to_string())
