@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 
 use crate::wire::{ShortId, WireError, cb58_decode, cb58_encode};
 
-mod signature;
+pub(crate) mod signature;
 pub use signature::{compact_from_der, recoverable};
 
 /// Why a key or a signature is refused. It never holds the text of a key: a key that does not

@@ -77,12 +77,12 @@ pub fn recoverable(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::keys::PrivateKey;
 
     /// `r ‖ s` as DER, minimal.
-    fn der(compact: &[u8; 64]) -> Vec<u8> {
+    pub(crate) fn der(compact: &[u8; 64]) -> Vec<u8> {
         let int = |x: &[u8]| {
             let x = &x[x.iter().position(|b| *b != 0).unwrap_or(31)..];
             let mut v = vec![0x02];
@@ -107,7 +107,7 @@ mod tests {
     ];
 
     /// `N - s`: the same signature with `s` in the other half.
-    fn flip(s: &[u8]) -> [u8; 32] {
+    pub(crate) fn flip(s: &[u8]) -> [u8; 32] {
         let mut out = [0u8; 32];
         let mut borrow = 0i16;
         for i in (0..32).rev() {

@@ -88,7 +88,9 @@ pub fn excerpt_quotes(text: &str) -> Cow<'_, str> {
             break;
         }
     }
-    out.push_str(rest);
+    // What is left is cut before it is copied: the final cut keeps only the head, which
+    // `out` or this cut's head holds, and the last characters, which this cut keeps.
+    out.push_str(&excerpt_to(rest, MESSAGE_CHARS));
     match excerpt_to(&out, MESSAGE_CHARS) {
         Cow::Borrowed(_) => Cow::Owned(out),
         Cow::Owned(cut) => Cow::Owned(cut),

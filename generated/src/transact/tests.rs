@@ -304,27 +304,11 @@ fn a_two_of_three_output_is_signed_by_two_keychains_in_turn() {
 /// `key`'s signature of `digest` as a KMS answers it: ASN.1 DER, `s` in whichever half the
 /// signer's nonce gave (here the upper one, the form the node refuses), no recovery ID.
 fn kms_der(key: &PrivateKey, digest: &[u8]) -> Vec<u8> {
+    use crate::keys::signature::tests::{der, flip};
     let sig = key.sign_hash(digest.try_into().expect("a digest"));
-    // N - s: the same signature with s in the upper half.
-    let n: [u8; 32] = [
-        0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
-        0xfe, 0xba, 0xae, 0xdc, 0xe6, 0xaf, 0x48, 0xa0, 0x3b, 0xbf, 0xd2, 0x5e, 0x8c, 0xd0, 0x36,
-        0x41, 0x41,
-    ];
-    let mut high = [0u8; 32];
-    let mut borrow = 0i16;
-    for i in (0..32).rev() {
-        let d = i16::from(n[i]) - i16::from(sig[32 + i]) - borrow;
-        borrow = i16::from(d < 0);
-        high[i] = d.rem_euclid(256) as u8;
-    }
-    let int = |x: &[u8]| {
-        let x = &x[x.iter().position(|b| *b != 0).unwrap_or(31)..];
-        let pad = usize::from(x[0] & 0x80 != 0);
-        [vec![0x02, (x.len() + pad) as u8], vec![0; pad], x.to_vec()].concat()
-    };
-    let body = [int(&sig[..32]), int(&high)].concat();
-    [vec![0x30, body.len() as u8], body].concat()
+    let mut high: [u8; 64] = sig[..64].try_into().expect("64 bytes");
+    high[32..].copy_from_slice(&flip(&sig[32..64]));
+    der(&high)
 }
 
 #[tokio::test]
