@@ -1,7 +1,9 @@
 //! secp256k1 keys as the node uses them: an address is RIPEMD-160(SHA-256(the 33-byte
 //! compressed public key)); a signature is 65 bytes `r ‖ s ‖ v` over a 32-byte hash (the
 //! SHA-256 of the unsigned transaction bytes), with RFC 6979 nonces and `s` in the lower half;
-//! recovery refuses what the node refuses. Feature `keys` (RustCrypto `k256` and `ripemd`).
+//! recovery refuses what the node refuses. The same key's address on the C-chain is its EVM
+//! address: the last 20 bytes of Keccak-256 of the 64-byte uncompressed public key. Feature
+//! `keys` (RustCrypto `k256`, `ripemd` and `sha3`).
 
 use std::fmt;
 use std::str::FromStr;
@@ -10,7 +12,7 @@ use k256::ecdsa::{RecoveryId, Signature, SigningKey, VerifyingKey};
 use ripemd::Ripemd160;
 use sha2::{Digest, Sha256};
 
-use crate::wire::{ShortId, WireError, cb58_decode, cb58_encode};
+use crate::wire::{EvmAddress, ShortId, WireError, cb58_decode, cb58_encode};
 
 pub(crate) mod signature;
 pub use signature::{compact_from_der, recoverable};
@@ -46,6 +48,11 @@ impl PrivateKey {
     /// The address of the public key.
     pub fn address(&self) -> ShortId {
         self.public_key().address()
+    }
+
+    /// The EVM address of the public key (the C-chain's, go-ethereum's `PubkeyToAddress`).
+    pub fn evm_address(&self) -> EvmAddress {
+        self.public_key().evm_address()
     }
 
     /// Signs a 32-byte hash: `r ‖ s ‖ v`, deterministic (RFC 6979), `s` in the lower half.
@@ -134,6 +141,17 @@ impl PublicKey {
     pub fn address(&self) -> ShortId {
         let sha = Sha256::digest(self.compressed());
         ShortId::new(Ripemd160::digest(sha).into())
+    }
+
+    /// The EVM address: the last 20 bytes of Keccak-256 of the uncompressed key without its
+    /// `0x04` prefix (go-ethereum's `PubkeyToAddress`, the node's `EthAddress`).
+    pub fn evm_address(&self) -> EvmAddress {
+        use sha3::{Digest as _, Keccak256};
+        let point = self.0.to_encoded_point(false);
+        let hash = Keccak256::digest(&point.as_bytes()[1..]);
+        let mut out = [0u8; 20];
+        out.copy_from_slice(&hash[12..]);
+        EvmAddress::new(out)
     }
 
     /// The key that made `signature` (`r ‖ s ‖ v`) over `hash`, as the node recovers it: a

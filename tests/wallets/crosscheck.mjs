@@ -1,7 +1,8 @@
-// AvalancheJS 5.2.0 builds the cases the Rust wallet built (tests/tests/wallet_crosscheck.rs
+// AvalancheJS 5.2.0 builds the cases the Rust wallet built (tests/tests/wallet_crosscheck/
 // writes them to stdin as JSON): for each, the unsigned bytes, the fee (P-chain:
-// `pvm.calculateFee`; X-chain: the static fee) and the AVAX burned, or the error; written to
-// stdout as JSON in the same order.
+// `pvm.calculateFee`; X-chain: the static fee; C-chain: the base fee times
+// `utils.costCorethTx`) and the AVAX burned, or the error; written to stdout as JSON in the
+// same order.
 import {
   L1Validator,
   OutputOwners,
@@ -9,6 +10,7 @@ import {
   TransferableOutput,
   Utxo,
   avm,
+  evm,
   pvm,
   pvmSerial,
   utils,
@@ -53,7 +55,31 @@ function output(o) {
   );
 }
 
+// The C-chain's atomic transactions, at a base fee in nAVAX per gas (AvalancheJS's unit).
+function buildC(c) {
+  const ctx = context(c.context);
+  const p = c.params;
+  const baseFee = BigInt(p.baseFee);
+  if (c.kind === "export") {
+    return evm.newExportTxFromBaseFee(
+      ctx,
+      baseFee,
+      BigInt(p.amount),
+      p.destination,
+      bytes(p.fromEvm),
+      p.to.addresses.map(bytes),
+      BigInt(p.nonce),
+      undefined,
+      { locktime: BigInt(p.to.locktime), threshold: p.to.threshold },
+    );
+  }
+  const manager = utils.getManagerForVM("EVM");
+  const utxos = c.utxos.map((u) => manager.unpack(bytes(u), Utxo));
+  return evm.newImportTxFromBaseFee(ctx, bytes(p.toEvm), c.from.map(bytes), utxos, p.source, baseFee);
+}
+
 function build(c) {
+  if (c.chain === "C") return buildC(c);
   const ctx = context(c.context);
   const manager = utils.getManagerForVM(c.chain === "X" ? "AVM" : "PVM");
   const utxos = c.utxos.map((u) => manager.unpack(bytes(u), Utxo));
@@ -254,7 +280,9 @@ const results = cases.map((c) => {
     const ctx = context(c.context);
     const tx = unsigned.getTx();
     const fee =
-      c.chain === "X"
+      c.chain === "C"
+        ? BigInt(c.params.baseFee) * utils.costCorethTx(unsigned)
+        : c.chain === "X"
         ? c.kind === "createAsset"
           ? ctx.createAssetTxFee
           : ctx.baseTxFee

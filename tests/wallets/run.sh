@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The Rust wallet (`avalanche_rpc::transact`) builds what AvalancheJS builds
-# (crosscheck.mjs, driven by tests/tests/wallet_crosscheck.rs), then a wallet library
+# (crosscheck.mjs, driven by tests/tests/wallet_crosscheck/), then a wallet library
 # transacts against the devnet: runs transact.mjs (npm @avalabs/avalanchejs
 # 5.2.0, pinned by package-lock.json: its `latest` tag is a placeholder) against a devnet on
 # a free port (tests/with-devnet). Exit 1 when a check fails.

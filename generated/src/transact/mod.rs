@@ -6,7 +6,7 @@
 //! 2. **Context** ([`Context`]): network, chain and asset IDs, fees, staking rules; read
 //!    from a node in one call ([`Context::from_node`]) or written by hand for offline
 //!    signing.
-//! 3. **Builders** ([`x`], [`p`]): pure functions from a context, UTXOs and a request to an
+//! 3. **Builders** ([`x`], [`p`], [`c`]): pure functions from a context, UTXOs and a request to an
 //!    [`Unsigned`] transaction and the fee it pays. UTXOs are chosen as AvalancheJS 5.2.0
 //!    chooses them ([`spend`]), so the same UTXOs in the same order give the same bytes;
 //!    fees are the node's ([`fee`]).
@@ -33,6 +33,7 @@
 //! - requests are checked before building (stakes, periods, delegation fee, owners,
 //!   amounts), each error naming its field.
 
+pub mod c;
 pub mod context;
 pub mod error;
 pub mod fee;

@@ -18,8 +18,10 @@ fn unhex(s: &str) -> Vec<u8> {
 #[test]
 fn test_keys_give_the_node_addresses() {
     // Source: utils/crypto/secp256k1/test_keys.go; addresses per secp256k1_test.go,
-    // create_asset_tx_test.go and genesis/genesis_local.go.
-    for (key, public, address, bech) in [
+    // create_asset_tx_test.go and genesis/genesis_local.go; EVM addresses printed by the
+    // node's `PrivateKey.EthAddress` (utils/crypto/secp256k1/secp256k1.go:211), the ewoq
+    // key's also in genesis/genesis_local.go:22.
+    for ((key, public, address, bech), evm) in [
         (
             "PrivateKey-24jUJ9vZexUM6expyMcT48LBx27k1m7xpraoV62oSQAHdziao5",
             "0373935347884478e4945cd0fd948ecf088b94dfc92074f0fb03da6f4dbc94357d",
@@ -50,7 +52,15 @@ fn test_keys_give_the_node_addresses() {
             "46a9c04f4bf783aa69daabd519dcf36978168b66",
             "local1g65uqn6t77p656w64023nh8nd9updzmxyymev2",
         ),
-    ] {
+    ]
+    .into_iter()
+    .zip([
+        "0x99b9dea54c48dfea6aa9a4ca4623633ee04ddbb5",
+        "0x7464a61a3cbd2d6bd6a367d3243029f3638246ce",
+        "0x2bf91d42766c80cb56ff482031b247eec3792ccd",
+        "0x8db97c7cece249c2b98bdc0226cc4c2a57bf52fc",
+        "0x1f0e5c64afdf53175f78846f7125776e76fa8f34",
+    ]) {
         let k: PrivateKey = key.parse().unwrap();
         assert_eq!(k.to_string(), key);
         assert_eq!(hex(&k.public_key().compressed()), public);
@@ -59,6 +69,8 @@ fn test_keys_give_the_node_addresses() {
         assert_eq!(hex(&x.payload()), address);
         let p = PublicKey::from_compressed(&unhex(public)).unwrap();
         assert_eq!(p, k.public_key());
+        assert_eq!(k.evm_address().to_string(), evm);
+        assert_eq!(p.evm_address(), k.evm_address());
     }
     assert!(
         "PrivateKey-24jUJ9vZexUM6expyMcT48LBx27k1m7xpraoV62oSQAHdziao6"

@@ -11,6 +11,8 @@
 //! own checks (each built transaction passes the codec's rules and its fee is its
 //! complexity's) run with the workspace's tests.
 
+mod c;
+
 use avalanche_rpc::codec::{Verify, avax, avm, platform, secp256k1fx, warp};
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::transact::p::{self as pb, Authority, ChainRequest, Stake, ValidatorRequest};
@@ -187,6 +189,7 @@ fn owners_json(o: &secp256k1fx::OutputOwners) -> Value {
 }
 
 /// One case: what both sides build, and what Rust built.
+#[derive(Clone)]
 struct Case {
     name: String,
     chain: &'static str,

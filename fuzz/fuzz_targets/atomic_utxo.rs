@@ -1,0 +1,4 @@
+#![no_main]
+//! Decodes `atomic::Utxo` from arbitrary bytes: see the crate's checks.
+
+avalanche_rpc_fuzz::target!(avalanche_rpc::codec::atomic::Utxo);
