@@ -1,6 +1,6 @@
 //! `decode` and `encode`: a codec value between its bytes (hex) and the node's JSON form.
 
-use avalanche_rpc::codec::{JsonContext, Root, ToJson, avm, platform, proposervm, warp};
+use avalanche_rpc::codec::{JsonContext, Root, ToJson, atomic, avm, platform, proposervm, warp};
 use avalanche_rpc::wire::HexBytes;
 use clap::{Args, ValueEnum};
 use serde_json::Value;
@@ -37,6 +37,31 @@ pub enum Chain {
     P,
 }
 
+/// The chain whose codec `decode` and `encode` read and write: the X- or P-chain, or the
+/// C-chain's atomic transactions and the UTXOs of its shared memory.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CodecChain {
+    /// The X-chain (AVM).
+    #[value(name = "X", alias = "x")]
+    X,
+    /// The P-chain (platform).
+    #[value(name = "P", alias = "p")]
+    P,
+    /// The C-chain's atomic side (`tx`, `unsigned-tx`, `utxo`).
+    #[value(name = "C", alias = "c")]
+    C,
+}
+
+impl CodecChain {
+    fn x_or_p(self) -> Option<Chain> {
+        match self {
+            CodecChain::X => Some(Chain::X),
+            CodecChain::P => Some(Chain::P),
+            CodecChain::C => None,
+        }
+    }
+}
+
 /// How the hex is written.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum HexForm {
@@ -52,9 +77,10 @@ pub enum HexForm {
 pub struct Decode {
     /// What the bytes are.
     kind: Kind,
-    /// The chain (`X` or `P`); needed for every kind but `container` and `warp`.
+    /// The chain (`X`, `P`, or `C` for its atomic transactions and UTXOs); needed for every
+    /// kind but `container` and `warp`.
     #[arg(long, value_enum)]
-    chain: Option<Chain>,
+    chain: Option<CodecChain>,
     /// The network ID, for the HRP of addresses (1 `avax`, 5 `fuji`, 10 `testing`, 12345 `local`, any other `custom`; `avalanche_rpc::network`).
     #[arg(long, default_value_t = 1)]
     network_id: u32,
@@ -69,9 +95,10 @@ pub struct Decode {
 pub struct Encode {
     /// What the JSON is.
     kind: Kind,
-    /// The chain (`X` or `P`); needed for every kind but `container` and `warp`.
+    /// The chain (`X`, `P`, or `C` for its atomic transactions and UTXOs); needed for every
+    /// kind but `container` and `warp`.
     #[arg(long, value_enum)]
-    chain: Option<Chain>,
+    chain: Option<CodecChain>,
     /// Write the hex with the checksum (`hex`) or without (`hexnc`).
     #[arg(long, value_enum, default_value_t = HexForm::Hex)]
     encoding: HexForm,
@@ -179,36 +206,55 @@ pub fn tx_json(bytes: &[u8], chain: Chain, cx: &JsonContext) -> Result<Value, St
     }
 }
 
-fn need(chain: Option<Chain>, kind: &str) -> Result<Chain, String> {
-    chain.ok_or_else(|| format!("`{kind}` needs --chain X or --chain P"))
+fn need(chain: Option<CodecChain>, kind: &str) -> Result<CodecChain, String> {
+    chain.ok_or_else(|| format!("`{kind}` needs --chain X, P or C"))
+}
+
+/// What the C-chain's codec does not hold.
+fn not_on_c(kind: Kind) -> String {
+    let what = match kind {
+        Kind::Block => "C-chain blocks are Ethereum blocks (`eth_getBlockByNumber`)",
+        Kind::Genesis => "the C-chain's genesis is Ethereum's JSON, not a codec value",
+        _ => "staked outputs are P-chain values",
+    };
+    format!("{what}: with --chain C, `tx`, `unsigned-tx` and `utxo` are decoded")
 }
 
 pub fn decode(a: Decode) -> Result<String, String> {
     let bytes = bytes_of(&a.hex, a.encoding)?;
-    let alias = match a.chain {
-        Some(Chain::P) => "P",
-        _ => "X",
+    let cx = match a.chain {
+        Some(CodecChain::P) => JsonContext::for_network("P", a.network_id),
+        // The node writes the outputs of atomic transactions without a chain's context.
+        Some(CodecChain::C) => JsonContext::bare(),
+        _ => JsonContext::for_network("X", a.network_id),
     };
-    let cx = JsonContext::for_network(alias, a.network_id);
     let value = match (a.kind, a.chain) {
-        (Kind::Container, chain) => container_json(&bytes, chain, &cx)?,
+        (Kind::Container, chain) => {
+            container_json(&bytes, chain.and_then(CodecChain::x_or_p), &cx)?
+        }
         (Kind::Warp, _) => decode_as::<warp::Message>(&bytes, &cx)?,
         (kind, chain) => match (kind, need(chain, "decode")?) {
-            (Kind::Tx, Chain::X) => decode_as::<avm::Tx>(&bytes, &cx)?,
-            (Kind::Tx, Chain::P) => decode_as::<platform::Tx>(&bytes, &cx)?,
-            (Kind::UnsignedTx, Chain::X) => decode_as::<avm::UnsignedTx>(&bytes, &cx)?,
-            (Kind::UnsignedTx, Chain::P) => decode_as::<platform::UnsignedTx>(&bytes, &cx)?,
-            (Kind::Block, Chain::X) => decode_as::<avm::Block>(&bytes, &cx)?,
-            (Kind::Block, Chain::P) => decode_as::<platform::Block>(&bytes, &cx)?,
-            (Kind::Utxo, Chain::X) => decode_as::<avm::Utxo>(&bytes, &cx)?,
-            (Kind::Utxo, Chain::P) => decode_as::<platform::Utxo>(&bytes, &cx)?,
-            (Kind::Genesis, Chain::X) => decode_as::<avm::Genesis>(&bytes, &cx)?,
-            (Kind::Genesis, Chain::P) => decode_as::<platform::Genesis>(&bytes, &cx)?,
-            (Kind::StakedOutput, Chain::P) => {
+            (Kind::Tx, CodecChain::X) => decode_as::<avm::Tx>(&bytes, &cx)?,
+            (Kind::Tx, CodecChain::P) => decode_as::<platform::Tx>(&bytes, &cx)?,
+            (Kind::Tx, CodecChain::C) => decode_as::<atomic::Tx>(&bytes, &cx)?,
+            (Kind::UnsignedTx, CodecChain::X) => decode_as::<avm::UnsignedTx>(&bytes, &cx)?,
+            (Kind::UnsignedTx, CodecChain::P) => decode_as::<platform::UnsignedTx>(&bytes, &cx)?,
+            (Kind::UnsignedTx, CodecChain::C) => decode_as::<atomic::UnsignedTx>(&bytes, &cx)?,
+            (Kind::Block, CodecChain::X) => decode_as::<avm::Block>(&bytes, &cx)?,
+            (Kind::Block, CodecChain::P) => decode_as::<platform::Block>(&bytes, &cx)?,
+            (Kind::Utxo, CodecChain::X) => decode_as::<avm::Utxo>(&bytes, &cx)?,
+            (Kind::Utxo, CodecChain::P) => decode_as::<platform::Utxo>(&bytes, &cx)?,
+            (Kind::Utxo, CodecChain::C) => decode_as::<atomic::Utxo>(&bytes, &cx)?,
+            (Kind::Genesis, CodecChain::X) => decode_as::<avm::Genesis>(&bytes, &cx)?,
+            (Kind::Genesis, CodecChain::P) => decode_as::<platform::Genesis>(&bytes, &cx)?,
+            (Kind::StakedOutput, CodecChain::P) => {
                 decode_as::<platform::TransferableOutput>(&bytes, &cx)?
             }
-            (Kind::StakedOutput, Chain::X) => {
+            (Kind::StakedOutput, CodecChain::X) => {
                 return Err("staked outputs are P-chain values: --chain P".into());
+            }
+            (kind @ (Kind::Block | Kind::Genesis | Kind::StakedOutput), CodecChain::C) => {
+                return Err(not_on_c(kind));
             }
             (Kind::Container | Kind::Warp, _) => {
                 return Err("internal: this kind is handled above".into());
@@ -241,19 +287,27 @@ pub fn encode(a: Encode) -> Result<String, String> {
         Kind::Container => encode_as::<proposervm::Block>(&json)?,
         Kind::Warp => encode_as::<warp::Message>(&json)?,
         kind => match (kind, need(a.chain, "encode")?) {
-            (Kind::Tx, Chain::X) => encode_as::<avm::Tx>(&json)?,
-            (Kind::Tx, Chain::P) => encode_as::<platform::Tx>(&json)?,
-            (Kind::UnsignedTx, Chain::X) => encode_as::<avm::UnsignedTx>(&json)?,
-            (Kind::UnsignedTx, Chain::P) => encode_as::<platform::UnsignedTx>(&json)?,
-            (Kind::Block, Chain::X) => encode_as::<avm::Block>(&json)?,
-            (Kind::Block, Chain::P) => encode_as::<platform::Block>(&json)?,
-            (Kind::Utxo, Chain::X) => encode_as::<avm::Utxo>(&json)?,
-            (Kind::Utxo, Chain::P) => encode_as::<platform::Utxo>(&json)?,
-            (Kind::Genesis, Chain::X) => encode_as::<avm::Genesis>(&json)?,
-            (Kind::Genesis, Chain::P) => encode_as::<platform::Genesis>(&json)?,
-            (Kind::StakedOutput, Chain::P) => encode_as::<platform::TransferableOutput>(&json)?,
-            (Kind::StakedOutput, Chain::X) => {
+            (Kind::Tx, CodecChain::X) => encode_as::<avm::Tx>(&json)?,
+            (Kind::Tx, CodecChain::P) => encode_as::<platform::Tx>(&json)?,
+            (Kind::Tx, CodecChain::C) => encode_as::<atomic::Tx>(&json)?,
+            (Kind::UnsignedTx, CodecChain::X) => encode_as::<avm::UnsignedTx>(&json)?,
+            (Kind::UnsignedTx, CodecChain::P) => encode_as::<platform::UnsignedTx>(&json)?,
+            (Kind::UnsignedTx, CodecChain::C) => encode_as::<atomic::UnsignedTx>(&json)?,
+            (Kind::Block, CodecChain::X) => encode_as::<avm::Block>(&json)?,
+            (Kind::Block, CodecChain::P) => encode_as::<platform::Block>(&json)?,
+            (Kind::Utxo, CodecChain::X) => encode_as::<avm::Utxo>(&json)?,
+            (Kind::Utxo, CodecChain::P) => encode_as::<platform::Utxo>(&json)?,
+            (Kind::Utxo, CodecChain::C) => encode_as::<atomic::Utxo>(&json)?,
+            (Kind::Genesis, CodecChain::X) => encode_as::<avm::Genesis>(&json)?,
+            (Kind::Genesis, CodecChain::P) => encode_as::<platform::Genesis>(&json)?,
+            (Kind::StakedOutput, CodecChain::P) => {
+                encode_as::<platform::TransferableOutput>(&json)?
+            }
+            (Kind::StakedOutput, CodecChain::X) => {
                 return Err("staked outputs are P-chain values: --chain P".into());
+            }
+            (kind @ (Kind::Block | Kind::Genesis | Kind::StakedOutput), CodecChain::C) => {
+                return Err(not_on_c(kind));
             }
             (Kind::Container | Kind::Warp, _) => {
                 return Err("internal: this kind is handled above".into());
