@@ -3,7 +3,6 @@
 //! (`--key-file`) or an environment variable (`--key-env`, `AVAX_PRIVATE_KEY` by default),
 //! never from the command line, and are never printed.
 
-use std::collections::BTreeSet;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -19,8 +18,8 @@ use avalanche_rpc::platform::PlatformClient;
 use avalanche_rpc::rpc::Node;
 use avalanche_rpc::transact::p::{self as pb, PUnsigned, Stake, ValidatorRequest};
 use avalanche_rpc::transact::x::{self as xb, XUnsigned};
-use avalanche_rpc::transact::{self, BuildError, Context, Keychain, Payer, WalletError, spend};
-use avalanche_rpc::wire::{Address, HexBytes, Id, NodeId, ShortId};
+use avalanche_rpc::transact::{self, BuildError, Context, Keychain, Payer, WalletError};
+use avalanche_rpc::wire::{Address, HexBytes, Id, NodeId};
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 use zeroize::Zeroizing;
@@ -627,29 +626,19 @@ struct Holding {
 
 async fn balance(c: &Common, a: BalanceArgs) -> Result<(), String> {
     let s = Session::open(c).await?;
-    let from: BTreeSet<ShortId> = s.keys.addresses().into_iter().collect();
+    let owners = s.keys.addresses();
     let avax = s.ctx.avax_asset_id;
-    // AVAX first, then the others by ID.
-    let order = |assets: BTreeSet<Id>| {
-        let mut v: Vec<Id> = assets.into_iter().filter(|a| *a != avax).collect();
-        v.insert(0, avax);
-        v
-    };
     let mut rows = Vec::new();
     if a.chain != Some(Chain::P) {
         let utxos = s.x_utxos(None).await?;
         let x = s.node.avm("X");
-        for asset in order(utxos.iter().map(|u| u.asset_id).collect()) {
-            let (spendable, locked) = spend::x_funds(&utxos, &from, &asset, s.time);
-            if spendable == 0 && locked == 0 && asset != avax {
-                continue;
-            }
-            let (symbol, denomination) = if asset == avax {
+        for b in transact::balance::of_x(avax, &utxos, &owners, s.time) {
+            let (symbol, denomination) = if b.asset == avax {
                 ("AVAX".to_string(), 9)
             } else {
                 match x
                     .get_asset_description(avalanche_rpc::avm::GetAssetDescriptionParams::new(
-                        asset.to_string(),
+                        b.asset.to_string(),
                     ))
                     .await
                 {
@@ -659,33 +648,29 @@ async fn balance(c: &Common, a: BalanceArgs) -> Result<(), String> {
             };
             rows.push(Holding {
                 chain: "X",
-                asset,
+                asset: b.asset,
                 symbol,
                 denomination,
-                spendable,
-                locked,
+                spendable: b.spendable,
+                locked: b.locked,
             });
         }
     }
     if a.chain != Some(Chain::X) {
         let utxos = s.p_utxos(None).await?;
-        for asset in order(utxos.iter().map(|u| u.asset_id).collect()) {
-            let (spendable, locked) = spend::p_funds(&utxos, &from, &asset, s.time, false);
-            if spendable == 0 && locked == 0 && asset != avax {
-                continue;
-            }
-            let (symbol, denomination) = if asset == avax {
+        for b in transact::balance::of_p(avax, &utxos, &owners, s.time) {
+            let (symbol, denomination) = if b.asset == avax {
                 ("AVAX".to_string(), 9)
             } else {
                 (String::new(), 0)
             };
             rows.push(Holding {
                 chain: "P",
-                asset,
+                asset: b.asset,
                 symbol,
                 denomination,
-                spendable,
-                locked,
+                spendable: b.spendable,
+                locked: b.locked,
             });
         }
     }

@@ -4,13 +4,14 @@
 mod common;
 
 use avalanche_rpc::avm::{self, AvmClient, GetUtxosParams};
+use avalanche_rpc::codec::avm::Utxo;
 use avalanche_rpc::rpc::paging::PagedStream;
 use avalanche_rpc::rpc::{Node, SpecExamples};
-use avalanche_rpc::wire::HexBytes;
 
-/// What an application keeps: the stream itself, not a borrow of the client.
+/// What an application keeps: the stream itself, not a borrow of the client. Its items are
+/// the UTXOs read from their bytes (the checksum checked and stripped).
 struct Holder {
-    utxos: PagedStream<HexBytes>,
+    utxos: PagedStream<Utxo>,
 }
 
 fn open(node: &Node) -> Holder {
@@ -48,5 +49,11 @@ async fn a_paged_stream_is_stored_moved_to_a_task_and_polled_without_pinning() {
         items.len(),
         1,
         "the spec's example page: one UTXO, a short page, the last"
+    );
+    // The example's UTXO: output 1 of its transaction, 4.999 AVAX.
+    assert_eq!(items[0].utxo_id.output_index, 1, "{:?}", items[0]);
+    assert_eq!(
+        items[0].utxo_id.tx_id.to_string(),
+        "2AwdWGRsrAp5Qu8DFHVTRfzsYZe3KQ6NJfHYqBY57dXDBs9mRR"
     );
 }

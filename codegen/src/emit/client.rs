@@ -1,6 +1,6 @@
 //! Client traits, their implementation over a transport, and the `Node` accessors.
 
-use super::tokens::{Rust, doc, ident, method_doc};
+use super::tokens::{Rust, codec_read, codec_root_type, doc, encoding_of, ident, method_doc};
 use crate::model::*;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -118,11 +118,21 @@ fn stream_method(r: &Rust, i: &Interface, m: &Method) -> Option<TokenStream> {
     let stream = ident(mn.stream.as_ref()?);
     let call = ident(&mn.ident);
     let params = ident(&mn.params);
-    let item = item_type(r, m, paging)?;
+    let (item, _) = output_type(r, m, paging)?;
     let mut text = format!(
         "Every item of `{}` (the result's `{}`), page after page, as a stream (see [`paging`](crate::rpc::paging)).",
         m.wire_name, paging.items
     );
+    if let Some(c) = m
+        .result
+        .member(&paging.items)
+        .and_then(|f| f.codec.as_ref())
+    {
+        text.push_str(&format!(
+            " Each item is read into its codec value (`{}`), the hex's checksum checked and stripped; one that does not read ends the stream with an error naming it.",
+            c.root
+        ));
+    }
     match (&paging.page_size, &paging.cursor) {
         (Some(size), Some(cursor)) => {
             text.push_str(&format!(
@@ -167,6 +177,31 @@ fn stream_method(r: &Rust, i: &Interface, m: &Method) -> Option<TokenStream> {
     })
 }
 
+/// What a paged method's stream yields, and how [`Paged::output`] makes it from an item: the
+/// codec value of an item with `codec:` (read per the params' `encoding`), else the item.
+fn output_type(r: &Rust, m: &Method, paging: &Pagination) -> Option<(TokenStream, TokenStream)> {
+    let field = m.result.member(&paging.items)?;
+    let TypeRef::List(inner) = &field.ty else {
+        return None;
+    };
+    Some(
+        match field
+            .codec
+            .as_ref()
+            .and_then(|c| codec_root_type(r.spec, c))
+        {
+            Some(root) => {
+                let encoding = encoding_of(&m.params, quote!(self));
+                (root, codec_read(r.spec, inner, quote!(&item), encoding))
+            }
+            None => (
+                item_type(r, m, paging)?,
+                quote!(::std::result::Result::Ok(item)),
+            ),
+        },
+    )
+}
+
 /// The element type of a paged method's `items`.
 fn item_type(r: &Rust, m: &Method, paging: &Pagination) -> Option<TokenStream> {
     match &m.result.member(&paging.items)?.ty {
@@ -184,6 +219,8 @@ fn paged_impl(r: &Rust, i: &Interface, m: &Method) -> Option<TokenStream> {
     let result = ident(&mn.result);
     let konst = ident(&mn.konst);
     let item = item_type(r, m, paging)?;
+    let (output, read) = output_type(r, m, paging)?;
+    let items_name = &paging.items;
     let param = |name: &str| m.params.iter().find(|f| f.name == name);
     let member_ident = |f: &Field| ident(&super::names::field(f));
 
@@ -290,7 +327,8 @@ fn paged_impl(r: &Rust, i: &Interface, m: &Method) -> Option<TokenStream> {
             type Page = #result;
             type Item = #item;
             type Cursor = #cursor_ty;
-            const PAGING: crate::rpc::paging::Paging = crate::rpc::paging::Paging::new(&methods::#konst, #max, #may_repeat, &[#(#ends_with),*]);
+            type Output = #output;
+            const PAGING: crate::rpc::paging::Paging = crate::rpc::paging::Paging::new(&methods::#konst, #items_name, #max, #may_repeat, &[#(#ends_with),*]);
             fn page_size(&self) -> ::std::option::Option<u64> {
                 #page_size
             }
@@ -302,6 +340,9 @@ fn paged_impl(r: &Rust, i: &Interface, m: &Method) -> Option<TokenStream> {
             }
             fn seek(&mut self, #cursor_arg: #cursor_ty) {
                 #seek
+            }
+            fn output(&self, item: #item) -> ::std::result::Result<#output, crate::codec::ContainerError> {
+                #read
             }
         }
     })

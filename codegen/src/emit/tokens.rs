@@ -124,6 +124,41 @@ pub fn codec_root_type(spec: &Spec, c: &CodecRef) -> Option<TokenStream> {
     }
 }
 
+/// How a member that carries a codec value (`codec:`) is read into it: `value` (a
+/// `&HexBytes`, or a `&HexOrJson` for a `hex-or-json` element) with `encoding` (an
+/// `Option<&Encoding>`: a checksum unless `hexnc`). The element type is `inner` (the list's,
+/// for a list).
+pub fn codec_read(
+    spec: &Spec,
+    inner: &TypeRef,
+    value: TokenStream,
+    encoding: TokenStream,
+) -> TokenStream {
+    match inner {
+        TypeRef::Wire(w) if spec.wire(w).is_some_and(|w| w.rust == "HexOrJson") => {
+            quote!(crate::codec::container::from_hex_or_json(#value, #encoding))
+        }
+        _ => quote!(crate::codec::container::from_hex(#value, #encoding)),
+    }
+}
+
+/// The `encoding` member among `fields` (a param or result member of wire type `encoding`), as
+/// an `Option<&Encoding>` read from `owner` (`self`, `page`); `None` when there is none.
+pub fn encoding_of(fields: &[Field], owner: TokenStream) -> TokenStream {
+    fields
+        .iter()
+        .find(|f| f.name == "encoding" && matches!(&f.ty, TypeRef::Wire(w) if w == "encoding"))
+        .map(|f| {
+            let id = ident(&names::field(f));
+            if f.is_option() {
+                quote!(#owner.#id.as_ref())
+            } else {
+                quote!(::std::option::Option::Some(&#owner.#id))
+            }
+        })
+        .unwrap_or_else(|| quote!(::std::option::Option::None))
+}
+
 /// The Rust type of a type expression, by its full path: wire types from the runtime's `wire`
 /// module (`crate::wire::U64`; primitives and `String` from the language), shared schemas from
 /// `crate::types`, an interface's own schemas by name (the code using them is in the same

@@ -1,7 +1,7 @@
 //! Named schemas, params and results as serde types.
 
 use super::names;
-use super::tokens::{Rust, codec_root_type, doc, ident, rust_type};
+use super::tokens::{Rust, codec_read, codec_root_type, doc, encoding_of, ident, rust_type};
 use crate::model::*;
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -108,18 +108,7 @@ fn object(spec: &Spec, name: &syn::Ident, fields: &[Field], d: TokenStream) -> T
 /// reads it into the codec's type: from its hex (checksum per the sibling `encoding`, when
 /// the struct has one) or its JSON form.
 fn decoded_accessors(spec: &Spec, name: &syn::Ident, fields: &[Field]) -> TokenStream {
-    let encoding = fields
-        .iter()
-        .find(|f| f.name == "encoding" && matches!(&f.ty, TypeRef::Wire(w) if w == "encoding"))
-        .map(|f| {
-            let id = ident(&names::field(f));
-            if f.is_option() {
-                quote!(self.#id.as_ref())
-            } else {
-                quote!(::std::option::Option::Some(&self.#id))
-            }
-        })
-        .unwrap_or_else(|| quote!(::std::option::Option::None));
+    let encoding = encoding_of(fields, quote!(self));
     let accessors: Vec<TokenStream> = fields
         .iter()
         .filter_map(|f| {
@@ -131,12 +120,7 @@ fn decoded_accessors(spec: &Spec, name: &syn::Ident, fields: &[Field]) -> TokenS
                 TypeRef::List(inner) => (true, inner.as_ref()),
                 t => (false, t),
             };
-            let read = match inner {
-                TypeRef::Wire(w) if spec.wire(w).is_some_and(|w| w.rust == "HexOrJson") => {
-                    quote!(crate::codec::container::from_hex_or_json(v, #encoding))
-                }
-                _ => quote!(crate::codec::container::from_hex(v, #encoding)),
-            };
+            let read = codec_read(spec, inner, quote!(v), encoding.clone());
             let (ty, body) = match (list, f.is_option()) {
                 (true, false) => (
                     quote!(::std::vec::Vec<#root>),

@@ -33,6 +33,7 @@
 //! - requests are checked before building (stakes, periods, delegation fee, owners,
 //!   amounts), each error naming its field.
 
+pub mod balance;
 pub mod c;
 pub mod context;
 pub mod error;
@@ -50,6 +51,7 @@ mod tests;
 pub mod warp;
 pub mod x;
 
+pub use balance::Balance;
 pub use context::{Context, FeeConfig, FeeState, StakingRules, ValidatorFeeConfig};
 pub use error::{BuildError, SignError};
 pub use keychain::{Keychain, bls_signer};

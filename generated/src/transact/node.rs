@@ -189,32 +189,6 @@ impl Context {
     }
 }
 
-/// Every UTXO of a `getUTXOs` stream (the generated `get_utxos_stream`: every page by the
-/// spec's paging rules, each UTXO once), its checksum checked and stripped (the default
-/// encoding, `hex`, ends each UTXO in its 4-byte checksum) and decoded.
-async fn utxos<S, U>(
-    method: &'static str,
-    stream: S,
-    decode: impl Fn(&[u8]) -> Result<U, crate::codec::DecodeError>,
-) -> Result<Vec<U>, WalletError>
-where
-    S: paging::Stream<Item = Result<HexBytes, ClientError>>,
-{
-    let raw = paging::collect(stream).await.map_err(call(method))?;
-    raw.iter()
-        .map(|utxo| {
-            let bytes = utxo.strip_checksum().map_err(|e| WalletError::Reply {
-                method,
-                problem: format!("a UTXO's checksum: {e}"),
-            })?;
-            decode(bytes).map_err(|e| WalletError::Reply {
-                method,
-                problem: format!("a UTXO does not decode: {e}"),
-            })
-        })
-        .collect()
-}
-
 fn addresses(ctx: &Context, chain: &str, of: &[ShortId]) -> Vec<Address> {
     of.iter()
         .filter_map(|a| Address::new(Some(chain), &ctx.hrp, *a.as_bytes()).ok())
@@ -232,12 +206,9 @@ pub async fn x_utxos<T: Transport + Clone + 'static>(
     let x = node.avm("X");
     let mut params = crate::avm::GetUtxosParams::new(addresses(ctx, "X", of));
     params.source_chain = source_chain.map(str::to_string);
-    utxos(
-        "avm.getUTXOs",
-        x.get_utxos_stream(params),
-        avm::Utxo::from_bytes,
-    )
-    .await
+    paging::collect(x.get_utxos_stream(params))
+        .await
+        .map_err(call("avm.getUTXOs"))
 }
 
 /// The P-chain UTXOs of `of` (`platform.getUTXOs`, every page), or those exported to the
@@ -251,12 +222,34 @@ pub async fn p_utxos<T: Transport + Clone + 'static>(
     let p = node.platform();
     let mut params = crate::platform::GetUtxosParams::new(addresses(ctx, "P", of));
     params.source_chain = source_chain.map(str::to_string);
-    utxos(
-        "platform.getUTXOs",
-        p.get_utxos_stream(params),
-        platform::Utxo::from_bytes,
-    )
-    .await
+    paging::collect(p.get_utxos_stream(params))
+        .await
+        .map_err(call("platform.getUTXOs"))
+}
+
+/// What `of` holds on the X-chain at `time` (Unix seconds), per asset, AVAX first: every page
+/// of their UTXOs ([`x_utxos`]) summed by [`balance::of_x`](super::balance::of_x), as the
+/// node's deprecated `avm.getBalance` advises.
+pub async fn x_balances<T: Transport + Clone + 'static>(
+    node: &Node<T>,
+    ctx: &Context,
+    of: &[ShortId],
+    time: u64,
+) -> Result<Vec<super::balance::Balance>, WalletError> {
+    let utxos = x_utxos(node, ctx, of, None).await?;
+    Ok(super::balance::of_x(ctx.avax_asset_id, &utxos, of, time))
+}
+
+/// What `of` holds on the P-chain at `time`, per asset, AVAX first (stake-locked outputs as
+/// locked): [`p_utxos`] summed by [`balance::of_p`](super::balance::of_p).
+pub async fn p_balances<T: Transport + Clone + 'static>(
+    node: &Node<T>,
+    ctx: &Context,
+    of: &[ShortId],
+    time: u64,
+) -> Result<Vec<super::balance::Balance>, WalletError> {
+    let utxos = p_utxos(node, ctx, of, None).await?;
+    Ok(super::balance::of_p(ctx.avax_asset_id, &utxos, of, time))
 }
 
 /// Sends a signed X-chain transaction (`avm.issueTx`); returns its ID.

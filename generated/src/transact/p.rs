@@ -13,10 +13,11 @@ use crate::wire::{Id, NodeId, ShortId};
 use super::context::Context;
 use super::error::BuildError;
 use super::fee;
-/// The node-facing part (feature `client`): every page of this chain's UTXOs, and issuing
+/// The node-facing part (feature `client`): every page of this chain's UTXOs, the balances
+/// they make, and issuing
 /// with a handle to wait on ([`Pending`](super::Pending)).
 #[cfg(feature = "client")]
-pub use super::node::{issue_p_pending as issue, p_utxos as utxos};
+pub use super::node::{issue_p_pending as issue, p_balances as balances, p_utxos as utxos};
 use super::payer::{Payer, check_owners};
 use super::sign::{CredentialKind, Signers, Unsigned};
 use super::spend::{self, Amounts, PSpend, encoded, match_owners, utxo_order};

@@ -10,10 +10,11 @@ use crate::wire::{Id, ShortId};
 
 use super::context::Context;
 use super::error::BuildError;
-/// The node-facing part (feature `client`): every page of this chain's UTXOs, and issuing
+/// The node-facing part (feature `client`): every page of this chain's UTXOs, the balances
+/// they make, and issuing
 /// with a handle to wait on ([`Pending`](super::Pending)).
 #[cfg(feature = "client")]
-pub use super::node::{issue_x_pending as issue, x_utxos as utxos};
+pub use super::node::{issue_x_pending as issue, x_balances as balances, x_utxos as utxos};
 use super::payer::{Payer, check_owners};
 use super::sign::{CredentialKind, Signers, Unsigned};
 use super::spend::{self, Amounts, encoded, match_owners, utxo_order};

@@ -17,17 +17,15 @@ use std::collections::BTreeSet;
 /// them give an address 3,200 UTXOs, four pages.
 const N: u64 = 640;
 
-/// A UTXO's amount and where it was produced, from its bytes (checksum stripped).
-fn x_utxo(u: &HexBytes) -> (u64, (Id, u32)) {
-    let u = codec_avm::Utxo::from_bytes(u.strip_checksum().unwrap()).unwrap();
+/// A UTXO's amount and where it was produced (the stream decoded it).
+fn x_utxo(u: &codec_avm::Utxo) -> (u64, (Id, u32)) {
     let codec_avm::UtxoOutput::Secp256k1fxTransferOutput(o) = &u.output else {
         panic!("not a transfer output: {u:?}")
     };
     (o.amount, (u.utxo_id.tx_id, u.utxo_id.output_index))
 }
 
-fn p_utxo(u: &HexBytes) -> (u64, (Id, u32)) {
-    let u = codec_p::Utxo::from_bytes(u.strip_checksum().unwrap()).unwrap();
+fn p_utxo(u: &codec_p::Utxo) -> (u64, (Id, u32)) {
     let codec_p::UtxoOutput::TransferOutput(o) = &u.output else {
         panic!("not a transfer output: {u:?}")
     };
@@ -35,10 +33,7 @@ fn p_utxo(u: &HexBytes) -> (u64, (Id, u32)) {
 }
 
 /// The sum and the set of positions of `utxos`, which must all differ.
-fn sum_once(
-    utxos: &[HexBytes],
-    read: fn(&HexBytes) -> (u64, (Id, u32)),
-) -> (u64, BTreeSet<(Id, u32)>) {
+fn sum_once<U>(utxos: &[U], read: fn(&U) -> (u64, (Id, u32))) -> (u64, BTreeSet<(Id, u32)>) {
     let mut sum = 0;
     let mut at = BTreeSet::new();
     for u in utxos {

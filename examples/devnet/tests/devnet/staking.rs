@@ -185,7 +185,7 @@ async fn a_new_validator_joins_with_its_stake_and_reward() {
     )
     .await
     .unwrap();
-    assert_eq!(streamed, rewards.utxos);
+    assert_eq!(streamed, rewards.utxos_decoded().unwrap());
     let r = avalanche_rpc::codec::platform::Utxo::from_bytes(
         rewards.utxos[0].strip_checksum().unwrap(),
     )

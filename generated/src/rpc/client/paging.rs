@@ -33,6 +33,8 @@ use std::future::Future;
 pub struct Paging {
     /// The method.
     pub method: &'static MethodInfo,
+    /// The result member whose list is the page.
+    pub items: &'static str,
     /// The node's largest page, the default page size; `None` when one reply holds every
     /// item.
     pub max: Option<u64>,
@@ -46,12 +48,14 @@ impl Paging {
     /// A method's paging (for the generated code).
     pub const fn new(
         method: &'static MethodInfo,
+        items: &'static str,
         max: Option<u64>,
         may_repeat: bool,
         ends_with: &'static [&'static str],
     ) -> Self {
         Self {
             method,
+            items,
             max,
             may_repeat,
             ends_with,
@@ -68,6 +72,9 @@ pub trait Paged: Clone + Send + 'static {
     type Item: Serialize + Send;
     /// What says where the next page starts.
     type Cursor: Serialize + Send;
+    /// What the stream yields: the codec value an item holds when the spec says it holds one
+    /// (`codec:`; a UTXO's bytes read into `avm::Utxo`), else the item.
+    type Output: Send;
     /// The method's paging rules.
     const PAGING: Paging;
     /// The page size these params ask for, if they set one.
@@ -78,6 +85,9 @@ pub trait Paged: Clone + Send + 'static {
     fn split(&self, page: Self::Page) -> (Vec<Self::Item>, Option<Self::Cursor>);
     /// Moves the params to the page at `cursor`.
     fn seek(&mut self, cursor: Self::Cursor);
+    /// What the stream yields for `item` (its codec value, read with these params'
+    /// `encoding`: a checksum checked and stripped unless `hexnc`).
+    fn output(&self, item: Self::Item) -> Result<Self::Output, crate::codec::ContainerError>;
 }
 
 /// The stream of a paged method (`get_utxos_stream`, …): it owns its params and a clone of the
@@ -87,10 +97,10 @@ pub trait Paged: Clone + Send + 'static {
 /// ```no_run
 /// # async fn f() -> Result<(), Box<dyn std::error::Error>> {
 /// use avalanche_rpc::avm::{AvmClient, GetUtxosParams};
+/// use avalanche_rpc::codec::avm::Utxo;
 /// use avalanche_rpc::rpc::{Node, paging::PagedStream};
-/// use avalanche_rpc::wire::HexBytes;
 ///
-/// fn utxos_of(node: &Node, address: &str) -> Result<PagedStream<HexBytes>, Box<dyn std::error::Error>> {
+/// fn utxos_of(node: &Node, address: &str) -> Result<PagedStream<Utxo>, Box<dyn std::error::Error>> {
 ///     Ok(node.avm("X").get_utxos_stream(GetUtxosParams::new(vec![address.parse()?])))
 /// }
 /// let node = Node::http("http://127.0.0.1:9650")?;
@@ -104,10 +114,10 @@ pub type PagedStream<T> =
 
 /// Every item of a paged method, page after page, by the rules of [`Paged::PAGING`] (see the
 /// module). `call` makes one request; the stream ends after the first error it yields.
-pub fn stream<P, F, Fut>(mut params: P, call: F) -> PagedStream<P::Item>
+pub fn stream<P, F, Fut>(mut params: P, call: F) -> PagedStream<P::Output>
 where
     P: Paged,
-    P::Item: 'static,
+    P::Output: 'static,
     P::Page: 'static,
     F: FnMut(P) -> Fut + Send + 'static,
     Fut: Future<Output = Result<P::Page, ClientError>> + Send + 'static,
@@ -127,6 +137,7 @@ where
         ready: VecDeque::new(),
         seen: HashSet::new(),
         cursors: HashSet::new(),
+        pages: 0,
     };
     Box::pin(futures_util::stream::unfold(state, |mut s| async move {
         loop {
@@ -173,11 +184,13 @@ struct State<P: Paged, F> {
     call: F,
     size: Option<u64>,
     /// Items of the page read, not yet yielded.
-    ready: VecDeque<P::Item>,
+    ready: VecDeque<P::Output>,
     /// Digests of the items yielded, where items may repeat.
     seen: HashSet<[u8; 16]>,
     /// The cursors asked for, as JSON.
     cursors: HashSet<Vec<u8>>,
+    /// Pages read so far (an item that does not read is named by its page and index).
+    pages: u64,
 }
 
 impl<P, F, Fut> State<P, F>
@@ -199,11 +212,17 @@ where
         };
         let (items, cursor) = params.split(page);
         let count = items.len() as u64;
-        for item in items {
+        self.pages += 1;
+        for (index, item) in items.into_iter().enumerate() {
             if paging.may_repeat && !self.seen.insert(digest(&item)) {
                 continue;
             }
-            self.ready.push_back(item);
+            let output = params.output(item).map_err(|e| ClientError::Decode {
+                method: paging.method.name.into(),
+                path: format!("{}[{index}]` of page `{}", paging.items, self.pages),
+                message: e.to_string(),
+            })?;
+            self.ready.push_back(output);
         }
         let (Some(size), Some(cursor)) = (self.size, cursor) else {
             return Ok(());
@@ -297,9 +316,25 @@ mod tests {
     use super::*;
     use crate::avm::{GetUtxosParams, GetUtxosResult};
 
-    /// A page of `avm.getUTXOs` holding `n` UTXOs (`0x0<k>…`) and answering `end`.
+    /// The hex (with its checksum, as the node's `hex`) of a UTXO whose transaction ID
+    /// holds `k`.
+    fn utxo_hex(k: usize) -> String {
+        use crate::codec::{avax, avm, secp256k1fx};
+        let mut id = [0u8; 32];
+        id[..8].copy_from_slice(&(k as u64).to_be_bytes());
+        let owners = secp256k1fx::OutputOwners::new(0, 0, vec![]);
+        let utxo = avm::Utxo::new(
+            avax::UtxoId::new(crate::wire::Id::new(id), 0),
+            crate::wire::Id::ZERO,
+            secp256k1fx::TransferOutput::new(1, owners).into(),
+        );
+        crate::wire::HexBytes::with_checksum(&utxo.to_bytes().unwrap()).to_hex()
+    }
+
+    /// A page of `avm.getUTXOs` holding `n` UTXOs (the `k`-th's transaction ID holding `k`)
+    /// and answering `end`.
     fn page(first: usize, n: usize, end: &str) -> GetUtxosResult {
-        let utxos: Vec<String> = (first..first + n).map(|k| format!("0x{k:08x}")).collect();
+        let utxos: Vec<String> = (first..first + n).map(utxo_hex).collect();
         serde_json::from_value(serde_json::json!({
             "numFetched": n.to_string(),
             "utxos": utxos,
@@ -324,7 +359,7 @@ mod tests {
             };
             std::future::ready(Ok(pages(k)))
         })));
-        let got = got.map(|v| v.into_iter().map(|u| u.to_string()).collect());
+        let got = got.map(|v| v.into_iter().map(|u| u.utxo_id.tx_id.to_string()).collect());
         let asked = asked.lock().unwrap().clone();
         (got, asked)
     }
@@ -370,6 +405,31 @@ mod tests {
             "{e}"
         );
         assert_eq!(asked.len(), 2, "no third request");
+    }
+
+    #[test]
+    fn items_are_their_codec_values_and_one_that_does_not_read_is_named() {
+        let (got, _) = run(|_| page(7, 2, "a"));
+        let mut id = [0u8; 32];
+        id[7] = 7;
+        assert_eq!(got.unwrap()[0], crate::wire::Id::new(id).to_string());
+        // The second page's third UTXO has a wrong checksum.
+        let (got, asked) = run(|k| {
+            let mut p = page(k * 1024, if k == 0 { 1024 } else { 5 }, "a");
+            if k == 1 {
+                let bad = p.utxos[2].to_hex().replace("0x", "0x00");
+                p.utxos[2] = bad.parse().unwrap();
+            }
+            p
+        });
+        let e = got.unwrap_err();
+        assert!(matches!(e, ClientError::Decode { .. }), "{e}");
+        assert!(
+            e.to_string()
+                .starts_with("avm.getUTXOs: cannot decode the result at `utxos[2]` of page `2`: "),
+            "{e}"
+        );
+        assert_eq!(asked.len(), 2);
     }
 
     #[test]
