@@ -40,3 +40,26 @@ mod docs_testing {}
 #[cfg(doctest)]
 #[doc = include_str!("../../docs/dependencies.md")]
 mod docs_dependencies {}
+
+/// Every page of `docs/` is compiled above: a page added without its doctest module fails here.
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn every_docs_page_is_a_doctest() {
+        let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+        let lib = include_str!("lib.rs");
+        let mut pages = 0;
+        for entry in std::fs::read_dir(format!("{root}/docs")).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            if name.ends_with(".md") {
+                pages += 1;
+                let line = format!("include_str!(\"../../docs/{name}\")");
+                assert!(
+                    lib.contains(&line),
+                    "docs/{name} is not compiled: add `{line}`"
+                );
+            }
+        }
+        assert!(pages > 0, "no pages found in {root}/docs");
+    }
+}
