@@ -36,6 +36,11 @@
 //!   versions in its docs.
 //! - `AVALANCHE_RPC_SPEC_DIR`: build from another spec folder than the one in the package.
 
+// On docs.rs (built with `--cfg docsrs` on nightly, `[package.metadata.docs.rs]`), every item
+// behind a feature is labelled with it: `doc_cfg` does it by itself since it took in
+// `doc_auto_cfg`. Stable builds never see the attribute.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 #[cfg(feature = "bls")]
 pub mod bls;
 pub mod codec;
