@@ -17,8 +17,8 @@ use avalanche_rpc::codec::{JsonContext, ToJson, avm, platform};
 use avalanche_rpc::info::InfoClient;
 use avalanche_rpc::platform::PlatformClient;
 use avalanche_rpc::rpc::Node;
-use avalanche_rpc::transact::p::{self as pb, PUnsigned, Stake, ValidatorRequest};
-use avalanche_rpc::transact::x::{self as xb, XUnsigned};
+use avalanche_rpc::transact::p::{self as pb, Stake, ValidatorRequest};
+use avalanche_rpc::transact::x as xb;
 use avalanche_rpc::transact::{self, BuildError, Context, Keychain, Payer, WalletError, spend};
 use avalanche_rpc::wire::{Address, HexBytes, Id, NodeId, ShortId};
 use clap::{Args, Subcommand};
@@ -414,8 +414,8 @@ impl Session {
     /// the chain's maximum is refused.)
     async fn build_p(
         &mut self,
-        build: impl Fn(&Context, &Payer) -> Result<PUnsigned, BuildError>,
-    ) -> Result<PUnsigned, String> {
+        build: impl Fn(&Context, &Payer) -> Result<pb::Unsigned, BuildError>,
+    ) -> Result<pb::Unsigned, String> {
         build(&self.ctx, &self.payer()).map_err(build_error)
     }
 
@@ -432,7 +432,7 @@ impl Session {
     }
 
     /// Signs, then prints the dry run or issues, waits and prints the outcome.
-    async fn finish_x(&self, mut u: XUnsigned, issue: &Issue) -> Result<(), String> {
+    async fn finish_x(&self, mut u: xb::Unsigned, issue: &Issue) -> Result<(), String> {
         u.sign(&self.keys).map_err(|e| e.to_string())?;
         let tx = u.signed().map_err(|e| e.to_string())?;
         if issue.dry_run {
@@ -446,7 +446,7 @@ impl Session {
             .await
     }
 
-    async fn finish_p(&self, mut u: PUnsigned, issue: &Issue) -> Result<(), String> {
+    async fn finish_p(&self, mut u: pb::Unsigned, issue: &Issue) -> Result<(), String> {
         u.sign(&self.keys).map_err(|e| e.to_string())?;
         let tx = u.signed().map_err(|e| e.to_string())?;
         if issue.dry_run {
