@@ -41,6 +41,7 @@ pub mod keychain;
 mod node;
 pub mod p;
 pub mod payer;
+pub mod portable;
 pub mod sign;
 pub mod signer;
 pub mod spend;
@@ -58,5 +59,6 @@ pub use node::{
     warp_validators, x_utxos,
 };
 pub use payer::{Payer, owners};
+pub use portable::{PartiallySigned, PortableError};
 pub use sign::{CredentialKind, Signable, Signers, Unsigned};
 pub use signer::{ExternalSigner, SignRequest, Signer, SignerError};
