@@ -28,6 +28,8 @@ use zeroize::Zeroizing;
 use super::codec::Chain;
 use super::units::{self, Amount, End};
 
+mod file;
+
 /// Writes a line to standard output; a closed pipe (`| head -1`) is not an error: the
 /// transaction may already be issued, and waiting for it goes on.
 macro_rules! say {
@@ -54,8 +56,9 @@ pub struct Wallet {
 /// them.
 #[derive(Args)]
 struct Common {
-    /// The node's base URL.
-    #[arg(long, global = true, help_heading = "Node and keys", value_name = "URL", default_value = DEFAULT_URL)]
+    /// The node's base URL, from the subcommand's `--url` (`wallet sign`, `combine` and
+    /// `show` have none: they never call a node).
+    #[arg(skip = DEFAULT_URL.to_string())]
     url: String,
     /// A file of keys, one per line: `PrivateKey-…` or 64 hex digits (`#` starts a comment).
     #[arg(
@@ -72,9 +75,27 @@ struct Common {
     key_env: String,
 }
 
+/// The node, for the subcommands that call one.
+#[derive(Args)]
+struct NodeUrl {
+    /// The node's base URL.
+    #[arg(long, help_heading = "Node and keys", value_name = "URL", default_value = DEFAULT_URL)]
+    url: String,
+}
+
 /// What every transaction takes.
 #[derive(Args)]
 struct Issue {
+    #[command(flatten)]
+    node: NodeUrl,
+    /// Build with the node and write the portable partially-signed transaction to FILE
+    /// instead of signing and issuing (`wallet sign`, `combine`, `show`, `issue` take it on).
+    #[arg(long, value_name = "FILE", conflicts_with = "dry_run")]
+    out: Option<PathBuf>,
+    /// With --out: the addresses that pay (repeat it; those of the keys when not given). No
+    /// key is needed to build for them.
+    #[arg(long, value_name = "ADDRESS", requires = "out")]
+    from: Vec<String>,
     /// Build and sign, print the signed transaction's JSON form (as the node writes it) with
     /// its fee and the AVAX it burns, and issue nothing.
     #[arg(long)]
@@ -102,10 +123,24 @@ enum Action {
     Stake(StakeArgs),
     /// Delegate to a Primary Network validator (AddPermissionlessDelegatorTx).
     Delegate(DelegateArgs),
+    /// Create a chain on a Subnet (CreateChainTx), authorized by the Subnet's owner.
+    CreateChain(file::CreateChainArgs),
+    /// Sign a portable transaction file with the keys given or a signer command; never calls
+    /// a node.
+    Sign(file::SignArgs),
+    /// Combine the signatures of files of the same transaction signed apart.
+    Combine(file::CombineArgs),
+    /// Show what a portable transaction does, for a co-signer to review: who pays whom how
+    /// much, the fee, the burn, who has signed.
+    Show(file::ShowArgs),
+    /// Issue a fully signed portable transaction.
+    Issue(file::IssueArgs),
 }
 
 #[derive(Args)]
 struct AddressArgs {
+    #[command(flatten)]
+    node: NodeUrl,
     /// Write the addresses with this HRP (`avax`, `fuji`, `local`, …) without asking the node.
     #[arg(long)]
     hrp: Option<String>,
@@ -116,6 +151,8 @@ struct AddressArgs {
 
 #[derive(Args)]
 struct BalanceArgs {
+    #[command(flatten)]
+    node: NodeUrl,
     /// Only this chain (both by default).
     #[arg(long, value_enum)]
     chain: Option<Chain>,
@@ -248,7 +285,11 @@ pub fn run(w: Wallet) -> ExitCode {
 }
 
 async fn dispatch(w: Wallet) -> Result<(), String> {
-    let c = &w.common;
+    let mut c = w.common;
+    if let Some(url) = w.action.url() {
+        c.url = url.to_string();
+    }
+    let c = &c;
     match w.action {
         Action::Address(a) => address(c, a).await,
         Action::Balance(a) => balance(c, a).await,
@@ -257,6 +298,30 @@ async fn dispatch(w: Wallet) -> Result<(), String> {
         Action::Import(a) => import(c, a).await,
         Action::Stake(a) => stake(c, a).await,
         Action::Delegate(a) => delegate(c, a).await,
+        Action::CreateChain(a) => file::create_chain(c, a).await,
+        Action::Sign(a) => file::sign(c, a).await,
+        Action::Combine(a) => file::combine(a),
+        Action::Show(a) => file::show(a),
+        Action::Issue(a) => file::issue(c, a).await,
+    }
+}
+
+impl Action {
+    /// The node's URL, for the subcommands that call one.
+    fn url(&self) -> Option<&str> {
+        let node = match self {
+            Action::Address(a) => &a.node,
+            Action::Balance(a) => &a.node,
+            Action::Send(a) => &a.issue.node,
+            Action::Export(a) => &a.issue.node,
+            Action::Import(a) => &a.issue.node,
+            Action::Stake(a) => &a.issue.node,
+            Action::Delegate(a) => &a.issue.node,
+            Action::CreateChain(a) => &a.issue.node,
+            Action::Issue(a) => &a.node,
+            Action::Sign(_) | Action::Combine(_) | Action::Show(_) => return None,
+        };
+        Some(&node.url)
     }
 }
 
@@ -371,24 +436,46 @@ struct Session {
     keys: Keychain,
     ctx: Context,
     time: u64,
+    /// The addresses that pay: the keys', or `--from`'s.
+    from: Vec<ShortId>,
+    /// The UTXOs read, which a portable file carries.
+    seen_x: std::cell::RefCell<Vec<avm::Utxo>>,
+    seen_p: std::cell::RefCell<Vec<platform::Utxo>>,
 }
 
 impl Session {
-    async fn open(c: &Common) -> Result<Session, String> {
-        let keys = keys(c)?;
+    async fn open(c: &Common, issue: Option<&Issue>) -> Result<Session, String> {
+        let given = issue.map_or(&[][..], |i| &i.from[..]);
+        // Building a file for addresses given needs no key.
+        let keys = if given.is_empty() {
+            keys(c)?
+        } else {
+            Keychain::new()
+        };
         let node = node(c)?;
         let ctx = Context::from_node(&node).await.map_err(wallet_error)?;
         let time = now(&node).await?;
+        let from = if given.is_empty() {
+            keys.addresses()
+        } else {
+            given
+                .iter()
+                .map(|t| file::parse_address(&ctx, "--from", t))
+                .collect::<Result<_, _>>()?
+        };
         Ok(Session {
             node,
             keys,
             ctx,
             time,
+            from,
+            seen_x: Default::default(),
+            seen_p: Default::default(),
         })
     }
 
     fn payer(&self) -> Payer {
-        Payer::of(&self.keys, self.time)
+        Payer::new(self.from.clone(), self.time)
     }
 
     /// The owner of what the keys receive: `text` (an address of `chain`, read naming `flag`)
@@ -404,7 +491,7 @@ impl Session {
                 .ctx
                 .parse_address(flag, letter(chain), t)
                 .map_err(|e| e.to_string())?,
-            None => self.keys.addresses()[0],
+            None => self.from[0],
         };
         transact::owners(flag, &[address], 1, 0).map_err(build_error)
     }
@@ -420,19 +507,28 @@ impl Session {
     }
 
     async fn x_utxos(&self, source: Option<&str>) -> Result<Vec<avm::Utxo>, String> {
-        transact::x_utxos(&self.node, &self.ctx, &self.keys.addresses(), source)
+        let utxos = transact::x_utxos(&self.node, &self.ctx, &self.from, source)
             .await
-            .map_err(wallet_error)
+            .map_err(wallet_error)?;
+        self.seen_x.borrow_mut().extend(utxos.iter().cloned());
+        Ok(utxos)
     }
 
     async fn p_utxos(&self, source: Option<&str>) -> Result<Vec<platform::Utxo>, String> {
-        transact::p_utxos(&self.node, &self.ctx, &self.keys.addresses(), source)
+        let utxos = transact::p_utxos(&self.node, &self.ctx, &self.from, source)
             .await
-            .map_err(wallet_error)
+            .map_err(wallet_error)?;
+        self.seen_p.borrow_mut().extend(utxos.iter().cloned());
+        Ok(utxos)
     }
 
     /// Signs, then prints the dry run or issues, waits and prints the outcome.
     async fn finish_x(&self, mut u: xb::Unsigned, issue: &Issue) -> Result<(), String> {
+        if let Some(path) = &issue.out {
+            let f = transact::PartiallySigned::x(&self.ctx, &u, &self.seen_x.borrow())
+                .map_err(|e| e.to_string())?;
+            return file::write(path, &f);
+        }
         u.sign(&self.keys).map_err(|e| e.to_string())?;
         let tx = u.signed().map_err(|e| e.to_string())?;
         if issue.dry_run {
@@ -447,6 +543,11 @@ impl Session {
     }
 
     async fn finish_p(&self, mut u: pb::Unsigned, issue: &Issue) -> Result<(), String> {
+        if let Some(path) = &issue.out {
+            let f = transact::PartiallySigned::p(&self.ctx, &u, &self.seen_p.borrow(), None)
+                .map_err(|e| e.to_string())?;
+            return file::write(path, &f);
+        }
         u.sign(&self.keys).map_err(|e| e.to_string())?;
         let tx = u.signed().map_err(|e| e.to_string())?;
         if issue.dry_run {
@@ -626,7 +727,7 @@ struct Holding {
 }
 
 async fn balance(c: &Common, a: BalanceArgs) -> Result<(), String> {
-    let s = Session::open(c).await?;
+    let s = Session::open(c, None).await?;
     let from: BTreeSet<ShortId> = s.keys.addresses().into_iter().collect();
     let avax = s.ctx.avax_asset_id;
     // AVAX first, then the others by ID.
@@ -793,7 +894,7 @@ fn units_of(s: &Session, flag: &str, amount: Amount, asset: Id) -> Result<u64, S
 }
 
 async fn send(c: &Common, a: SendArgs) -> Result<(), String> {
-    let mut s = Session::open(c).await?;
+    let mut s = Session::open(c, Some(&a.issue)).await?;
     let to = s.owner("--to", a.chain, Some(&a.to))?;
     let asset = asset_of(&s, a.chain, &a.asset).await?;
     let amount = units_of(&s, "--amount", a.amount, asset)?;
@@ -828,7 +929,7 @@ fn other_chain(flag: &str, from: Chain, to: Chain) -> Result<(), String> {
 
 async fn export(c: &Common, a: ExportArgs) -> Result<(), String> {
     other_chain("--to-chain", a.from_chain, a.to_chain)?;
-    let mut s = Session::open(c).await?;
+    let mut s = Session::open(c, Some(&a.issue)).await?;
     let to = s.owner("--to", a.to_chain, a.to.as_deref())?;
     let avax = s.ctx.avax_asset_id;
     let payer = s.payer();
@@ -867,7 +968,7 @@ async fn export(c: &Common, a: ExportArgs) -> Result<(), String> {
 
 async fn import(c: &Common, a: ImportArgs) -> Result<(), String> {
     other_chain("--from-chain", a.to_chain, a.from_chain)?;
-    let mut s = Session::open(c).await?;
+    let mut s = Session::open(c, Some(&a.issue)).await?;
     let to = s.owner("--to", a.to_chain, a.to.as_deref())?;
     let payer = s.payer();
     let source = letter(a.from_chain);
@@ -967,7 +1068,7 @@ async fn stake(c: &Common, a: StakeArgs) -> Result<(), String> {
         Some(path) => read_bls_key(path)?,
         None => fresh_bls_key()?,
     };
-    let mut s = Session::open(c).await?;
+    let mut s = Session::open(c, Some(&a.issue)).await?;
     let rewards = s.owner("--reward-to", Chain::P, a.reward_to.as_deref())?;
     let weight = units_of(&s, "--weight", a.weight, s.ctx.avax_asset_id)?;
     let end = a.end.at(s.time);
@@ -1008,7 +1109,7 @@ async fn stake(c: &Common, a: StakeArgs) -> Result<(), String> {
 }
 
 async fn delegate(c: &Common, a: DelegateArgs) -> Result<(), String> {
-    let mut s = Session::open(c).await?;
+    let mut s = Session::open(c, Some(&a.issue)).await?;
     let rewards = s.owner("--reward-to", Chain::P, a.reward_to.as_deref())?;
     let weight = units_of(&s, "--weight", a.weight, s.ctx.avax_asset_id)?;
     let end = a.end.at(s.time);

@@ -517,7 +517,30 @@ impl PartiallySigned {
         };
         // Slots signed before a refusal are kept.
         self.refresh();
-        Ok(n?)
+        n.map_err(|e| match e {
+            SignError::Signer { address, reason } => self.signer_refused(&address, &reason),
+            e => e.into(),
+        })
+    }
+
+    /// A signer's refusal, named by the first missing slot of its address.
+    fn signer_refused(&self, short: &str, reason: &str) -> PortableError {
+        for (s, slot) in self.file.slots.iter().enumerate() {
+            for (i, entry) in slot.signatures.iter().enumerate() {
+                if entry.signature.is_none()
+                    && ShortId::new(entry.address.payload()).to_string() == short
+                {
+                    return PortableError::new(
+                        format!("slots[{s}].signatures[{i}].signature"),
+                        format!("the signer of {} did not sign: {reason}", entry.address),
+                    );
+                }
+            }
+        }
+        PortableError::new(
+            "slots",
+            format!("the signer of {short} did not sign: {reason}"),
+        )
     }
 
     /// Takes the signatures of `other`, the same transaction signed elsewhere; refuses a file
