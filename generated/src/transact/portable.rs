@@ -144,6 +144,29 @@ struct View {
     balances: u64,
 }
 
+/// The node's syntactic rules (sorted inputs and outputs, owners, lengths).
+fn rules(tx: &impl crate::codec::Verify) -> Result<(), PortableError> {
+    tx.verify().map_err(|e| {
+        PortableError::new(
+            "unsignedTx",
+            format!("the transaction breaks the node's rules: {e}"),
+        )
+    })
+}
+
+/// An address of the file: written for its chain and network.
+fn written_for(field: &str, a: &Address, letter: &str, hrp: &str) -> Result<(), PortableError> {
+    if a.chain() != Some(letter) || a.hrp() != Some(hrp) {
+        return Err(PortableError::new(
+            field,
+            format!(
+                "{a} is not written as this network's {letter}-chain address (`{letter}-{hrp}1…`)"
+            ),
+        ));
+    }
+    Ok(())
+}
+
 fn x_in(i: &avm::TransferableInput) -> In {
     let avm::TransferableIn::TransferInput(t) = &i.input;
     In {
@@ -174,6 +197,7 @@ fn x_view(bytes: &[u8]) -> Result<(avm::UnsignedTx, View), PortableError> {
             format!("not an X-chain transaction's bytes: {e}"),
         )
     })?;
+    rules(&tx)?;
     let b = tx.base();
     let mut inputs: Vec<In> = b.inputs.iter().map(x_in).collect();
     let mut flows: Vec<Flow> = b.outputs.iter().map(|o| x_flow("output", o)).collect();
@@ -250,6 +274,7 @@ fn p_view(bytes: &[u8]) -> Result<(platform::UnsignedTx, View), PortableError> {
             format!("not a P-chain transaction's bytes: {e}"),
         )
     })?;
+    rules(&tx)?;
     let kind = tx.type_name();
     let Some(b) = tx.base() else {
         return Err(PortableError::new(
@@ -722,6 +747,32 @@ impl PartiallySigned {
                 view.blockchain_id,
                 "transaction's",
             ));
+        }
+        for (s, slot) in file.slots.iter().enumerate() {
+            for (i, a) in slot.utxo.iter().flat_map(|u| &u.addresses).enumerate() {
+                written_for(&format!("slots[{s}].utxo.addresses[{i}]"), a, letter, hrp)?;
+            }
+            for (i, a) in slot
+                .authorization
+                .iter()
+                .flat_map(|u| &u.addresses)
+                .enumerate()
+            {
+                written_for(
+                    &format!("slots[{s}].authorization.addresses[{i}]"),
+                    a,
+                    letter,
+                    hrp,
+                )?;
+            }
+            for (i, sig) in slot.signatures.iter().enumerate() {
+                written_for(
+                    &format!("slots[{s}].signatures[{i}].address"),
+                    &sig.address,
+                    letter,
+                    hrp,
+                )?;
+            }
         }
         let slots = view.inputs.len() + usize::from(view.auth.is_some());
         if file.slots.len() != slots {

@@ -159,6 +159,18 @@ fn each_claim_that_disagrees_with_the_bytes_is_refused_naming_its_field() {
     refused(&f, "slots[0].utxo.addresses", move |v| {
         v["slots"][0]["utxo"]["addresses"][1] = json!(o)
     });
+    // The right key, written for another network.
+    let payload = f.file().slots[0].signatures[1].address.payload();
+    let fuji = crate::wire::Address::new(Some("X"), "fuji", payload)
+        .unwrap()
+        .to_string();
+    let e = refused(&f, "slots[0].signatures[1].address", move |v| {
+        v["slots"][0]["signatures"][1]["address"] = json!(fuji)
+    });
+    assert!(
+        e.contains("not written as this network's X-chain address"),
+        "{e}"
+    );
     refused(&f, "slots[0].utxo.threshold", |v| {
         v["slots"][0]["utxo"]["threshold"] = json!(1)
     });
@@ -205,6 +217,18 @@ fn each_claim_that_disagrees_with_the_bytes_is_refused_naming_its_field() {
             .unwrap()
             .remove("authorization");
     });
+}
+
+#[test]
+#[allow(deprecated)]
+fn the_former_names_still_name_the_built_transactions() {
+    let f = x_file();
+    let super::Built::X(u) = f.built() else {
+        panic!("an X file")
+    };
+    let old: &x::XUnsigned = u;
+    assert_eq!(old.fee(), 1_000_000);
+    let _: Option<p::PUnsigned> = None;
 }
 
 #[test]
