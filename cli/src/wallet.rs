@@ -39,7 +39,7 @@ macro_rules! say {
 }
 
 /// The devnet's address (`cargo run -p avalanche-devnet`), and a local node's.
-pub const DEFAULT_URL: &str = "http://127.0.0.1:9650";
+pub const DEFAULT_URL: &str = file::DEFAULT_URL;
 /// The environment variable keys are read from when no `--key-file` is given.
 const DEFAULT_KEY_ENV: &str = "AVAX_PRIVATE_KEY";
 
@@ -75,19 +75,11 @@ struct Common {
     key_env: String,
 }
 
-/// The node, for the subcommands that call one.
-#[derive(Args)]
-struct NodeUrl {
-    /// The node's base URL.
-    #[arg(long, help_heading = "Node and keys", value_name = "URL", default_value = DEFAULT_URL)]
-    url: String,
-}
-
 /// What every transaction takes.
 #[derive(Args)]
 struct Issue {
     #[command(flatten)]
-    node: NodeUrl,
+    node: file::NodeUrl,
     /// Build with the node and write the portable partially-signed transaction to FILE
     /// instead of signing and issuing (`wallet sign`, `combine`, `show`, `issue` take it on).
     #[arg(long, value_name = "FILE", conflicts_with = "dry_run")]
@@ -124,7 +116,7 @@ enum Action {
     /// Delegate to a Primary Network validator (AddPermissionlessDelegatorTx).
     Delegate(DelegateArgs),
     /// Create a chain on a Subnet (CreateChainTx), authorized by the Subnet's owner.
-    CreateChain(file::CreateChainArgs),
+    CreateChain(CreateChainArgs),
     /// Sign a portable transaction file with the keys given or a signer command; never calls
     /// a node.
     Sign(file::SignArgs),
@@ -138,9 +130,31 @@ enum Action {
 }
 
 #[derive(Args)]
+struct CreateChainArgs {
+    /// The Subnet (its owner, read from the node, authorizes).
+    #[arg(long, value_name = "ID")]
+    subnet: Id,
+    /// The chain's name.
+    #[arg(long)]
+    name: String,
+    /// The VM it runs.
+    #[arg(long, value_name = "ID")]
+    vm_id: Id,
+    /// A file holding its genesis (`{}` when not given).
+    #[arg(long, value_name = "FILE")]
+    genesis: Option<PathBuf>,
+    /// The Subnet owner's addresses that authorize (repeat it; the paying addresses when not
+    /// given).
+    #[arg(long, value_name = "ADDRESS")]
+    subnet_signer: Vec<String>,
+    #[command(flatten)]
+    issue: Issue,
+}
+
+#[derive(Args)]
 struct AddressArgs {
     #[command(flatten)]
-    node: NodeUrl,
+    node: file::NodeUrl,
     /// Write the addresses with this HRP (`avax`, `fuji`, `local`, …) without asking the node.
     #[arg(long)]
     hrp: Option<String>,
@@ -152,7 +166,7 @@ struct AddressArgs {
 #[derive(Args)]
 struct BalanceArgs {
     #[command(flatten)]
-    node: NodeUrl,
+    node: file::NodeUrl,
     /// Only this chain (both by default).
     #[arg(long, value_enum)]
     chain: Option<Chain>,
@@ -298,11 +312,17 @@ async fn dispatch(w: Wallet) -> Result<(), String> {
         Action::Import(a) => import(c, a).await,
         Action::Stake(a) => stake(c, a).await,
         Action::Delegate(a) => delegate(c, a).await,
-        Action::CreateChain(a) => file::create_chain(c, a).await,
-        Action::Sign(a) => file::sign(c, a).await,
+        Action::CreateChain(a) => create_chain(c, a).await,
+        Action::Sign(a) => {
+            let given = c.key_file.is_some() || std::env::var_os(&c.key_env).is_some();
+            file::sign(a, || given.then(|| keys(c)).transpose()).await
+        }
         Action::Combine(a) => file::combine(a),
         Action::Show(a) => file::show(a),
-        Action::Issue(a) => file::issue(c, a).await,
+        Action::Issue(a) => {
+            let open = |url: &str| Node::http(url).map_err(|e| format!("`--url`: {e}"));
+            file::issue(a, open, wallet_error).await
+        }
     }
 }
 
@@ -1176,6 +1196,59 @@ async fn delegate(c: &Common, a: DelegateArgs) -> Result<(), String> {
             units::avax(weight),
             units::format_period(end.saturating_sub(s.time))
         );
+    }
+    s.finish_p(u, &a.issue).await
+}
+
+/// A CreateChainTx authorized by the Subnet's owner (read with `platform.getSubnet`).
+async fn create_chain(c: &Common, a: CreateChainArgs) -> Result<(), String> {
+    let genesis = match &a.genesis {
+        Some(path) => std::fs::read(path).map_err(|e| format!("`--genesis`: {e}"))?,
+        None => b"{}".to_vec(),
+    };
+    let mut s = Session::open(c, Some(&a.issue)).await?;
+    let subnet = s
+        .node
+        .platform()
+        .get_subnet(avalanche_rpc::platform::GetSubnetParams::new(a.subnet))
+        .await
+        .map_err(|e| format!("platform.getSubnet: {e}"))?;
+    let keys: Vec<ShortId> = subnet
+        .control_keys
+        .iter()
+        .map(|k| ShortId::new(k.payload()))
+        .collect();
+    let owner = transact::owners("--subnet", &keys, subnet.threshold.0, subnet.locktime.0)
+        .map_err(build_error)?;
+    let signers = if a.subnet_signer.is_empty() {
+        None
+    } else {
+        Some(
+            a.subnet_signer
+                .iter()
+                .map(|t| file::parse_address(&s.ctx, "--subnet-signer", t))
+                .collect::<Result<Vec<_>, _>>()?,
+        )
+    };
+    let authority = pb::Authority {
+        owner: owner.clone(),
+        signers,
+    };
+    let req = pb::ChainRequest {
+        subnet_id: a.subnet,
+        name: &a.name,
+        vm_id: a.vm_id,
+        fx_ids: Vec::new(),
+        genesis: &genesis,
+    };
+    let utxos = s.p_utxos(None).await?;
+    let u = s
+        .build_p(|ctx, payer| pb::create_chain_tx(ctx, &utxos, payer, &authority, &req))
+        .await?;
+    if let Some(path) = &a.issue.out {
+        let f = transact::PartiallySigned::p(&s.ctx, &u, &utxos, Some(&owner))
+            .map_err(|e| e.to_string())?;
+        return file::write(path, &f);
     }
     s.finish_p(u, &a.issue).await
 }

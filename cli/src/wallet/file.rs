@@ -11,37 +11,26 @@ use std::time::{Duration, Instant};
 
 use avalanche_rpc::codec::{avm, platform};
 use avalanche_rpc::network;
-use avalanche_rpc::platform::{GetSubnetParams, PlatformClient};
+use avalanche_rpc::rpc::Node;
 use avalanche_rpc::transact::portable::{Built, PartiallySigned};
-use avalanche_rpc::transact::{self, Context, ExternalSigner, Signer, SignerError, p as pb};
+use avalanche_rpc::transact::{self, Context, ExternalSigner, Keychain, Signer, SignerError};
 use avalanche_rpc::wire::{Address, Id, ShortId};
 use clap::Args;
 
-use super::{Common, Issue, NodeUrl, Session, build_error, keys, node, units, wallet_error};
+use crate::units;
+
+/// The devnet's address (`cargo run -p avalanche-devnet`), and a local node's.
+pub(super) const DEFAULT_URL: &str = "http://127.0.0.1:9650";
 
 /// The largest file read (a transaction is at most 64 KiB on the P-chain, its UTXOs more).
 const MAX_FILE: u64 = 16 << 20;
 
+/// The node, for the subcommands that call one.
 #[derive(Args)]
-pub(super) struct CreateChainArgs {
-    /// The Subnet (its owner, read from the node, authorizes).
-    #[arg(long, value_name = "ID")]
-    subnet: Id,
-    /// The chain's name.
-    #[arg(long)]
-    name: String,
-    /// The VM it runs.
-    #[arg(long, value_name = "ID")]
-    vm_id: Id,
-    /// A file holding its genesis (`{}` when not given).
-    #[arg(long, value_name = "FILE")]
-    genesis: Option<PathBuf>,
-    /// The Subnet owner's addresses that authorize (repeat it; the paying addresses when not
-    /// given).
-    #[arg(long, value_name = "ADDRESS")]
-    subnet_signer: Vec<String>,
-    #[command(flatten)]
-    pub(super) issue: Issue,
+pub(super) struct NodeUrl {
+    /// The node's base URL.
+    #[arg(long, help_heading = "Node and keys", value_name = "URL", default_value = DEFAULT_URL)]
+    pub(super) url: String,
 }
 
 #[derive(Args)]
@@ -149,58 +138,6 @@ fn missing_text(f: &PartiallySigned) -> String {
         .join(", ")
 }
 
-/// A CreateChainTx authorized by the Subnet's owner (read with `platform.getSubnet`).
-pub(super) async fn create_chain(c: &Common, a: CreateChainArgs) -> Result<(), String> {
-    let genesis = match &a.genesis {
-        Some(path) => std::fs::read(path).map_err(|e| format!("`--genesis`: {e}"))?,
-        None => b"{}".to_vec(),
-    };
-    let mut s = Session::open(c, Some(&a.issue)).await?;
-    let subnet = s
-        .node
-        .platform()
-        .get_subnet(GetSubnetParams::new(a.subnet))
-        .await
-        .map_err(|e| format!("platform.getSubnet: {e}"))?;
-    let keys: Vec<ShortId> = subnet
-        .control_keys
-        .iter()
-        .map(|k| ShortId::new(k.payload()))
-        .collect();
-    let owner = transact::owners("--subnet", &keys, subnet.threshold.0, subnet.locktime.0)
-        .map_err(build_error)?;
-    let signers = if a.subnet_signer.is_empty() {
-        None
-    } else {
-        Some(
-            a.subnet_signer
-                .iter()
-                .map(|t| parse_address(&s.ctx, "--subnet-signer", t))
-                .collect::<Result<Vec<_>, _>>()?,
-        )
-    };
-    let authority = pb::Authority {
-        owner: owner.clone(),
-        signers,
-    };
-    let req = pb::ChainRequest {
-        subnet_id: a.subnet,
-        name: &a.name,
-        vm_id: a.vm_id,
-        fx_ids: Vec::new(),
-        genesis: &genesis,
-    };
-    let utxos = s.p_utxos(None).await?;
-    let u = s
-        .build_p(|ctx, payer| pb::create_chain_tx(ctx, &utxos, payer, &authority, &req))
-        .await?;
-    if let Some(path) = &a.issue.out {
-        let f = PartiallySigned::p(&s.ctx, &u, &utxos, Some(&owner)).map_err(|e| e.to_string())?;
-        return write(path, &f);
-    }
-    s.finish_p(u, &a.issue).await
-}
-
 /// Runs the signer command for one digest; its answer as bytes (hex, or raw).
 fn run_signer(command: &str, address: &str, digest: &[u8]) -> Result<Vec<u8>, SignerError> {
     let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
@@ -246,17 +183,21 @@ fn run_signer(command: &str, address: &str, digest: &[u8]) -> Result<Vec<u8>, Si
 }
 
 /// Signs a file with the keys given and the signer command; no node is called.
-pub(super) async fn sign(c: &Common, a: SignArgs) -> Result<(), String> {
+/// `keys` reads the keys given (`None` when none are: no --key-file, no variable).
+pub(super) async fn sign(
+    a: SignArgs,
+    keys: impl FnOnce() -> Result<Option<Keychain>, String>,
+) -> Result<(), String> {
     let mut f = read(&a.file)?;
     let hrp = network::hrp(f.file().network_id);
-    let have_keys = c.key_file.is_some() || std::env::var_os(&c.key_env).is_some();
-    if !have_keys && a.signer_command.is_none() {
-        return Err(format!(
-            "no keys: give --key-file PATH, set {} (or --key-env NAME), or --signer-command",
-            c.key_env
-        ));
+    let keychain = keys()?;
+    if keychain.is_none() && a.signer_command.is_none() {
+        return Err(
+            "no keys: give --key-file PATH, set the variable --key-env names \
+             (AVAX_PRIVATE_KEY by default), or --signer-command"
+                .into(),
+        );
     }
-    let keychain = if have_keys { Some(keys(c)?) } else { None };
     let mut external = Vec::new();
     if let Some(command) = &a.signer_command {
         for text in &a.signer_address {
@@ -438,12 +379,16 @@ pub(super) fn show(a: ShowArgs) -> Result<(), String> {
 }
 
 /// Issues a fully signed file.
-pub(super) async fn issue(c: &Common, a: IssueArgs) -> Result<(), String> {
+pub(super) async fn issue(
+    a: IssueArgs,
+    node: impl FnOnce(&str) -> Result<Node, String>,
+    wallet_error: fn(transact::WalletError) -> String,
+) -> Result<(), String> {
     let f = read(&a.file)?;
     let bytes = f
         .signed_bytes()
         .map_err(|e| format!("{}: {e}", a.file.display()))?;
-    let node = node(c)?;
+    let node = node(&a.node.url)?;
     let id = match f.built() {
         Built::X(_) => {
             let tx = avm::Tx::from_bytes(&bytes).map_err(|e| e.to_string())?;
