@@ -41,8 +41,8 @@ pub(super) struct SignArgs {
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
     /// A program that signs for --signer-address: run with `sh -c`, given the 32-byte digest
-    /// as hex on standard input and in AVAX_SIGN_DIGEST and the address in
-    /// AVAX_SIGN_ADDRESS; it prints the signature as DER, 64 bytes r‖s or 65 bytes r‖s‖v, raw
+    /// as hex on standard input, as `$1` and in AVAX_SIGN_DIGEST, and the address as `$2` and
+    /// in AVAX_SIGN_ADDRESS; it prints the signature as DER, 64 bytes r‖s or 65 bytes r‖s‖v, raw
     /// or in hex (normalized to low s, the recovery ID found).
     #[arg(long, value_name = "CMD", requires = "signer_address")]
     signer_command: Option<String>,
@@ -144,6 +144,10 @@ fn run_signer(command: &str, address: &str, digest: &[u8]) -> Result<Vec<u8>, Si
     let mut child = Command::new("sh")
         .arg("-c")
         .arg(command)
+        // `$1` and `$2` in the command.
+        .arg("avax-rpc-signer")
+        .arg(&hex)
+        .arg(address)
         .env("AVAX_SIGN_DIGEST", &hex)
         .env("AVAX_SIGN_ADDRESS", address)
         .stdin(Stdio::piped())
@@ -164,9 +168,12 @@ fn run_signer(command: &str, address: &str, digest: &[u8]) -> Result<Vec<u8>, Si
             out.status
         )));
     }
-    let text = String::from_utf8_lossy(&out.stdout);
-    let trimmed = text.trim();
-    let digits = trimmed.strip_prefix("0x").unwrap_or(trimmed);
+    // Hex may be wrapped (`xxd -p`, `od`): whitespace anywhere is dropped.
+    let text: String = String::from_utf8_lossy(&out.stdout)
+        .chars()
+        .filter(|c| !c.is_ascii_whitespace())
+        .collect();
+    let digits = text.strip_prefix("0x").unwrap_or(&text);
     if !digits.is_empty()
         && digits.len().is_multiple_of(2)
         && digits.bytes().all(|b| b.is_ascii_hexdigit())
