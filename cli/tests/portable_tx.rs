@@ -153,6 +153,26 @@ fn have_openssl() -> bool {
     })
 }
 
+#[test]
+fn sign_combine_and_show_have_no_node_option() {
+    for sub in ["sign", "combine", "show"] {
+        let help = ok(&["wallet", sub, "--help"], false).stdout;
+        assert!(
+            !help.contains("--url"),
+            "wallet {sub} has a node option:\n{help}"
+        );
+        let r = avax_rpc(
+            &["wallet", sub, "x.json", "--url", "http://127.0.0.1:9650"],
+            false,
+        );
+        assert_eq!(r.code, Some(2), "wallet {sub} takes --url: {}", r.stderr);
+    }
+    for sub in ["send", "stake", "create-chain", "issue"] {
+        let help = ok(&["wallet", sub, "--help"], false).stdout;
+        assert!(help.contains("--url"), "wallet {sub}:\n{help}");
+    }
+}
+
 // ---- offline: files built here ----
 
 fn secret(i: u8) -> [u8; 32] {
