@@ -16,6 +16,47 @@
 //! disagrees is refused with a [`PortableError`] naming the field, as
 //! `slots[1].utxo.amount: the file says 5000 but the UTXO's bytes say 4000`.
 //!
+//! A 2-of-3 X-chain send, not yet signed (hex cut short here):
+//!
+//! ```json
+//! {
+//!   "format": "avalanche-rpc/partially-signed-tx",
+//!   "version": 1,
+//!   "networkID": 12345,
+//!   "chain": "X",
+//!   "blockchainID": "SeLqn3UAUoRymWmwW7axrzJK7JfNaBR2cHCryA6cFscgkny8",
+//!   "avaxAssetID": "2Kw2XL8QVSQHwJYKpWLktaxtwKuz7iYF5pqcauUHpmcrSjRPp",
+//!   "unsignedTx": "0x00000000000000003039…",
+//!   "fee": "1000000",
+//!   "burned": "1000000",
+//!   "slots": [
+//!     {
+//!       "utxo": {
+//!         "txID": "4yo5ZzPDUKCsoucyTX2GfktgoyjxM9cjFUWqkiQsUJrYiEQqr",
+//!         "outputIndex": 1,
+//!         "assetID": "2Kw2XL8QVSQHwJYKpWLktaxtwKuz7iYF5pqcauUHpmcrSjRPp",
+//!         "amount": "5000000000",
+//!         "addresses": [
+//!           "X-local1g975h6gdx5mryeac72h6lj2nzygugxhyxhcyjg",
+//!           "X-local10xcqpzrky6eff2g52qdye53xkk9jxkvrd32n6k",
+//!           "X-local1a0qwuze2h85zw7nqpsj3ga0z9geyrgwpmwhaqm"
+//!         ],
+//!         "threshold": 2,
+//!         "locktime": "0",
+//!         "bytes": "0x00000909…"
+//!       },
+//!       "signatures": [
+//!         { "address": "X-local1g975h6gdx5mryeac72h6lj2nzygugxhyxhcyjg", "signature": null },
+//!         { "address": "X-local10xcqpzrky6eff2g52qdye53xkk9jxkvrd32n6k", "signature": null }
+//!       ]
+//!     }
+//!   ]
+//! }
+//! ```
+//!
+//! A Subnet's authorization is a slot with `"authorization": { "subnetID", "addresses",
+//! "threshold", "locktime" }` in place of `"utxo"`.
+//!
 //! What the bytes cannot prove: a Subnet owner is the chain's state, not part of the
 //! transaction, so an authorization slot's owner is checked only for consistency (its
 //! addresses at the signature indices, the threshold the indices meet); the node checks it
