@@ -976,7 +976,7 @@ async fn export(c: &Common, a: ExportArgs) -> Result<(), String> {
             s.finish_p(u, &a.issue).await?;
         }
     }
-    if !a.issue.dry_run {
+    if !a.issue.dry_run && a.issue.out.is_none() {
         say!(
             "next: avax-rpc wallet import --to-chain {} --from-chain {}",
             letter(a.to_chain),
