@@ -44,7 +44,7 @@ enum Command {
     Conformance(conformance::Conformance),
     /// Addresses, balances, sends, exports, imports and staking, with keys read from a file
     /// or an environment variable (never from the command line).
-    Wallet(wallet::Wallet),
+    Wallet(Box<wallet::Wallet>),
     /// Every container of a chain's index as JSON Lines, resumable (`--decode` adds the
     /// block or transaction in the node's JSON form).
     Export(export::Export),
@@ -70,7 +70,7 @@ fn main() -> ExitCode {
         }
     };
     let result = match cli.command {
-        Command::Wallet(args) => return wallet::run(args),
+        Command::Wallet(args) => return wallet::run(*args),
         Command::Call(args) => return call::run(args),
         Command::Export(args) => return export::run(args),
         Command::Decode(args) => codec::decode(args),

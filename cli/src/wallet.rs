@@ -16,16 +16,18 @@ use avalanche_rpc::codec::{JsonContext, ToJson, avm, platform};
 use avalanche_rpc::info::InfoClient;
 use avalanche_rpc::platform::PlatformClient;
 use avalanche_rpc::rpc::Node;
-use avalanche_rpc::transact::p::{self as pb, PUnsigned, Stake, ValidatorRequest};
-use avalanche_rpc::transact::x::{self as xb, XUnsigned};
+use avalanche_rpc::transact::p::{self as pb, Stake, ValidatorRequest};
+use avalanche_rpc::transact::x as xb;
 use avalanche_rpc::transact::{self, BuildError, Context, Keychain, Payer, WalletError};
-use avalanche_rpc::wire::{Address, HexBytes, Id, NodeId};
+use avalanche_rpc::wire::{Address, HexBytes, Id, NodeId, ShortId};
 use clap::{Args, Subcommand};
 use serde_json::{Value, json};
 use zeroize::Zeroizing;
 
 use super::codec::Chain;
 use super::units::{self, Amount, End};
+
+mod file;
 
 /// Writes a line to standard output; a closed pipe (`| head -1`) is not an error: the
 /// transaction may already be issued, and waiting for it goes on.
@@ -36,7 +38,7 @@ macro_rules! say {
 }
 
 /// The devnet's address (`cargo run -p avalanche-devnet`), and a local node's.
-pub const DEFAULT_URL: &str = "http://127.0.0.1:9650";
+pub const DEFAULT_URL: &str = file::DEFAULT_URL;
 /// The environment variable keys are read from when no `--key-file` is given.
 const DEFAULT_KEY_ENV: &str = "AVAX_PRIVATE_KEY";
 
@@ -53,8 +55,9 @@ pub struct Wallet {
 /// them.
 #[derive(Args)]
 struct Common {
-    /// The node's base URL.
-    #[arg(long, global = true, help_heading = "Node and keys", value_name = "URL", default_value = DEFAULT_URL)]
+    /// The node's base URL, from the subcommand's `--url` (`wallet sign`, `combine` and
+    /// `show` have none: they never call a node).
+    #[arg(skip = DEFAULT_URL.to_string())]
     url: String,
     /// A file of keys, one per line: `PrivateKey-…` or 64 hex digits (`#` starts a comment).
     #[arg(
@@ -74,6 +77,16 @@ struct Common {
 /// What every transaction takes.
 #[derive(Args)]
 struct Issue {
+    #[command(flatten)]
+    node: file::NodeUrl,
+    /// Build with the node and write the portable partially-signed transaction to FILE
+    /// instead of signing and issuing (`wallet sign`, `combine`, `show`, `issue` take it on).
+    #[arg(long, value_name = "FILE", conflicts_with = "dry_run")]
+    out: Option<PathBuf>,
+    /// With --out: the addresses that pay (repeat it; those of the keys when not given). No
+    /// key is needed to build for them.
+    #[arg(long, value_name = "ADDRESS", requires = "out")]
+    from: Vec<String>,
     /// Build and sign, print the signed transaction's JSON form (as the node writes it) with
     /// its fee and the AVAX it burns, and issue nothing.
     #[arg(long)]
@@ -101,10 +114,46 @@ enum Action {
     Stake(StakeArgs),
     /// Delegate to a Primary Network validator (AddPermissionlessDelegatorTx).
     Delegate(DelegateArgs),
+    /// Create a chain on a Subnet (CreateChainTx), authorized by the Subnet's owner.
+    CreateChain(CreateChainArgs),
+    /// Sign a portable transaction file with the keys given or a signer command; never calls
+    /// a node.
+    Sign(file::SignArgs),
+    /// Combine the signatures of files of the same transaction signed apart.
+    Combine(file::CombineArgs),
+    /// Show what a portable transaction does, for a co-signer to review: who pays whom how
+    /// much, the fee, the burn, who has signed.
+    Show(file::ShowArgs),
+    /// Issue a fully signed portable transaction.
+    Issue(file::IssueArgs),
+}
+
+#[derive(Args)]
+struct CreateChainArgs {
+    /// The Subnet (its owner, read from the node, authorizes).
+    #[arg(long, value_name = "ID")]
+    subnet: Id,
+    /// The chain's name.
+    #[arg(long)]
+    name: String,
+    /// The VM it runs.
+    #[arg(long, value_name = "ID")]
+    vm_id: Id,
+    /// A file holding its genesis (`{}` when not given).
+    #[arg(long, value_name = "FILE")]
+    genesis: Option<PathBuf>,
+    /// The Subnet owner's addresses that authorize (repeat it; the paying addresses when not
+    /// given).
+    #[arg(long, value_name = "ADDRESS")]
+    subnet_signer: Vec<String>,
+    #[command(flatten)]
+    issue: Issue,
 }
 
 #[derive(Args)]
 struct AddressArgs {
+    #[command(flatten)]
+    node: file::NodeUrl,
     /// Write the addresses with this HRP (`avax`, `fuji`, `local`, …) without asking the node.
     #[arg(long)]
     hrp: Option<String>,
@@ -115,6 +164,8 @@ struct AddressArgs {
 
 #[derive(Args)]
 struct BalanceArgs {
+    #[command(flatten)]
+    node: file::NodeUrl,
     /// Only this chain (both by default).
     #[arg(long, value_enum)]
     chain: Option<Chain>,
@@ -247,7 +298,11 @@ pub fn run(w: Wallet) -> ExitCode {
 }
 
 async fn dispatch(w: Wallet) -> Result<(), String> {
-    let c = &w.common;
+    let mut c = w.common;
+    if let Some(url) = w.action.url() {
+        c.url = url.to_string();
+    }
+    let c = &c;
     match w.action {
         Action::Address(a) => address(c, a).await,
         Action::Balance(a) => balance(c, a).await,
@@ -256,6 +311,36 @@ async fn dispatch(w: Wallet) -> Result<(), String> {
         Action::Import(a) => import(c, a).await,
         Action::Stake(a) => stake(c, a).await,
         Action::Delegate(a) => delegate(c, a).await,
+        Action::CreateChain(a) => create_chain(c, a).await,
+        Action::Sign(a) => {
+            let given = c.key_file.is_some() || std::env::var_os(&c.key_env).is_some();
+            file::sign(a, || given.then(|| keys(c)).transpose()).await
+        }
+        Action::Combine(a) => file::combine(a),
+        Action::Show(a) => file::show(a),
+        Action::Issue(a) => {
+            let open = |url: &str| Node::http(url).map_err(|e| format!("`--url`: {e}"));
+            file::issue(a, open, wallet_error).await
+        }
+    }
+}
+
+impl Action {
+    /// The node's URL, for the subcommands that call one.
+    fn url(&self) -> Option<&str> {
+        let node = match self {
+            Action::Address(a) => &a.node,
+            Action::Balance(a) => &a.node,
+            Action::Send(a) => &a.issue.node,
+            Action::Export(a) => &a.issue.node,
+            Action::Import(a) => &a.issue.node,
+            Action::Stake(a) => &a.issue.node,
+            Action::Delegate(a) => &a.issue.node,
+            Action::CreateChain(a) => &a.issue.node,
+            Action::Issue(a) => &a.node,
+            Action::Sign(_) | Action::Combine(_) | Action::Show(_) => return None,
+        };
+        Some(&node.url)
     }
 }
 
@@ -370,24 +455,46 @@ struct Session {
     keys: Keychain,
     ctx: Context,
     time: u64,
+    /// The addresses that pay: the keys', or `--from`'s.
+    from: Vec<ShortId>,
+    /// The UTXOs read, which a portable file carries.
+    seen_x: std::cell::RefCell<Vec<avm::Utxo>>,
+    seen_p: std::cell::RefCell<Vec<platform::Utxo>>,
 }
 
 impl Session {
-    async fn open(c: &Common) -> Result<Session, String> {
-        let keys = keys(c)?;
+    async fn open(c: &Common, issue: Option<&Issue>) -> Result<Session, String> {
+        let given = issue.map_or(&[][..], |i| &i.from[..]);
+        // Building a file for addresses given needs no key.
+        let keys = if given.is_empty() {
+            keys(c)?
+        } else {
+            Keychain::new()
+        };
         let node = node(c)?;
         let ctx = Context::from_node(&node).await.map_err(wallet_error)?;
         let time = now(&node).await?;
+        let from = if given.is_empty() {
+            keys.addresses()
+        } else {
+            given
+                .iter()
+                .map(|t| file::parse_address(&ctx, "--from", t))
+                .collect::<Result<_, _>>()?
+        };
         Ok(Session {
             node,
             keys,
             ctx,
             time,
+            from,
+            seen_x: Default::default(),
+            seen_p: Default::default(),
         })
     }
 
     fn payer(&self) -> Payer {
-        Payer::of(&self.keys, self.time)
+        Payer::new(self.from.clone(), self.time)
     }
 
     /// The owner of what the keys receive: `text` (an address of `chain`, read naming `flag`)
@@ -403,7 +510,7 @@ impl Session {
                 .ctx
                 .parse_address(flag, letter(chain), t)
                 .map_err(|e| e.to_string())?,
-            None => self.keys.addresses()[0],
+            None => self.from[0],
         };
         transact::owners(flag, &[address], 1, 0).map_err(build_error)
     }
@@ -413,25 +520,34 @@ impl Session {
     /// the chain's maximum is refused.)
     async fn build_p(
         &mut self,
-        build: impl Fn(&Context, &Payer) -> Result<PUnsigned, BuildError>,
-    ) -> Result<PUnsigned, String> {
+        build: impl Fn(&Context, &Payer) -> Result<pb::Unsigned, BuildError>,
+    ) -> Result<pb::Unsigned, String> {
         build(&self.ctx, &self.payer()).map_err(build_error)
     }
 
     async fn x_utxos(&self, source: Option<&str>) -> Result<Vec<avm::Utxo>, String> {
-        transact::x_utxos(&self.node, &self.ctx, &self.keys.addresses(), source)
+        let utxos = transact::x_utxos(&self.node, &self.ctx, &self.from, source)
             .await
-            .map_err(wallet_error)
+            .map_err(wallet_error)?;
+        self.seen_x.borrow_mut().extend(utxos.iter().cloned());
+        Ok(utxos)
     }
 
     async fn p_utxos(&self, source: Option<&str>) -> Result<Vec<platform::Utxo>, String> {
-        transact::p_utxos(&self.node, &self.ctx, &self.keys.addresses(), source)
+        let utxos = transact::p_utxos(&self.node, &self.ctx, &self.from, source)
             .await
-            .map_err(wallet_error)
+            .map_err(wallet_error)?;
+        self.seen_p.borrow_mut().extend(utxos.iter().cloned());
+        Ok(utxos)
     }
 
     /// Signs, then prints the dry run or issues, waits and prints the outcome.
-    async fn finish_x(&self, mut u: XUnsigned, issue: &Issue) -> Result<(), String> {
+    async fn finish_x(&self, mut u: xb::Unsigned, issue: &Issue) -> Result<(), String> {
+        if let Some(path) = &issue.out {
+            let f = transact::PartiallySigned::x(&self.ctx, &u, &self.seen_x.borrow())
+                .map_err(|e| e.to_string())?;
+            return file::write(path, &f);
+        }
         u.sign(&self.keys).map_err(|e| e.to_string())?;
         let tx = u.signed().map_err(|e| e.to_string())?;
         if issue.dry_run {
@@ -445,7 +561,12 @@ impl Session {
             .await
     }
 
-    async fn finish_p(&self, mut u: PUnsigned, issue: &Issue) -> Result<(), String> {
+    async fn finish_p(&self, mut u: pb::Unsigned, issue: &Issue) -> Result<(), String> {
+        if let Some(path) = &issue.out {
+            let f = transact::PartiallySigned::p(&self.ctx, &u, &self.seen_p.borrow(), None)
+                .map_err(|e| e.to_string())?;
+            return file::write(path, &f);
+        }
         u.sign(&self.keys).map_err(|e| e.to_string())?;
         let tx = u.signed().map_err(|e| e.to_string())?;
         if issue.dry_run {
@@ -625,7 +746,7 @@ struct Holding {
 }
 
 async fn balance(c: &Common, a: BalanceArgs) -> Result<(), String> {
-    let s = Session::open(c).await?;
+    let s = Session::open(c, None).await?;
     let owners = s.keys.addresses();
     let avax = s.ctx.avax_asset_id;
     let mut rows = Vec::new();
@@ -778,7 +899,7 @@ fn units_of(s: &Session, flag: &str, amount: Amount, asset: Id) -> Result<u64, S
 }
 
 async fn send(c: &Common, a: SendArgs) -> Result<(), String> {
-    let mut s = Session::open(c).await?;
+    let mut s = Session::open(c, Some(&a.issue)).await?;
     let to = s.owner("--to", a.chain, Some(&a.to))?;
     let asset = asset_of(&s, a.chain, &a.asset).await?;
     let amount = units_of(&s, "--amount", a.amount, asset)?;
@@ -813,7 +934,7 @@ fn other_chain(flag: &str, from: Chain, to: Chain) -> Result<(), String> {
 
 async fn export(c: &Common, a: ExportArgs) -> Result<(), String> {
     other_chain("--to-chain", a.from_chain, a.to_chain)?;
-    let mut s = Session::open(c).await?;
+    let mut s = Session::open(c, Some(&a.issue)).await?;
     let to = s.owner("--to", a.to_chain, a.to.as_deref())?;
     let avax = s.ctx.avax_asset_id;
     let payer = s.payer();
@@ -840,7 +961,7 @@ async fn export(c: &Common, a: ExportArgs) -> Result<(), String> {
             s.finish_p(u, &a.issue).await?;
         }
     }
-    if !a.issue.dry_run {
+    if !a.issue.dry_run && a.issue.out.is_none() {
         say!(
             "next: avax-rpc wallet import --to-chain {} --from-chain {}",
             letter(a.to_chain),
@@ -852,7 +973,7 @@ async fn export(c: &Common, a: ExportArgs) -> Result<(), String> {
 
 async fn import(c: &Common, a: ImportArgs) -> Result<(), String> {
     other_chain("--from-chain", a.to_chain, a.from_chain)?;
-    let mut s = Session::open(c).await?;
+    let mut s = Session::open(c, Some(&a.issue)).await?;
     let to = s.owner("--to", a.to_chain, a.to.as_deref())?;
     let payer = s.payer();
     let source = letter(a.from_chain);
@@ -952,7 +1073,7 @@ async fn stake(c: &Common, a: StakeArgs) -> Result<(), String> {
         Some(path) => read_bls_key(path)?,
         None => fresh_bls_key()?,
     };
-    let mut s = Session::open(c).await?;
+    let mut s = Session::open(c, Some(&a.issue)).await?;
     let rewards = s.owner("--reward-to", Chain::P, a.reward_to.as_deref())?;
     let weight = units_of(&s, "--weight", a.weight, s.ctx.avax_asset_id)?;
     let end = a.end.at(s.time);
@@ -993,7 +1114,7 @@ async fn stake(c: &Common, a: StakeArgs) -> Result<(), String> {
 }
 
 async fn delegate(c: &Common, a: DelegateArgs) -> Result<(), String> {
-    let mut s = Session::open(c).await?;
+    let mut s = Session::open(c, Some(&a.issue)).await?;
     let rewards = s.owner("--reward-to", Chain::P, a.reward_to.as_deref())?;
     let weight = units_of(&s, "--weight", a.weight, s.ctx.avax_asset_id)?;
     let end = a.end.at(s.time);
@@ -1060,6 +1181,59 @@ async fn delegate(c: &Common, a: DelegateArgs) -> Result<(), String> {
             units::avax(weight),
             units::format_period(end.saturating_sub(s.time))
         );
+    }
+    s.finish_p(u, &a.issue).await
+}
+
+/// A CreateChainTx authorized by the Subnet's owner (read with `platform.getSubnet`).
+async fn create_chain(c: &Common, a: CreateChainArgs) -> Result<(), String> {
+    let genesis = match &a.genesis {
+        Some(path) => std::fs::read(path).map_err(|e| format!("`--genesis`: {e}"))?,
+        None => b"{}".to_vec(),
+    };
+    let mut s = Session::open(c, Some(&a.issue)).await?;
+    let subnet = s
+        .node
+        .platform()
+        .get_subnet(avalanche_rpc::platform::GetSubnetParams::new(a.subnet))
+        .await
+        .map_err(|e| format!("platform.getSubnet: {e}"))?;
+    let keys: Vec<ShortId> = subnet
+        .control_keys
+        .iter()
+        .map(|k| ShortId::new(k.payload()))
+        .collect();
+    let owner = transact::owners("--subnet", &keys, subnet.threshold.0, subnet.locktime.0)
+        .map_err(build_error)?;
+    let signers = if a.subnet_signer.is_empty() {
+        None
+    } else {
+        Some(
+            a.subnet_signer
+                .iter()
+                .map(|t| file::parse_address(&s.ctx, "--subnet-signer", t))
+                .collect::<Result<Vec<_>, _>>()?,
+        )
+    };
+    let authority = pb::Authority {
+        owner: owner.clone(),
+        signers,
+    };
+    let req = pb::ChainRequest {
+        subnet_id: a.subnet,
+        name: &a.name,
+        vm_id: a.vm_id,
+        fx_ids: Vec::new(),
+        genesis: &genesis,
+    };
+    let utxos = s.p_utxos(None).await?;
+    let u = s
+        .build_p(|ctx, payer| pb::create_chain_tx(ctx, &utxos, payer, &authority, &req))
+        .await?;
+    if let Some(path) = &a.issue.out {
+        let f = transact::PartiallySigned::p(&s.ctx, &u, &utxos, Some(&owner))
+            .map_err(|e| e.to_string())?;
+        return file::write(path, &f);
     }
     s.finish_p(u, &a.issue).await
 }

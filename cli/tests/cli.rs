@@ -502,7 +502,18 @@ fn wallet_refuses_a_key_on_the_command_line_without_repeating_it() {
 fn wallet_has_no_flag_that_takes_a_key() {
     let mut flags = std::collections::BTreeSet::new();
     for sub in [
-        "address", "balance", "send", "export", "import", "stake", "delegate",
+        "address",
+        "balance",
+        "send",
+        "export",
+        "import",
+        "stake",
+        "delegate",
+        "create-chain",
+        "sign",
+        "combine",
+        "show",
+        "issue",
     ] {
         let (ok, help, err) = run(&["wallet", sub, "--help"]);
         assert!(ok, "{err}");

@@ -139,7 +139,7 @@ impl Tour {
     }
 
     /// Signs with the funded key, issues on P, waits for the commit; returns the ID.
-    async fn p_send(&mut self, what: &str, mut tx: p::PUnsigned) -> Result<Id> {
+    async fn p_send(&mut self, what: &str, mut tx: p::Unsigned) -> Result<Id> {
         tx.sign(&self.ewoq)?;
         let id = p::issue(&self.node, &tx.signed()?)
             .await?

@@ -12,8 +12,8 @@ use crate::{pchain, xchain};
 use avalanche_rpc::codec::warp_l1::L1Message;
 use avalanche_rpc::codec::{avm, platform, secp256k1fx, warp};
 use avalanche_rpc::keys::PrivateKey;
-use avalanche_rpc::transact::p::{self, PUnsigned};
-use avalanche_rpc::transact::x::{self, XUnsigned};
+use avalanche_rpc::transact::p;
+use avalanche_rpc::transact::x;
 use avalanche_rpc::transact::{self, BuildError, Context, Keychain, Payer};
 use avalanche_rpc::wire::{Id, NodeId, ShortId};
 use std::sync::Arc;
@@ -76,7 +76,7 @@ fn context(d: &Devnet) -> Result<Context, String> {
 fn x_do(
     d: &Devnet,
     key: &PrivateKey,
-    build: impl FnOnce(&Context, &[avm::Utxo], &Payer) -> Result<XUnsigned, BuildError>,
+    build: impl FnOnce(&Context, &[avm::Utxo], &Payer) -> Result<x::Unsigned, BuildError>,
 ) -> Result<Id, String> {
     let built = build(&context(d)?, &x_utxos(d, key)?, &payer(d, key));
     let tx = context::sign(built, &Keychain::from_keys(test_keys()))?;
@@ -88,7 +88,7 @@ fn x_do(
 fn p_do(
     d: &Devnet,
     key: &PrivateKey,
-    build: impl FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<PUnsigned, BuildError>,
+    build: impl FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<p::Unsigned, BuildError>,
 ) -> Result<Id, String> {
     let built = build(&context(d)?, &p_utxos(d, key)?, &payer(d, key));
     let tx = context::sign(built, &Keychain::from_keys(test_keys()))?;

@@ -1,4 +1,4 @@
-//! Transactions from Rust (feature `transact`): a wallet in four layers, each usable alone.
+//! Transactions from Rust (feature `transact`): a wallet in layers, each usable alone.
 //!
 //! 1. **Keys** ([`Keychain`]): secp256k1 keys read in the node's forms, their addresses;
 //!    zeroized on drop and never printed. BLS keys for validators are [`crate::bls`]'s;
@@ -17,6 +17,12 @@
 //!    ([`Unsigned::sign_with`]; [`ExternalSigner`] takes DER, `r ‖ s` and high-`s` answers
 //!    and signers that hash the message themselves). [`x_utxos`]/[`p_utxos`] read
 //!    every page of a keychain's UTXOs.
+//! 5. **Carry** ([`portable`]): a built transaction written as a versioned JSON file with
+//!    what a co-signer needs to check it (the UTXOs spent and their bytes, owners, the fee,
+//!    the burn, the signatures so far), read back with every claim checked against the bytes
+//!    ([`PartiallySigned::from_json`], each refusal naming the field), signed where the keys
+//!    are, combined and issued. The built transactions are [`x::Unsigned`] and
+//!    [`p::Unsigned`].
 //!
 //! Where this differs from AvalancheJS 5.2.0 (all cases where AvalancheJS builds a
 //! transaction the node refuses, or fails where the node would accept):
@@ -43,6 +49,7 @@ pub mod keychain;
 mod node;
 pub mod p;
 pub mod payer;
+pub mod portable;
 pub mod sign;
 pub mod signer;
 pub mod spend;
@@ -61,5 +68,6 @@ pub use node::{
     warp_validators, x_utxos,
 };
 pub use payer::{Payer, owners};
+pub use portable::{PartiallySigned, PortableError};
 pub use sign::{CredentialKind, Signable, Signers, Unsigned};
 pub use signer::{ExternalSigner, SignRequest, Signer, SignerError};

@@ -19,11 +19,15 @@ use super::fee;
 #[cfg(feature = "client")]
 pub use super::node::{issue_p_pending as issue, p_balances as balances, p_utxos as utxos};
 use super::payer::{Payer, check_owners};
-use super::sign::{CredentialKind, Signers, Unsigned};
+use super::sign::{self, CredentialKind, Signers};
 use super::spend::{self, Amounts, PSpend, encoded, match_owners, utxo_order};
 
 /// A P-chain transaction, built.
-pub type PUnsigned = Unsigned<platform::UnsignedTx>;
+pub type Unsigned = sign::Unsigned<platform::UnsignedTx>;
+
+/// The former name of [`Unsigned`].
+#[deprecated(since = "0.2.0", note = "use `Unsigned`")]
+pub type PUnsigned = Unsigned;
 
 /// A transfer output: `amount` of `asset` to `owners`.
 pub fn output(
@@ -135,7 +139,7 @@ fn build(
     payer: &Payer,
     plan: Plan<'_>,
     make: impl Fn(platform::Base, Vec<platform::TransferableOutput>) -> platform::UnsignedTx,
-) -> Result<PUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     let from = payer.spenders()?;
     let base = |outputs, inputs| {
         platform::Base::new(
@@ -268,7 +272,7 @@ pub fn base_tx(
     utxos: &[platform::Utxo],
     payer: &Payer,
     outputs: &[platform::TransferableOutput],
-) -> Result<PUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     let mut plan = Plan::new(utxos, payer)?;
     plan.to_burn = check_outputs("outputs", outputs)?;
     plan.consolidate = true;
@@ -286,7 +290,7 @@ pub fn export_tx(
     payer: &Payer,
     destination: Id,
     outputs: &[platform::TransferableOutput],
-) -> Result<PUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     if destination == ctx.p_chain_id {
         return Err(BuildError::invalid(
             "destination",
@@ -314,7 +318,7 @@ pub fn import_tx(
     payer: &Payer,
     source: Id,
     to: &secp256k1fx::OutputOwners,
-) -> Result<PUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     check_owners("to", to)?;
     let from = payer.spenders()?;
     let mut imported = Vec::new();
@@ -413,7 +417,7 @@ pub fn add_permissionless_validator_tx(
     utxos: &[platform::Utxo],
     payer: &Payer,
     req: &ValidatorRequest,
-) -> Result<PUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     let r = &ctx.staking;
     if req.stake.weight < r.min_validator_stake {
         return Err(BuildError::invalid(
@@ -481,7 +485,7 @@ pub fn add_permissionless_delegator_tx(
     stake: Stake,
     rewards: &secp256k1fx::OutputOwners,
     room: Option<u64>,
-) -> Result<PUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     let r = &ctx.staking;
     if stake.weight < r.min_delegator_stake {
         return Err(BuildError::invalid(
@@ -538,7 +542,7 @@ pub fn create_subnet_tx(
     utxos: &[platform::Utxo],
     payer: &Payer,
     owner_: &secp256k1fx::OutputOwners,
-) -> Result<PUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     check_owners("owner", owner_)?;
     let plan = Plan::new(utxos, payer)?;
     build(ctx, payer, plan, |base, _| {
@@ -568,7 +572,7 @@ pub fn create_chain_tx(
     payer: &Payer,
     subnet: &Authority,
     req: &ChainRequest<'_>,
-) -> Result<PUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     if req.name.is_empty()
         || req.name.len() > 128
         || !req
@@ -615,7 +619,7 @@ pub fn add_subnet_validator_tx(
     subnet_id: Id,
     subnet: &Authority,
     stake: Stake,
-) -> Result<PUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     if stake.weight == 0 {
         return Err(BuildError::invalid(
             "weight",
@@ -656,7 +660,7 @@ pub fn remove_subnet_validator_tx(
     subnet_id: Id,
     subnet: &Authority,
     node_id: NodeId,
-) -> Result<PUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     let (auth, signers) = subnet.auth("subnetAuth", payer)?;
     let mut plan = Plan::new(utxos, payer)?;
     plan.trailing.push(signers);
@@ -674,7 +678,7 @@ pub fn transfer_subnet_ownership_tx(
     subnet_id: Id,
     subnet: &Authority,
     new_owner: &secp256k1fx::OutputOwners,
-) -> Result<PUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     check_owners("owner", new_owner)?;
     let (auth, signers) = subnet.auth("subnetAuth", payer)?;
     let mut plan = Plan::new(utxos, payer)?;
@@ -697,7 +701,7 @@ pub fn convert_subnet_to_l1_tx(
     subnet: &Authority,
     (chain_id, address): (Id, &[u8]),
     validators: &[platform::ConvertSubnetToL1Validator],
-) -> Result<PUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     if validators.is_empty() {
         return Err(BuildError::invalid(
             "validators",
@@ -747,7 +751,7 @@ pub fn register_l1_validator_tx(
     balance: u64,
     proof_of_possession: [u8; 96],
     message: &[u8],
-) -> Result<PUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     fee::warp(message)?;
     let mut plan = Plan::new(utxos, payer)?;
     if balance > 0 {
@@ -765,7 +769,7 @@ pub fn set_l1_validator_weight_tx(
     utxos: &[platform::Utxo],
     payer: &Payer,
     message: &[u8],
-) -> Result<PUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     fee::warp(message)?;
     let plan = Plan::new(utxos, payer)?;
     build(ctx, payer, plan, |base, _| {
@@ -780,7 +784,7 @@ pub fn increase_l1_validator_balance_tx(
     payer: &Payer,
     validation_id: Id,
     balance: u64,
-) -> Result<PUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     if balance == 0 {
         return Err(BuildError::invalid("balance", "0: add at least 1 nAVAX"));
     }
@@ -799,7 +803,7 @@ pub fn disable_l1_validator_tx(
     payer: &Payer,
     validation_id: Id,
     deactivation: &Authority,
-) -> Result<PUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     let (auth, signers) = deactivation.auth("disableAuth", payer)?;
     let mut plan = Plan::new(utxos, payer)?;
     plan.trailing.push(signers);

@@ -129,6 +129,11 @@ impl<U: Signable> Unsigned<U> {
         &self.signers
     }
 
+    /// The signatures so far, per credential in signature order (`None` while missing).
+    pub fn signatures(&self) -> &[Vec<Option<[u8; 65]>>] {
+        &self.signatures
+    }
+
     /// The unsigned bytes.
     pub fn bytes(&self) -> Result<Vec<u8>, SignError> {
         self.tx.unsigned_bytes().map_err(SignError::Encode)

@@ -16,11 +16,15 @@ use super::error::BuildError;
 #[cfg(feature = "client")]
 pub use super::node::{issue_x_pending as issue, x_balances as balances, x_utxos as utxos};
 use super::payer::{Payer, check_owners};
-use super::sign::{CredentialKind, Signers, Unsigned};
+use super::sign::{self, CredentialKind, Signers};
 use super::spend::{self, Amounts, encoded, match_owners, utxo_order};
 
 /// An X-chain transaction, built.
-pub type XUnsigned = Unsigned<avm::UnsignedTx>;
+pub type Unsigned = sign::Unsigned<avm::UnsignedTx>;
+
+/// The former name of [`Unsigned`].
+#[deprecated(since = "0.2.0", note = "use `Unsigned`")]
+pub type XUnsigned = Unsigned;
 
 /// A transfer output: `amount` of `asset` to `owners`.
 pub fn output(
@@ -117,7 +121,7 @@ pub fn base_tx(
     utxos: &[avm::Utxo],
     payer: &Payer,
     outputs: &[avm::TransferableOutput],
-) -> Result<XUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     let amounts = check_outputs("outputs", outputs)?;
     let (spent, _) = spend_for(ctx, utxos, payer, ctx.x_tx_fee, &amounts)?;
     let (inputs, signers): (Vec<_>, Vec<_>) = spent.inputs.into_iter().unzip();
@@ -142,7 +146,7 @@ pub fn export_tx(
     payer: &Payer,
     destination: Id,
     outputs: &[avm::TransferableOutput],
-) -> Result<XUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     if destination == ctx.x_chain_id {
         return Err(BuildError::invalid(
             "destination",
@@ -181,7 +185,7 @@ pub fn import_tx(
     payer: &Payer,
     source: Id,
     to: &secp256k1fx::OutputOwners,
-) -> Result<XUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     check_owners("to", to)?;
     let from = payer.spenders()?;
     let mut imported = Vec::new();
@@ -243,7 +247,7 @@ pub fn create_asset_tx(
     payer: &Payer,
     (name, symbol, denomination): (&str, &str, u8),
     initial_states: Vec<avm::InitialState>,
-) -> Result<XUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     if name.is_empty() || name.len() > 128 || name.trim() != name {
         return Err(BuildError::invalid(
             "name",
@@ -468,7 +472,7 @@ pub fn operation_tx(
     utxos: &[avm::Utxo],
     payer: &Payer,
     ops: Vec<Op>,
-) -> Result<XUnsigned, BuildError> {
+) -> Result<Unsigned, BuildError> {
     if ops.is_empty() {
         return Err(BuildError::invalid("operations", "none: give at least one"));
     }

@@ -8,7 +8,6 @@ use avalanche_devnet::genesis::test_keys;
 use avalanche_rpc::codec::{avm as codec_avm, platform as codec_p, secp256k1fx};
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::rpc::paging;
-use avalanche_rpc::transact::x::XUnsigned;
 use avalanche_rpc::transact::{BuildError, Context, Payer, p, x};
 use avalanche_rpc::wire::{Address, HexBytes, Id, ShortId, U32, U64};
 use std::collections::BTreeSet;
@@ -53,7 +52,7 @@ fn owners(a: ShortId, b: ShortId) -> [secp256k1fx::OutputOwners; 2] {
 async fn x_pay(
     d: &Devnet,
     payer: &PrivateKey,
-    build: impl FnOnce(&Context, &[codec_avm::Utxo], &Payer) -> Result<XUnsigned, BuildError>,
+    build: impl FnOnce(&Context, &[codec_avm::Utxo], &Payer) -> Result<x::Unsigned, BuildError>,
 ) -> Id {
     use avalanche_rpc::avm::{AvmClient, IssueTxParams};
     let utxos = x_codec(&d.utxos(&d.x_address(payer.address())).await);

@@ -17,7 +17,7 @@ use avalanche_rpc::codec::{
     avax, platform, secp256k1fx, warp as warp_codec, warp_l1, warp_payload,
 };
 use avalanche_rpc::keys::PrivateKey;
-use avalanche_rpc::transact::p::{self as build, Authority, PUnsigned, Stake};
+use avalanche_rpc::transact::p::{self as build, Authority, Stake};
 use avalanche_rpc::transact::{BuildError, Context, FeeState, Keychain, Payer, bls_signer};
 use avalanche_rpc::wire::{Id, NodeId, ShortId};
 use std::collections::{BTreeMap, BTreeSet};
@@ -135,8 +135,9 @@ fn lenient() -> Context {
 }
 
 /// What a builder of `transact::p` is given besides its request.
-type Build<'a> =
-    Box<dyn FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<PUnsigned, BuildError> + 'a>;
+type Build<'a> = Box<
+    dyn FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<build::Unsigned, BuildError> + 'a,
+>;
 
 fn owners(a: ShortId) -> secp256k1fx::OutputOwners {
     secp256k1fx::OutputOwners::new(0, 1, vec![a])

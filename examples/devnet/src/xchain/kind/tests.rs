@@ -9,7 +9,7 @@ use crate::xchain::verify::verify;
 use crate::xchain::vocab::{Effects, Rules};
 use avalanche_rpc::codec::{avax, avm, nftfx, propertyfx, secp256k1fx};
 use avalanche_rpc::keys::PrivateKey;
-use avalanche_rpc::transact::x::{self as build, Op, XUnsigned};
+use avalanche_rpc::transact::x::{self as build, Op};
 use avalanche_rpc::transact::{BuildError, Context, FeeState, Keychain, Payer};
 use avalanche_rpc::wire::{Id, ShortId};
 use std::collections::BTreeMap;
@@ -95,7 +95,7 @@ impl World {
     }
 
     /// A built tx signed by the key.
-    fn signed(&self, built: Result<XUnsigned, BuildError>) -> avm::Tx {
+    fn signed(&self, built: Result<build::Unsigned, BuildError>) -> avm::Tx {
         crate::context::sign(built, &Keychain::from_keys([self.key.clone()])).unwrap()
     }
 

@@ -8,7 +8,7 @@ use avalanche_rpc::avm::*;
 use avalanche_rpc::codec::{avm as codec_avm, platform, secp256k1fx};
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::rpc::{HttpTransport, Node};
-use avalanche_rpc::transact::p::{Authority, PUnsigned};
+use avalanche_rpc::transact::p::Authority;
 use avalanche_rpc::transact::{BuildError, Context, Keychain, Payer, p, x};
 use avalanche_rpc::wire::{Address, HexBytes, Id, ShortId};
 use std::sync::Arc;
@@ -74,14 +74,14 @@ pub fn fee_only(
     c: &Context,
     utxos: &[platform::Utxo],
     payer: &Payer,
-) -> Result<PUnsigned, BuildError> {
+) -> Result<p::Unsigned, BuildError> {
     avalanche_rpc::transact::p::base_tx(c, utxos, payer, &[])
 }
 
 /// What a P-chain builder is given besides its request: the context, the payer's UTXOs and
 /// the payer.
 pub type PBuild<'a> =
-    Box<dyn FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<PUnsigned, BuildError> + 'a>;
+    Box<dyn FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<p::Unsigned, BuildError> + 'a>;
 
 pub struct Devnet {
     pub devnet: Arc<avalanche_devnet::Devnet>,
@@ -251,7 +251,7 @@ impl Devnet {
     pub async fn p_tx(
         &self,
         key: &PrivateKey,
-        build: impl FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<PUnsigned, BuildError>,
+        build: impl FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<p::Unsigned, BuildError>,
     ) -> platform::Tx {
         self.p_tx_in(&self.context(), key, build).await
     }
@@ -261,7 +261,7 @@ impl Devnet {
         &self,
         c: &Context,
         key: &PrivateKey,
-        build: impl FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<PUnsigned, BuildError>,
+        build: impl FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<p::Unsigned, BuildError>,
     ) -> platform::Tx {
         let utxos = p_codec(&self.p_utxos(key).await);
         context::sign(build(c, &utxos, &self.payer(key)), &keychain()).unwrap()
@@ -272,7 +272,7 @@ impl Devnet {
     pub async fn p_do(
         &self,
         key: &PrivateKey,
-        build: impl FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<PUnsigned, BuildError>,
+        build: impl FnOnce(&Context, &[platform::Utxo], &Payer) -> Result<p::Unsigned, BuildError>,
     ) -> Result<Id, String> {
         self.p_issue(&self.p_tx(key, build).await).await
     }
