@@ -81,14 +81,54 @@ pub struct Decode {
     /// kind but `container` and `warp`.
     #[arg(long, value_enum)]
     chain: Option<CodecChain>,
-    /// The network ID, for the HRP of addresses (1 `avax`, 5 `fuji`, 10 `testing`, 12345 `local`, any other `custom`; `avalanche_rpc::network`).
-    #[arg(long, default_value_t = 1)]
-    network_id: u32,
+    /// The network ID, for the HRP of addresses (1 `avax`, 5 `fuji`, 10 `testing`, 12345
+    /// `local`, any other `custom`; `avalanche_rpc::network`). Without it, the network of the
+    /// node at `--url` when one is given, else 1.
+    #[arg(long)]
+    network_id: Option<u32>,
+    /// A node whose network ID names the addresses (`info.getNetworkID`), e.g. the devnet's
+    /// `http://127.0.0.1:9650`.
+    #[arg(long)]
+    url: Option<String>,
     /// Whether the hex ends in a checksum.
     #[arg(long, value_enum, default_value_t = HexForm::Auto)]
     encoding: HexForm,
-    /// The bytes, `0x` hex.
+    /// The bytes, `0x` hex (`-` reads them from standard input).
     hex: String,
+}
+
+/// The network whose HRP `decode` writes: `--network-id`, else the node's at `--url`, else 1.
+fn network_of(a: &Decode) -> Result<u32, String> {
+    let Some(url) = &a.url else {
+        return Ok(a.network_id.unwrap_or(1));
+    };
+    use avalanche_rpc::info::InfoClient;
+    let node = avalanche_rpc::rpc::Node::http(url).map_err(|e| format!("`--url`: {e}"))?;
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let id = runtime
+        .block_on(node.info().get_network_id(Default::default()))
+        .map_err(|e| e.to_string())?
+        .network_id
+        .0;
+    match a.network_id {
+        Some(given) if given != id => Err(format!(
+            "`--network-id` {given} is not the network of the node at {url} ({id}): leave one of them out"
+        )),
+        _ => Ok(id),
+    }
+}
+
+/// The argument, or standard input when it is `-`.
+fn argument_or_stdin(text: &str) -> Result<String, String> {
+    if text == "-" {
+        std::io::read_to_string(std::io::stdin())
+            .map_err(|e| format!("cannot read standard input: {e}"))
+    } else {
+        Ok(text.to_string())
+    }
 }
 
 #[derive(Args)]
@@ -221,12 +261,13 @@ fn not_on_c(kind: Kind) -> String {
 }
 
 pub fn decode(a: Decode) -> Result<String, String> {
-    let bytes = bytes_of(&a.hex, a.encoding)?;
+    let bytes = bytes_of(&argument_or_stdin(&a.hex)?, a.encoding)?;
+    let network_id = network_of(&a)?;
     let cx = match a.chain {
-        Some(CodecChain::P) => JsonContext::for_network("P", a.network_id),
+        Some(CodecChain::P) => JsonContext::for_network("P", network_id),
         // The node writes the outputs of atomic transactions without a chain's context.
         Some(CodecChain::C) => JsonContext::bare(),
-        _ => JsonContext::for_network("X", a.network_id),
+        _ => JsonContext::for_network("X", network_id),
     };
     let value = match (a.kind, a.chain) {
         (Kind::Container, chain) => {
@@ -265,12 +306,7 @@ pub fn decode(a: Decode) -> Result<String, String> {
 }
 
 pub fn encode(a: Encode) -> Result<String, String> {
-    let text = if a.json == "-" {
-        std::io::read_to_string(std::io::stdin())
-            .map_err(|e| format!("cannot read standard input: {e}"))?
-    } else {
-        a.json.clone()
-    };
+    let text = argument_or_stdin(&a.json)?;
     let json: Value =
         serde_json::from_str(&text).map_err(|e| format!("the argument is not JSON: {e}"))?;
     if let Some(id) = a.network_id {

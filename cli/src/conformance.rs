@@ -470,7 +470,13 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
                 let reply = transport
                     .post(path, body.to_string().into_bytes())
                     .await
-                    .map_err(|e| format!("{} at {base}{path}: {e}", m.name))?;
+                    .map_err(|e| {
+                        match e.downcast_ref::<avalanche_rpc::rpc::TransportFailure>() {
+                            // It names the URL itself (without its credentials).
+                            Some(_) => format!("{}: {e}", m.name),
+                            None => format!("{} at {base}{path}: {e}", m.name),
+                        }
+                    })?;
                 let reply: Value = match serde_json::from_slice(&reply.body) {
                     Ok(v) => v,
                     // A path other than the default may not exist (`/ext/index/P/tx`).

@@ -2411,3 +2411,160 @@ fn export_resumes_after_a_kill_and_writes_each_container_once() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// With no node answering, every entry point says so in the same words: the URL, the cause
+/// down to the operating system's, and what to try; the method is named once.
+#[test]
+fn no_node_answering_names_the_cause_and_what_to_try() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}");
+    let cause = format!(
+        "info.getNetworkID: transport failed: {url}/ext/info: client error (Connect): tcp \
+         connect error: Connection refused (os error 111) (nothing is listening at \
+         127.0.0.1:{port}: is the node running, and on this port?)"
+    );
+    let (ok, _, err) = run(&["call", "info.getNetworkID", "--url", &url]);
+    assert!(!ok);
+    assert_eq!(err.trim_end(), format!("avax-rpc call: {cause}"));
+    let dir = std::env::temp_dir().join(format!("avax-rpc-no-node-{port}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let key = dir.join("ewoq.key");
+    std::fs::write(
+        &key,
+        "PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN\n",
+    )
+    .unwrap();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o600)).unwrap();
+    }
+    let (ok, _, err) = run(&[
+        "wallet",
+        "balance",
+        "--key-file",
+        key.to_str().unwrap(),
+        "--url",
+        &url,
+    ]);
+    assert!(!ok);
+    assert_eq!(err.trim_end(), format!("avax-rpc: {cause}"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs `args` with `input` on standard input.
+fn run_with_stdin(args: &[&str], input: &str) -> (bool, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_avax-rpc"))
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// A node on 127.0.0.1 that answers every request (one per connection) with
+/// `info.getNetworkID` = `id`, echoing the request's `id`; returns its URL.
+fn node_of_network(id: u32) -> String {
+    use std::io::{Read, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut buf = Vec::new();
+            let mut chunk = [0u8; 4096];
+            // Headers, then the body of Content-Length bytes.
+            let body = loop {
+                let n = stream.read(&mut chunk).unwrap_or(0);
+                if n == 0 {
+                    break None;
+                }
+                buf.extend_from_slice(&chunk[..n]);
+                let text = String::from_utf8_lossy(&buf).into_owned();
+                if let Some((head, body)) = text.split_once("\r\n\r\n") {
+                    let len: usize = head
+                        .lines()
+                        .find_map(|l| {
+                            l.to_ascii_lowercase()
+                                .strip_prefix("content-length:")
+                                .map(|v| v.trim().parse().unwrap())
+                        })
+                        .unwrap_or(0);
+                    if body.len() >= len {
+                        break Some(body.to_string());
+                    }
+                }
+            };
+            let Some(body) = body else { continue };
+            let request: serde_json::Value = serde_json::from_str(&body).unwrap();
+            let reply = serde_json::json!({"jsonrpc": "2.0", "result": {"networkID": id.to_string()}, "id": request["id"]})
+                .to_string();
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{reply}",
+                reply.len()
+            );
+        }
+    });
+    url
+}
+
+/// `decode` reads `-` from standard input, and takes the network from the node at `--url`
+/// (or `--network-id`; both must agree).
+#[test]
+fn decode_reads_stdin_and_takes_the_network_from_the_node() {
+    let utxo = r#"{"txID":"11111111111111111111111111111111LpoYY","outputIndex":0,"assetID":"11111111111111111111111111111111LpoYY","output":{"amount":1,"locktime":0,"threshold":1,"addresses":["P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"]}}"#;
+    let (ok, hex, err) = run_with_stdin(&["encode", "utxo", "--chain", "P", "-"], utxo);
+    assert!(ok, "{err}");
+    let local = "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u";
+    let url = node_of_network(12345);
+    let (ok, json, err) = run_with_stdin(
+        &["decode", "utxo", "--chain", "P", "--url", &url, "-"],
+        &hex,
+    );
+    assert!(ok, "{err}");
+    assert!(json.contains(local), "{json}");
+    // Without either, Mainnet's HRP.
+    let (ok, json, err) = run_with_stdin(&["decode", "utxo", "--chain", "P", "-"], &hex);
+    assert!(ok, "{err}");
+    assert!(
+        json.contains("P-avax18jma8ppw3nhx5r4ap8clazz0dps7rv5ukulre5"),
+        "{json}"
+    );
+    let (ok, _, err) = run(&[
+        "decode",
+        "utxo",
+        "--chain",
+        "P",
+        "--url",
+        &url,
+        "--network-id",
+        "1",
+        hex.trim(),
+    ]);
+    assert!(!ok);
+    assert_eq!(
+        err.trim_end(),
+        format!(
+            "avax-rpc: `--network-id` 1 is not the network of the node at {url} (12345): leave one of them out"
+        )
+    );
+}

@@ -181,10 +181,37 @@ async fn a_refused_connection_is_a_transport_error() {
         .await
         .unwrap_err();
     assert!(matches!(err, ClientError::Transport { .. }), "{err:?}");
+    // The cause down to the operating system's, and what to try: the exact text a user sees.
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "info.getNodeID: transport failed: http://127.0.0.1:{port}/ext/info: client error \
+             (Connect): tcp connect error: Connection refused (os error 111) (nothing is \
+             listening at 127.0.0.1:{port}: is the node running, and on this port?)"
+        )
+    );
+    let ClientError::Transport { source, .. } = &err else {
+        unreachable!()
+    };
+    let failure = source
+        .downcast_ref::<avalanche_rpc::rpc::TransportFailure>()
+        .expect("a TransportFailure");
+    assert_eq!(failure.kind(), avalanche_rpc::rpc::FailureKind::Refused);
+    // Credentials in the URL (a user and password, an API key in the query) are not shown.
+    let node = Node::http(&format!("http://alice:pa55word@127.0.0.1:{port}")).unwrap();
+    let err = node
+        .info()
+        .get_node_id(Default::default())
+        .await
+        .unwrap_err();
+    let text = format!("{err} {err:?}");
     assert!(
-        err.to_string()
-            .starts_with("info.getNodeID: transport failed"),
-        "{err}"
+        !text.contains("pa55word") && !text.contains("alice"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("http://127.0.0.1:{port}/ext/info")),
+        "{text}"
     );
 }
 

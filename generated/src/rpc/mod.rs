@@ -19,8 +19,9 @@ pub use catalog::{
 };
 #[cfg(feature = "client")]
 pub use client::{
-    ConfigError, Endpoint, HttpReply, HttpTransport, HttpTransportBuilder, Node, ResponseTooLarge,
-    RetryPolicy, Transport, TransportError, decode_reply, paging, parse_retry_after,
+    ConfigError, Endpoint, FailureKind, HttpReply, HttpTransport, HttpTransportBuilder, Node,
+    ResponseTooLarge, RetryPolicy, Transport, TransportError, TransportFailure, decode_reply,
+    paging, parse_retry_after,
 };
 pub use error::{ClientError, ReplyProblem, RpcError, codes};
 pub use excerpt::{EXCERPT_CHARS, MESSAGE_CHARS, excerpt, excerpt_quotes};

@@ -16,8 +16,8 @@ use super::error::{BuildError, SignError};
 /// Why an online step failed.
 #[derive(Debug, thiserror::Error)]
 pub enum WalletError {
-    /// A call failed.
-    #[error("{method}: {source}")]
+    /// A call failed (its error names the method).
+    #[error("{source}")]
     Call {
         /// The method.
         method: &'static str,

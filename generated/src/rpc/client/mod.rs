@@ -1,8 +1,10 @@
 //! The client side: a transport moves bytes, an [`Endpoint`] speaks JSON-RPC over it.
 
+mod failure;
 pub mod paging;
 mod retry;
 
+pub use failure::{FailureKind, TransportFailure};
 pub use retry::{RetryPolicy, parse_retry_after};
 
 use crate::rpc::catalog::{MethodInfo, normalize};
@@ -325,7 +327,8 @@ impl Transport for HttpTransport {
         path: &str,
         body: Vec<u8>,
     ) -> impl Future<Output = Result<HttpReply, TransportError>> + Send {
-        let mut request = self.client.post(format!("{}{path}", self.base));
+        let url = format!("{}{path}", self.base);
+        let mut request = self.client.post(&url);
         if !self.headers.is_empty() {
             request = request.headers((*self.headers).clone());
         }
@@ -334,7 +337,8 @@ impl Transport for HttpTransport {
             .body(body);
         let limit = self.max_response_bytes;
         async move {
-            let response = request.send().await?;
+            let failed = |e| -> TransportError { Box::new(TransportFailure::new(&url, e)) };
+            let response = request.send().await.map_err(failed)?;
             let status = response.status();
             let location = if status.is_redirection() {
                 response
@@ -349,7 +353,10 @@ impl Transport for HttpTransport {
                 .get(reqwest::header::RETRY_AFTER)
                 .and_then(|v| v.to_str().ok())
                 .and_then(|v| parse_retry_after(v, std::time::SystemTime::now()));
-            let body = read_body(response, limit).await?;
+            let body = read_body(response, limit).await.map_err(|e| match e {
+                BodyError::TooLarge(e) => e as TransportError,
+                BodyError::Broken(e) => failed(e),
+            })?;
             Ok(HttpReply {
                 status: status.as_u16(),
                 body,
@@ -368,25 +375,28 @@ impl Transport for HttpTransport {
     }
 }
 
+/// Why a body was not read: over the limit, or the connection broke.
+enum BodyError {
+    TooLarge(Box<ResponseTooLarge>),
+    Broken(reqwest::Error),
+}
+
 /// Reads a body of at most `limit` bytes: refused at once when its `Content-Length` is larger,
 /// otherwise counted chunk by chunk and dropped as soon as it passes the limit. A body that
 /// comes in one chunk is not copied.
-async fn read_body(
-    mut response: reqwest::Response,
-    limit: u64,
-) -> Result<bytes::Bytes, TransportError> {
-    let too_large = || Box::new(ResponseTooLarge { limit });
+async fn read_body(mut response: reqwest::Response, limit: u64) -> Result<bytes::Bytes, BodyError> {
+    let too_large = || BodyError::TooLarge(Box::new(ResponseTooLarge { limit }));
     let declared = response.content_length();
     if declared.is_some_and(|n| n > limit) {
         return Err(too_large());
     }
-    let Some(first) = response.chunk().await? else {
+    let Some(first) = response.chunk().await.map_err(BodyError::Broken)? else {
         return Ok(bytes::Bytes::new());
     };
     if first.len() as u64 > limit {
         return Err(too_large());
     }
-    let Some(second) = response.chunk().await? else {
+    let Some(second) = response.chunk().await.map_err(BodyError::Broken)? else {
         return Ok(first);
     };
     // The limit bounds every allocation: usize::MAX when it is wider than memory anyway.
@@ -408,7 +418,7 @@ async fn read_body(
             body.reserve_exact(target - body.len());
         }
         body.extend_from_slice(&chunk);
-        next = response.chunk().await?;
+        next = response.chunk().await.map_err(BodyError::Broken)?;
     }
     Ok(body.into())
 }
