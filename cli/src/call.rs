@@ -37,7 +37,9 @@ use avalanche_rpc::rpc::{
     ClientError, HttpReply, HttpTransport, JsonKind, MethodInfo, Node, ParamInfo, Transport,
     TransportError,
 };
-use avalanche_rpc::{METHODS, avm, avm_static, devnet, index, info, platform, proposervm, wallet};
+use avalanche_rpc::{
+    METHODS, avax, avm, avm_static, devnet, eth, index, info, platform, proposervm, wallet,
+};
 use clap::{Arg, ArgAction, ArgMatches, Args, Command};
 use serde_json::{Map, Value};
 
@@ -236,6 +238,8 @@ async fn dispatch<T: Transport + Clone>(
         "index" => index::call_json(&node.index(var("chain"), var("kind")), name, params).await,
         "proposervm" => proposervm::call_json(&node.proposervm(var("chain")), name, params).await,
         "devnet" => devnet::call_json(&node.devnet(), name, params).await,
+        "avax" => avax::call_json(&node.avax(var("chain")), name, params).await,
+        "eth" => eth::call_json(&node.eth(var("chain")), name, params).await,
         other => Err(ClientError::UnknownMethod {
             method: format!("{name} (its interface `{other}` is not wired into `avax-rpc call`)"),
         }),

@@ -141,13 +141,31 @@ struct Method<'a> {
     paths: Vec<String>,
     /// The node versions that serve it (`x-since`, `x-removed`).
     versions: Versions<'a>,
-    /// Name, whether required, and the node versions that read it.
-    params: Vec<(&'a str, bool, Versions<'a>)>,
+    /// Name, whether required, the node versions that read it, and the pattern a string
+    /// value of it must match (its schema's, or its wire type's): a value another reply gave
+    /// under the same name but of another kind (an `X-…` address for `eth_getBalance`'s
+    /// `0x…` one) is not sent.
+    params: Vec<(&'a str, bool, Versions<'a>, Option<regex::Regex>)>,
     /// The spec's first example's arguments: used for a required argument no reply gave
     /// (chain aliases and the like; an example ID the node does not know gets an error, and
     /// the method is then not checked).
     example: BTreeMap<&'a str, &'a Value>,
+    /// The params travel as an array in declared order (`paramStructure: by-position`, the
+    /// `eth_` calls).
+    positional: bool,
     result: &'a Value,
+}
+
+/// The pattern of a param's schema, or of the schema it refers to (`#/components/schemas/…`).
+fn pattern_of(doc: &Value, schema: &Value) -> Option<regex::Regex> {
+    let schema = match schema["$ref"].as_str() {
+        Some(r) => {
+            let name = r.strip_prefix("#/components/schemas/")?;
+            &doc["components"]["schemas"][name]
+        }
+        None => schema,
+    };
+    regex::Regex::new(schema["pattern"].as_str()?).ok()
 }
 
 fn methods(doc: &Value) -> Vec<Method<'_>> {
@@ -194,6 +212,7 @@ fn methods(doc: &Value) -> Vec<Method<'_>> {
                     p["name"].as_str()?,
                     p["required"] == json!(true),
                     Versions::of(p),
+                    pattern_of(doc, &p["schema"]),
                 ))
             })
             .collect();
@@ -209,6 +228,7 @@ fn methods(doc: &Value) -> Vec<Method<'_>> {
             versions: Versions::of(m),
             params,
             example,
+            positional: m["paramStructure"] == json!("by-position"),
             result: &m["result"]["schema"],
         });
     }
@@ -419,12 +439,15 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
             for path in &m.paths {
                 let mut params = Map::new();
                 let mut varied: Option<(&str, Vec<Value>)> = None;
-                for (name, required, versions) in &m.params {
+                for (name, required, versions, pattern) in &m.params {
                     // A param the node does not read is not sent.
                     if !required || !versions.served(node_version) {
                         continue;
                     }
                     let mut found = harvest.candidates(name, path);
+                    if let Some(re) = pattern {
+                        found.retain(|v| v.as_str().is_none_or(|s| re.is_match(s)));
+                    }
                     if found.is_empty()
                         && round == 2
                         && let Some(v) = m.example.get(name)
@@ -466,6 +489,18 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
                 }
                 let first = i == 0;
                 report.calls += 1;
+                let params = if m.positional {
+                    // In declared order; only required params are sent, so none is missing
+                    // before the last.
+                    Value::Array(
+                        m.params
+                            .iter()
+                            .filter_map(|(name, ..)| params.get(*name).cloned())
+                            .collect(),
+                    )
+                } else {
+                    Value::Object(params.clone())
+                };
                 let body = json!({"jsonrpc": "2.0", "id": report.calls, "method": m.name, "params": params});
                 let reply = transport
                     .post(path, body.to_string().into_bytes())
@@ -586,8 +621,8 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
             let needs: Vec<&str> = m
                 .params
                 .iter()
-                .filter(|(_, r, v)| *r && v.served(node_version))
-                .map(|(n, _, _)| *n)
+                .filter(|(_, r, v, _)| *r && v.served(node_version))
+                .map(|(n, ..)| *n)
                 .collect();
             report.skipped.push((
                 m.name.to_string(),

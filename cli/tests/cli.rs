@@ -1761,6 +1761,8 @@ fn call_runs_every_methods_help_example_against_the_spec_examples() {
             .merge(avm_static::router(s))
             .merge(devnet::router(s))
             .merge(wallet::router(s, "X"))
+            .merge(avalanche_rpc::avax::router(s, "C"))
+            .merge(avalanche_rpc::eth::router(s, "C"))
             .merge(index::router(s, "X", "tx"))
             .merge(proposervm::router(s, "P"));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -366,7 +366,7 @@ fn interface(cx: &Cx, o: &Interface, i: &Interface, out: &mut Out) {
         }],
     );
     for (m, om) in i.methods.iter().zip(&pairs) {
-        let full = format!("{}.{}", i.namespace, m.name);
+        let full = m.wire_name.clone();
         match om.map(|j| &o.methods[j]) {
             None => out.push(
                 &full,
@@ -381,8 +381,8 @@ fn interface(cx: &Cx, o: &Interface, i: &Interface, out: &mut Out) {
                     out.push(
                         &full,
                         format!(
-                            "called `{full}` instead of `{}.{}`; the Rust names (`{}`, `{}`) stay",
-                            o.namespace, om.name, n.ident, n.params
+                            "called `{full}` instead of `{}`; the Rust names (`{}`, `{}`) stay",
+                            om.wire_name, n.ident, n.params
                         ),
                         "wire-name-changed",
                         Bump::Major,
@@ -395,7 +395,7 @@ fn interface(cx: &Cx, o: &Interface, i: &Interface, out: &mut Out) {
     }
     for (j, om) in o.methods.iter().enumerate() {
         if !pairs.contains(&Some(j)) {
-            let full = format!("{}.{}", o.namespace, om.name);
+            let full = om.wire_name.clone();
             out.push(
                 &full,
                 format!("method `{full}` removed"),

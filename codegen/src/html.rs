@@ -461,6 +461,17 @@ fn example(h: &mut String, i: &Interface, m: &Method, e: &Example, open: bool) {
             params.insert(p.name.clone(), v.clone());
         }
     }
+    // Positional params (`eth_…`) travel as an array in declared order.
+    let params = if m.positional {
+        serde_json::Value::Array(
+            m.params
+                .iter()
+                .filter_map(|p| params.get(&p.name).cloned())
+                .collect(),
+        )
+    } else {
+        serde_json::Value::Object(params)
+    };
     let request = json!({
         "jsonrpc": "2.0",
         "id": 1,

@@ -548,6 +548,27 @@ impl Cx {
                 format!("namespace `{}` is not an identifier", i.namespace),
             ));
         }
+        let separator = i.separator.clone().unwrap_or_else(|| ".".to_string());
+        if separator != "." && separator != "_" {
+            self.errors.push(doc.err(
+                &root.at("separator"),
+                format!("`separator` is `.` (the default) or `_`, not `{separator}`"),
+            ));
+        }
+        let positional = match i.params.as_deref() {
+            None | Some("by-name") => false,
+            Some("positional") => true,
+            Some(other) => {
+                let hint = did_you_mean(other, ["by-name", "positional"]);
+                self.errors.push(doc.err(
+                    &root.at("params"),
+                    format!(
+                        "`params` is `by-name` (the default) or `positional`, not `{other}`{hint}"
+                    ),
+                ));
+                false
+            }
+        };
         // Path and its variables.
         let vars = path_vars(&i.path);
         match &vars {
@@ -636,7 +657,16 @@ impl Cx {
             if m.source.is_none() {
                 m.source = i.source.clone();
             }
-            if let Some(m) = self.method(doc, &mpath, &i.namespace, m, names, local, &methods) {
+            let prefix = format!("{}{separator}", i.namespace);
+            if let Some(m) = self.method(
+                doc,
+                &mpath,
+                (&prefix, positional),
+                m,
+                names,
+                local,
+                &methods,
+            ) {
                 methods.push(m);
             }
         }
@@ -644,6 +674,8 @@ impl Cx {
             name: i.name,
             title: i.title,
             namespace: i.namespace,
+            separator,
+            positional,
             path: i.path,
             path_params,
             also_served_at: i.also_served_at,
@@ -661,13 +693,13 @@ impl Cx {
         &mut self,
         doc: &Doc,
         path: &Path,
-        namespace: &str,
+        (prefix, positional): (&str, bool),
         m: raw::Method,
         names: &Names,
         local: Option<(&str, &[String])>,
         earlier: &[Method],
     ) -> Option<Method> {
-        let wire_name = format!("{namespace}.{}", m.name);
+        let wire_name = format!("{prefix}{}", m.name);
         if !is_wire_ident(&m.name) || m.name.starts_with(|c: char| c.is_ascii_uppercase()) {
             self.errors.push(doc.err(
                 &path.at("name"),
@@ -712,6 +744,20 @@ impl Cx {
             .and_then(|v| self.version(doc, &path.at("removed"), v));
         self.since_before_removed(doc, path, since, removed);
         let params = self.fields(doc, &path.at("params"), m.params, names, local);
+        // A param's place is its position: one the caller may leave out cannot come before one
+        // it must give.
+        if positional
+            && let Some(k) = params.iter().position(|p| p.optional)
+            && let Some(j) = params[k..].iter().position(|p| !p.optional)
+        {
+            self.errors.push(doc.err(
+                &path.at("params").at(k + j),
+                format!(
+                    "`{}` is required but follows the optional `{}`: positional params list the required ones first",
+                    params[k + j].name, params[k].name
+                ),
+            ));
+        }
         let rpath = path.at("result");
         let body = self.body(
             doc,
@@ -774,6 +820,7 @@ impl Cx {
             since,
             removed,
             changes_state: m.changes_state,
+            positional,
             pagination,
             params,
             result,

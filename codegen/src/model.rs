@@ -206,6 +206,11 @@ pub struct Interface {
     pub name: String,
     pub title: String,
     pub namespace: String,
+    /// What joins the namespace and a method's name on the wire (`.`, or `_` for `eth_`).
+    pub separator: String,
+    /// The methods take their params as a JSON array in declared order (`params:
+    /// positional`), not as an object.
+    pub positional: bool,
     /// May hold `{variables}`, listed in `path_params` in order of appearance.
     pub path: String,
     pub path_params: Vec<PathParam>,
@@ -237,6 +242,9 @@ pub struct Method {
     pub removed: Option<Version>,
     /// The method changes the node's state (issues a transaction).
     pub changes_state: bool,
+    /// Its params travel as a JSON array in declared order (its interface's `params:
+    /// positional`).
+    pub positional: bool,
     /// The method returns a list one page at a time.
     pub pagination: Option<Pagination>,
     pub params: Vec<Field>,

@@ -622,9 +622,15 @@ impl Cx<'_> {
         if let Some(p) = &m.pagination {
             o.insert("x-pagination".into(), pagination(p));
         }
-        o.insert("paramStructure".into(), json!("by-name"));
-        // OpenRPC: required params come before optional ones.
-        let params: Vec<Value> = m.params_required_first().map(|p| self.param(p)).collect();
+        // OpenRPC: required params come before optional ones; positional params keep their
+        // declared order, which is their place on the wire.
+        let params: Vec<Value> = if m.positional {
+            o.insert("paramStructure".into(), json!("by-position"));
+            m.params.iter().map(|p| self.param(p)).collect()
+        } else {
+            o.insert("paramStructure".into(), json!("by-name"));
+            m.params_required_first().map(|p| self.param(p)).collect()
+        };
         o.insert("params".into(), Value::Array(params));
         let mut result = Map::new();
         result.insert("name".into(), json!(m.result.name));

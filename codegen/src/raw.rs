@@ -265,6 +265,12 @@ pub struct Interface {
     pub name: String,
     pub title: String,
     pub namespace: String,
+    /// What joins the namespace and a method's name on the wire: `.` (default) or `_`
+    /// (`eth_chainId`).
+    pub separator: Option<String>,
+    /// How the methods take their params: `by-name` (default, an object) or `positional`
+    /// (an array, in the order the params are declared).
+    pub params: Option<String>,
     pub path: String,
     #[serde(default)]
     pub path_params: OrderedMap<PathParam>,

@@ -103,9 +103,11 @@ fn there_is_one_document_per_interface_and_a_combined_one() {
     assert_eq!(
         names,
         [
+            "avax.json",
             "avm-static.json",
             "avm.json",
             "devnet.json",
+            "eth.json",
             "index.json",
             "info.json",
             "platform.json",
@@ -118,8 +120,8 @@ fn there_is_one_document_per_interface_and_a_combined_one() {
     let methods = combined["methods"].as_array().unwrap();
     assert_eq!(
         methods.len(),
-        72,
-        "63 from the description + getAllValidatorsAt and the two proposervm methods + the devnet's six"
+        81,
+        "63 from the description + getAllValidatorsAt and the two proposervm methods + the devnet's six + the C-chain's four avax.* and five eth_"
     );
     let devnet: Vec<&str> = methods
         .iter()
@@ -141,7 +143,7 @@ fn there_is_one_document_per_interface_and_a_combined_one() {
         .iter()
         .map(|(_, d)| d["methods"].as_array().unwrap().len())
         .sum();
-    assert_eq!(per_interface, 72);
+    assert_eq!(per_interface, 81);
     for (name, doc) in &docs {
         assert_eq!(doc["openrpc"], "1.3.2", "{name}");
         assert_eq!(doc["info"]["version"], env!("CARGO_PKG_VERSION"), "{name}");
@@ -177,8 +179,10 @@ fn every_document_validates_against_the_openrpc_meta_schema() {
 fn the_meta_schema_rejects_broken_documents() {
     let v = meta_validator(true);
     let spec = spec();
-    let good = openrpc::interface_document(&spec, &spec.interfaces[0]);
-    assert!(errors(&v, &good).is_empty());
+    // An interface whose path has no variables: its server URL is a URI as it stands.
+    let info = spec.interfaces.iter().find(|i| i.name == "info").unwrap();
+    let good = openrpc::interface_document(&spec, info);
+    assert!(errors(&v, &good).is_empty(), "{:?}", errors(&v, &good));
     type Break = fn(&mut Value);
     let breaks: [(&str, Break); 5] = [
         ("unknown version", |d| d["openrpc"] = json!("9.9.9")),
@@ -359,7 +363,12 @@ fn methods_carry_errors_deprecation_and_servers() {
             .iter()
             .find(|x| x["name"] == m.wire_name)
             .unwrap();
-        assert_eq!(d["paramStructure"], "by-name");
+        let structure = if m.positional {
+            "by-position"
+        } else {
+            "by-name"
+        };
+        assert_eq!(d["paramStructure"], structure);
         assert_eq!(d["x-path"], i.path.as_str());
         assert_eq!(
             d.get("deprecated").is_some(),
@@ -487,7 +496,7 @@ fn a_changed_spec_makes_the_committed_outputs_stale() {
     // the committed files being current; `committed_outputs_are_up_to_date` checks that).
     let scratch = TempDir::new("stale");
     let written = docs::write_outputs(&spec(), &scratch.0).unwrap();
-    assert_eq!(written.len(), 10);
+    assert_eq!(written.len(), 12);
     assert!(docs::stale_files(&spec(), &scratch.0).is_empty());
 
     // A summary changed.
@@ -545,8 +554,8 @@ fn a_changed_spec_makes_the_committed_outputs_stale() {
 fn the_html_page_lists_every_method_and_fetches_nothing() {
     let spec = spec();
     let page = avalanche_rpc_codegen::html::page(&spec);
-    assert_eq!(page.matches("<section class=\"method").count(), 72);
-    assert_eq!(page.matches("class=\"nav-method").count(), 72);
+    assert_eq!(page.matches("<section class=\"method").count(), 81);
+    assert_eq!(page.matches("class=\"nav-method").count(), 81);
     assert_eq!(page.matches("badge badge-devnet\" title").count(), 6);
     for (_, m) in spec.methods() {
         let id = format!("id=\"{}\"", m.wire_name);
@@ -588,7 +597,7 @@ fn the_html_page_carries_a_try_it_form_per_method() {
     assert!(!text.contains('<'), "every < is escaped inside the script");
     let data: Value = serde_json::from_str(text).unwrap();
     let methods = data["methods"].as_object().unwrap();
-    assert_eq!(methods.len(), 72);
+    assert_eq!(methods.len(), 81);
     for (i, m) in spec.methods() {
         let d = &methods[&m.wire_name];
         assert_eq!(d["path"], json!(i.path), "{}", m.wire_name);

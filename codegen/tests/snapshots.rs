@@ -560,7 +560,7 @@ fn listing_of<'a>(listing: &'a str, wire_name: &str) -> Vec<&'a str> {
 fn real_spec_has_every_method() {
     let spec = real_spec();
     let names: Vec<&str> = spec.methods().map(|(_, m)| m.wire_name.as_str()).collect();
-    assert_eq!(names.len(), 72, "{names:#?}");
+    assert_eq!(names.len(), 81, "{names:#?}");
     for name in DESCRIBED_METHODS {
         assert!(names.contains(&name), "`{name}` is missing");
     }
@@ -587,6 +587,15 @@ fn real_spec_has_every_method() {
     assert_eq!(
         extra,
         [
+            "avax.getUTXOs",
+            "avax.issueTx",
+            "avax.getAtomicTx",
+            "avax.getAtomicTxStatus",
+            "eth_chainId",
+            "eth_blockNumber",
+            "eth_getBalance",
+            "eth_getTransactionCount",
+            "eth_baseFee",
             "platform.getAllValidatorsAt",
             "proposervm.getProposedHeight",
             "proposervm.getCurrentEpoch"
@@ -642,7 +651,7 @@ fn real_spec_lists_what_the_node_adds() {
     assert!(upgrades.contains(&"    result fortunaTime: time (also fUpgradeTime; since v1.12.2)"));
     assert!(
         listing.contains(
-            "\n72 methods in 8 interfaces (63 in the API description, 3 served by the node only, 6 by the devnet only)\n"
+            "\n81 methods in 10 interfaces (63 in the API description, 12 served by the node only, 6 by the devnet only)\n"
         ),
         "{listing}"
     );
@@ -693,8 +702,9 @@ fn real_spec_marks_deprecated_methods() {
         .map(|(_, m)| m.wire_name.as_str())
         .filter(|n| !DEPRECATED_METHODS.contains(n))
         .collect();
-    // The spec also deprecates `info.getTxFee` (avalanchego did in v1.12.2); nothing else.
-    assert_eq!(others, ["info.getTxFee"]);
+    // The spec also deprecates `avax.getAtomicTxStatus` (the SAE VM did in v1.15.0) and
+    // `info.getTxFee` (avalanchego did in v1.12.2); nothing else.
+    assert_eq!(others, ["avax.getAtomicTxStatus", "info.getTxFee"]);
 }
 
 #[test]

@@ -85,7 +85,7 @@ fn member_count(spec: &Spec) -> usize {
 fn without_a_version_everything_is_there() {
     let all = spec_for(None);
     assert_eq!(all.node_version, None);
-    assert_eq!(methods(&all).len(), 72);
+    assert_eq!(methods(&all).len(), 81);
     let plain = avalanche_rpc_codegen::load(&sources()).unwrap();
     assert_eq!(emit::rust(&all), emit::rust(&plain));
 }
@@ -103,7 +103,7 @@ fn v1_10_0_has_what_it_served() {
             && !m.is_devnet_only();
         assert_eq!(names.contains(&m.wire_name), served, "{}", m.wire_name);
     }
-    assert_eq!(names.len(), 52);
+    assert_eq!(names.len(), 61);
     for absent in [
         "info.acps",
         "info.upgrades",
@@ -201,7 +201,7 @@ fn the_newest_version_has_what_it_serves() {
     assert_eq!(newest, v("v1.15.0"));
     let new = spec_for(Some("v1.15.0"));
     let names = methods(&new);
-    assert_eq!(names.len(), 64);
+    assert_eq!(names.len(), 73);
     for gone in ["avm.getAddressTxs", "avm.buildGenesis"] {
         assert!(!names.iter().any(|n| n == gone), "{gone}");
     }

@@ -16,7 +16,9 @@ async fn main() -> std::io::Result<()> {
         .merge(platform::router(s))
         .merge(avm::router(s, "X"))
         .merge(avm_static::router(s))
-        .merge(wallet::router(s, "X"));
+        .merge(wallet::router(s, "X"))
+        .merge(avalanche_rpc::avax::router(s, "C"))
+        .merge(avalanche_rpc::eth::router(s, "C"));
     for (chain, kind) in [
         ("X", "tx"),
         ("X", "block"),

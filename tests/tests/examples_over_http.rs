@@ -4,7 +4,9 @@
 mod common;
 
 use avalanche_rpc::rpc::{ClientError, Node};
-use avalanche_rpc::{METHODS, avm, avm_static, devnet, index, info, platform, proposervm, wallet};
+use avalanche_rpc::{
+    METHODS, avax, avm, avm_static, devnet, eth, index, info, platform, proposervm, wallet,
+};
 use serde_json::Value;
 
 async fn call(
@@ -22,6 +24,8 @@ async fn call(
         "proposervm" => proposervm::call_json(&node.proposervm("P"), method, params).await,
         "index" => index::call_json(&node.index("X", "block"), method, params).await,
         "devnet" => devnet::call_json(&node.devnet(), method, params).await,
+        "avax" => avax::call_json(&node.avax("C"), method, params).await,
+        "eth" => eth::call_json(&node.eth("C"), method, params).await,
         other => panic!("no client for interface {other}"),
     }
 }
@@ -75,7 +79,7 @@ async fn every_example_round_trips_through_client_and_server() {
         METHODS.len(),
         "every method has an example the server can answer"
     );
-    assert_eq!(METHODS.len(), 72);
+    assert_eq!(METHODS.len(), 81);
     assert!(examples_sent >= METHODS.len());
 }
 

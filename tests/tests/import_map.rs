@@ -635,7 +635,7 @@ const DEVNET_LAYERS: [&[&str]; 9] = [
     ],
     &["genesis", "network", "genesis_file"],
     &["engine"],
-    &["xchain", "pchain"],
+    &["xchain", "pchain", "cchain"],
     &["view"],
     &["devnet"],
     &["context", "control", "activity"],

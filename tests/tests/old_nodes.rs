@@ -7,7 +7,9 @@
 
 use avalanche_rpc::codec::{JsonContext, ToJson};
 use avalanche_rpc::rpc::{ClientError, HttpReply, MethodInfo, Node, Transport, TransportError};
-use avalanche_rpc::{METHODS, avm, avm_static, devnet, index, info, platform, proposervm, wallet};
+use avalanche_rpc::{
+    METHODS, avax, avm, avm_static, devnet, eth, index, info, platform, proposervm, wallet,
+};
 use jsonschema::{Draft, Registry, Validator};
 use serde_json::{Value, json};
 use std::future::Future;
@@ -48,6 +50,8 @@ async fn call(m: &MethodInfo, answer: Value, params: Value) -> Result<Value, Cli
         "index" => index::call_json(&node.index("X", "block"), name, p).await,
         "proposervm" => proposervm::call_json(&node.proposervm("P"), name, p).await,
         "devnet" => devnet::call_json(&node.devnet(), name, p).await,
+        "avax" => avax::call_json(&node.avax("C"), name, p).await,
+        "eth" => eth::call_json(&node.eth("C"), name, p).await,
         other => panic!("no client for interface {other}"),
     }
 }

@@ -84,6 +84,7 @@ fn method(r: &Rust, i: &Interface, m: &Method) -> TokenStream {
     let description = opt_str(m.description.as_deref());
     let devnet_only = m.source.as_deref() == Some("devnet");
     let changes_state = m.changes_state;
+    let positional = m.positional;
     let path = &i.path;
     let path_params = i.path_params.iter().map(|p| {
         let name = &p.name;
@@ -106,6 +107,7 @@ fn method(r: &Rust, i: &Interface, m: &Method) -> TokenStream {
             description: #description,
             devnet_only: #devnet_only,
             changes_state: #changes_state,
+            positional: #positional,
             path: #path,
             path_params: &[#(#path_params),*],
             params: &[#(#param_infos),*],

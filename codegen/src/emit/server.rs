@@ -32,10 +32,16 @@ pub fn interface(r: &Rust, i: &Interface) -> TokenStream {
     let arms = i.methods.iter().map(|m| {
         let wire = &m.wire_name;
         let name = ident(&n.of_method(m).ident);
+        let parse = if m.positional {
+            let konst = ident(&n.of_method(m).konst);
+            quote!(params.parse_positional(&methods::#konst)?)
+        } else {
+            quote!(params.parse()?)
+        };
         quote!(#wire => {
             static SIZE: crate::__private::SizeHint = crate::__private::SizeHint::new();
             ::std::boxed::Box::pin(async move {
-                let params = params.parse()?;
+                let params = #parse;
                 crate::__private::reply_sized(&SIZE, server.#name(params).await)
             })
         })

@@ -183,6 +183,12 @@
         report("refused", "Not sent: the node URL (top of the sidebar) must start with http:// or https://.");
         return;
       }
+      if (m.positional && params !== null && typeof params === "object" && !Array.isArray(params)) {
+        // Positional params (`eth_…`): an array in declared order, trailing absent ones left out.
+        var list = m.params.map(function (p) { return params[p.name] === undefined ? null : params[p.name]; });
+        while (list.length && list[list.length - 1] === null) list.pop();
+        params = list;
+      }
       var request = { jsonrpc: "2.0", id: nextId++, method: method, params: params };
       var sent = el("details", "try-sent");
       line(sent, [el("summary", null, "Request sent"), el("pre", "code", "POST " + to + "\n" + JSON.stringify(request, null, 2))]);

@@ -14,7 +14,8 @@
 //! default (else their first example). A param's `example` is its value in the method's first
 //! example (absent when that example leaves it out); `string` marks params whose JSON is a
 //! string (a wire type written as a string, or an enum), which the form takes bare;
-//! `optional` and `changesState` (`changes-state` in the spec) appear only when true.
+//! `optional`, `changesState` (`changes-state` in the spec) and `positional` (params sent as an
+//! array in declared order, `params: positional`) appear only when true.
 
 use crate::model::{Body, JsonKind, Method, Spec, TypeRef};
 use serde_json::{Map, Value, json};
@@ -68,6 +69,9 @@ fn method(spec: &Spec, path: &str, m: &Method) -> Value {
     let mut o = Map::new();
     o.insert("path".into(), json!(path));
     o.insert("params".into(), Value::Array(params));
+    if m.positional {
+        o.insert("positional".into(), json!(true));
+    }
     if m.changes_state {
         o.insert("changesState".into(), json!(true));
     }

@@ -459,6 +459,7 @@ pub mod chain {
             description: ::std::option::Option::None,
             devnet_only: false,
             changes_state: false,
+            positional: false,
             path: "/ext/chain",
             path_params: &[],
             params: &[
@@ -516,6 +517,7 @@ pub mod chain {
             description: ::std::option::Option::None,
             devnet_only: false,
             changes_state: false,
+            positional: false,
             path: "/ext/chain",
             path_params: &[],
             params: &[
@@ -577,6 +579,7 @@ pub mod chain {
             description: ::std::option::Option::None,
             devnet_only: false,
             changes_state: false,
+            positional: false,
             path: "/ext/chain",
             path_params: &[],
             params: &[],

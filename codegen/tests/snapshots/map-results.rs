@@ -438,6 +438,7 @@ pub mod ledger {
             description: ::std::option::Option::None,
             devnet_only: false,
             changes_state: false,
+            positional: false,
             path: "/ext/ledger",
             path_params: &[],
             params: &[],
@@ -467,6 +468,7 @@ pub mod ledger {
             description: ::std::option::Option::None,
             devnet_only: false,
             changes_state: false,
+            positional: false,
             path: "/ext/ledger",
             path_params: &[],
             params: &[
@@ -512,6 +514,7 @@ pub mod ledger {
             description: ::std::option::Option::None,
             devnet_only: false,
             changes_state: false,
+            positional: false,
             path: "/ext/ledger",
             path_params: &[],
             params: &[

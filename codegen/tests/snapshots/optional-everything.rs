@@ -287,6 +287,7 @@ pub mod search {
             description: ::std::option::Option::None,
             devnet_only: false,
             changes_state: false,
+            positional: false,
             path: "/ext/search",
             path_params: &[],
             params: &[

@@ -448,6 +448,7 @@ pub mod chains {
             description: ::std::option::Option::None,
             devnet_only: false,
             changes_state: false,
+            positional: false,
             path: "/ext/bc/{chain}",
             path_params: &[
                 crate::rpc::PathParam {
@@ -484,6 +485,7 @@ pub mod chains {
             description: ::std::option::Option::None,
             devnet_only: false,
             changes_state: false,
+            positional: false,
             path: "/ext/bc/{chain}",
             path_params: &[
                 crate::rpc::PathParam {
@@ -545,6 +547,7 @@ pub mod chains {
             description: ::std::option::Option::None,
             devnet_only: false,
             changes_state: false,
+            positional: false,
             path: "/ext/bc/{chain}",
             path_params: &[
                 crate::rpc::PathParam {

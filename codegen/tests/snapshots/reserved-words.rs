@@ -553,6 +553,7 @@ pub mod keywords {
             description: ::std::option::Option::None,
             devnet_only: false,
             changes_state: false,
+            positional: false,
             path: "/ext/keywords",
             path_params: &[],
             params: &[
@@ -634,6 +635,7 @@ pub mod keywords {
             description: ::std::option::Option::None,
             devnet_only: false,
             changes_state: false,
+            positional: false,
             path: "/ext/keywords",
             path_params: &[],
             params: &[],
@@ -663,6 +665,7 @@ pub mod keywords {
             description: ::std::option::Option::None,
             devnet_only: false,
             changes_state: false,
+            positional: false,
             path: "/ext/keywords",
             path_params: &[],
             params: &[

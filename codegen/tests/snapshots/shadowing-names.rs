@@ -550,6 +550,7 @@ pub mod names {
             description: ::std::option::Option::None,
             devnet_only: false,
             changes_state: false,
+            positional: false,
             path: "/ext/names",
             path_params: &[],
             params: &[

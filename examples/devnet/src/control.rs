@@ -71,6 +71,11 @@ pub fn fund(d: &Devnet, chain: Chain, to: ShortId, amount: u64) -> Result<Id, Ac
                 .map_err(Refusal::new)?
                 .to_bytes()
         }
+        Chain::C => {
+            return Err(AcceptError::Refused(Refusal::new(
+                "the faucet pays on the X- and P-chain; move AVAX to the C-chain with an export there and an import on the C-chain",
+            )));
+        }
     }
     .map_err(|e| Refusal::new(e.to_string()))?;
     drop(r);
@@ -110,6 +115,7 @@ pub fn revert(d: &Devnet, id: u64) -> Result<bool, StoreError> {
     w.commit()?;
     d.x.clear();
     d.p.clear();
+    d.c.clear();
     let r = d.engine.store.read()?;
     d.engine
         .clock

@@ -2,6 +2,7 @@
 //! against earlier runs, catching every chain's index up), the two chains on the engine
 //! (`engine`: one admission path, one block builder, one block tail), and the builder's loop.
 
+use crate::cchain::vm::CVm;
 use crate::clock::Clock;
 use crate::engine::{Engine, Lane, Refused, tail};
 use crate::genesis::{self, Genesis};
@@ -66,6 +67,10 @@ pub struct Devnet {
     pub x: Lane<XVm>,
     /// The P-chain: its VM and mempool.
     pub p: Lane<PVm>,
+    /// The C-chain's atomic side: its VM and mempool.
+    pub c: Lane<CVm>,
+    /// The C-chain's EVM chain ID (`eth_chainId`).
+    pub evm_chain_id: u64,
     pub genesis: Genesis,
     pub options: Options,
     pub nodes: Vec<Node>,
@@ -132,15 +137,26 @@ impl Devnet {
         };
         if fresh {
             write_genesis(&store, &genesis)?;
-            if let Some(json) = &file {
-                let w = store.write()?;
-                store::set_meta(&w, store::Meta::GENESIS_FILE, json.as_bytes())?;
-                w.commit()?;
+        }
+        // The C-chain's genesis block and accounts: on a fresh store, and on one written before
+        // the devnet ran the C-chain's atomic side.
+        {
+            let alloc = crate::cchain::genesis_alloc(&genesis.c_genesis)
+                .map_err(|e| StartError(format!("the C-chain's genesis: {e}")))?;
+            let w = store.write()?;
+            if crate::cchain::write_genesis(&w, genesis.time, &alloc)? {
+                w.commit().map_err(StoreError::from)?;
             }
+        }
+        if fresh && let Some(json) = &file {
+            let w = store.write()?;
+            store::set_meta(&w, store::Meta::GENESIS_FILE, json.as_bytes())?;
+            w.commit()?;
         }
         let rules = vocab::Rules {
             network_id: options.network_id,
             chain_id: genesis.x_chain_id,
+            c_chain: genesis.c_chain_id,
             avax: genesis.avax_asset_id,
             tx_fee: TX_FEE,
             create_asset_tx_fee: CREATE_ASSET_TX_FEE,
@@ -149,6 +165,14 @@ impl Devnet {
             network_id: options.network_id,
             avax: genesis.avax_asset_id,
             x_chain: genesis.x_chain_id,
+            c_chain: genesis.c_chain_id,
+        };
+        let c_rules = crate::cchain::verify::Rules {
+            network_id: options.network_id,
+            chain_id: genesis.c_chain_id,
+            x_chain: genesis.x_chain_id,
+            avax: genesis.avax_asset_id,
+            base_fee: crate::cchain::BASE_FEE,
         };
         // The proposervm's genesis is the inner genesis block, at that block's time.
         let genesis_tip = |block: Result<Vec<u8>, _>, time| {
@@ -166,6 +190,14 @@ impl Devnet {
             genesis_time: genesis.time,
             lead: options.p_chain_lead,
         };
+        let c = CVm {
+            rules: c_rules,
+            genesis: Tip::genesis(
+                Id::from_sha256(&crate::cchain::genesis_block(genesis.time).to_bytes()),
+                genesis.time,
+            ),
+        };
+        let evm_chain_id = crate::cchain::evm_chain_id(&genesis.c_genesis);
         let started_ns = clock.now_ns();
         let r = store.read()?;
         clock.set_advanced(store::meta_u64(&r, Meta::CLOCK_ADVANCED)?.unwrap_or(0));
@@ -176,6 +208,8 @@ impl Devnet {
             fresh,
             x: Lane::new(x, options.mempool_bytes),
             p: Lane::new(p, options.mempool_bytes),
+            c: Lane::new(c, options.mempool_bytes),
+            evm_chain_id,
             engine: Engine::new(store, clock, options.index_enabled),
             genesis,
             options,
@@ -201,7 +235,7 @@ impl Devnet {
         }
         let w = self.engine.store.write()?;
         store::set_meta(&w, Meta::INDEX_WAS_ENABLED, &1u64.to_be_bytes())?;
-        for chain in [Chain::X, Chain::P] {
+        for chain in [Chain::X, Chain::P, Chain::C] {
             tail::catch_up(&w, chain, self.started_ns)?;
         }
         w.commit().map_err(StoreError::from)?;
@@ -225,9 +259,21 @@ impl Devnet {
         self.p.issue(&self.engine, bytes)
     }
 
-    /// How many transactions wait for a block, on both chains.
+    /// Verifies a signed atomic transaction of the C-chain against the last accepted state
+    /// and adds it to the mempool; its ID.
+    pub fn issue_c(&self, bytes: Vec<u8>) -> Result<Id, Refused> {
+        self.c.issue(&self.engine, bytes)
+    }
+
+    /// How many transactions wait for a block, on every chain.
     pub fn pending(&self) -> usize {
-        self.x.len() + self.p.len()
+        self.x.len() + self.p.len() + self.c.len()
+    }
+
+    /// Builds and accepts a C-chain block of atomic transactions from the mempool; its ID, or
+    /// `None` when no pending transaction is still valid.
+    pub fn build_c_block(&self) -> Result<Option<Id>, StoreError> {
+        self.c.build(&self.engine)
     }
 
     /// Builds and accepts an X-chain block from the mempool; its ID, or `None` when no pending
@@ -253,6 +299,7 @@ impl Devnet {
         self.reward_stakers()?;
         let p = self.build_p_block()?;
         let x = self.build_x_block()?;
+        self.build_c_block()?;
         Ok((x, p))
     }
 
@@ -262,6 +309,7 @@ impl Devnet {
         let id = match chain {
             Chain::X => self.issue_x(bytes)?,
             Chain::P => self.issue_p(bytes)?,
+            Chain::C => self.issue_c(bytes)?,
         };
         for _ in 0..100 {
             self.build_now()?;
@@ -433,7 +481,10 @@ pub async fn build_blocks(devnet: std::sync::Arc<Devnet>) {
         // size).
         let built = tokio::task::spawn_blocking(move || {
             d.reward_stakers()?;
-            while d.build_p_block()?.is_some() || d.build_x_block()?.is_some() {
+            while d.build_p_block()?.is_some()
+                || d.build_x_block()?.is_some()
+                || d.build_c_block()?.is_some()
+            {
                 if d.pending() == 0 {
                     break;
                 }

@@ -51,6 +51,9 @@ pub struct Genesis {
     pub x_genesis_bytes: Vec<u8>,
     pub x_chain_id: Id,
     pub c_chain_id: Id,
+    /// The C-chain's genesis (the node's JSON; empty for the built-in genesis, whose C-chain
+    /// accounts are the local network's, `cchain::genesis_alloc`).
+    pub c_genesis: Vec<u8>,
     /// The fee asset (the first genesis asset).
     pub avax_asset_id: Id,
     pub assets: Vec<GenesisAsset>,
@@ -299,7 +302,7 @@ pub fn assemble(
         &X_FXS,
         x_genesis_bytes.clone(),
     );
-    let c_create = create_chain(network_id, "C-Chain", "evm", &[], c_genesis);
+    let c_create = create_chain(network_id, "C-Chain", "evm", &[], c_genesis.clone());
     let x_chain_id = x_create.id().expect("a CreateChainTx encodes");
     let c_chain_id = c_create.id().expect("a CreateChainTx encodes");
     // The X-chain's genesis block as the node linearizes it (`vms/avm/state/state.go:349-356`):
@@ -324,6 +327,7 @@ pub fn assemble(
         x_genesis_bytes,
         x_chain_id,
         c_chain_id,
+        c_genesis,
         avax_asset_id,
         assets,
         x_block,

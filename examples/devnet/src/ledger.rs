@@ -12,6 +12,8 @@ use redb::{ReadableTable, Table};
 pub enum Chain {
     X = 0,
     P = 1,
+    /// The C-chain's atomic side: its atomic transactions and blocks (no EVM runs).
+    C = 2,
 }
 
 impl Chain {

@@ -4,13 +4,14 @@
 //! Layers, each importing only those before it: [`store`] (redb tables), [`ledger`],
 //! [`index`], [`proposer`] ← [`engine`] (the one acceptance path: admission, mempools, block
 //! building, the block tail; a chain plugs in through [`engine::Vm`]) ← [`xchain`],
-//! [`pchain`] (each chain's state, verification and VM) ← [`view`] (the read side) ←
-//! [`devnet`] (opening the store,
-//! the two chains on the engine) ← [`context`] (the devnet as `avalanche_rpc::transact`'s
+//! [`pchain`], [`cchain`] (each chain's state, verification and VM; the C-chain's atomic
+//! side only) ← [`view`] (the read side) ← [`devnet`] (opening the store,
+//! the three chains on the engine) ← [`context`] (the devnet as `avalanche_rpc::transact`'s
 //! builders see it) ← [`control`], [`activity`], [`rpc`] (the generated traits, nothing
 //! else). `main.rs` reads flags and serves.
 
 pub mod activity;
+pub mod cchain;
 pub mod clock;
 pub mod context;
 pub mod control;

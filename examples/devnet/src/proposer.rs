@@ -100,6 +100,7 @@ fn meta_key(chain: Chain) -> store::Meta {
     match chain {
         Chain::X => store::Meta::PROPOSER_TIP_X,
         Chain::P => store::Meta::PROPOSER_TIP_P,
+        Chain::C => store::Meta::PROPOSER_TIP_C,
     }
 }
 

@@ -31,6 +31,9 @@ pub const ADDR_UTXOS: TableDefinition<&[u8], ()> = TableDefinition::new("addr_ut
 pub const X_ADDR_TXS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("x_addr_txs");
 /// Address ‖ asset ID → how many entries `X_ADDR_TXS` holds for them.
 pub const X_ADDR_TX_COUNT: TableDefinition<&[u8], u64> = TableDefinition::new("x_addr_tx_count");
+/// The C-chain's accounts: EVM address (20 bytes) → balance in wei (u128, 16 bytes) ‖ nonce
+/// (8 bytes). An address never credited is absent (balance 0, nonce 0).
+pub const C_ACCOUNTS: TableDefinition<&[u8], &[u8]> = TableDefinition::new("c_accounts");
 /// Asset aliases (`AVAX`) → asset ID.
 pub const X_ALIASES: TableDefinition<&str, &[u8]> = TableDefinition::new("x_aliases");
 /// The P-chain's current validators: Subnet ID ‖ node ID → staking tx ID (32 bytes) ‖
@@ -110,9 +113,11 @@ impl Meta {
     /// How far each chain's blocks are indexed.
     pub const X_INDEXED_HEIGHT: Meta = Meta("x_indexed_height");
     pub const P_INDEXED_HEIGHT: Meta = Meta("p_indexed_height");
+    pub const C_INDEXED_HEIGHT: Meta = Meta("c_indexed_height");
     /// The proposervm's last wrapper on each chain.
     pub const PROPOSER_TIP_X: Meta = Meta("proposer_tip_x");
     pub const PROPOSER_TIP_P: Meta = Meta("proposer_tip_p");
+    pub const PROPOSER_TIP_C: Meta = Meta("proposer_tip_c");
     /// The P-chain's time, supply, dynamic fee state and L1 validators' fee state.
     pub const P_TIMESTAMP: Meta = Meta("p_timestamp");
     pub const P_SUPPLY: Meta = Meta("p_supply");

@@ -56,6 +56,11 @@ impl View {
         ledger::utxos_of(&self.r, space, address, after, limit)
     }
 
+    /// A C-chain account (zero when never credited).
+    pub fn c_account(&self, address: &[u8; 20]) -> Result<crate::cchain::Account> {
+        crate::cchain::account(&self.r, address)
+    }
+
     /// The proposervm's last wrapper on `chain`.
     pub fn proposer_tip(&self, chain: Chain) -> Result<Option<Tip>> {
         proposer::tip(&self.r, chain)

@@ -21,6 +21,9 @@ pub struct MethodInfo {
     /// It changes the node's state (`changes-state` in the spec, e.g. `issueTx`): a client
     /// never sends it twice on its own.
     pub changes_state: bool,
+    /// Its params travel as a JSON array in the order of [`params`](Self::params) (spec
+    /// `params: positional`, the Ethereum calls `eth_…`), not as an object.
+    pub positional: bool,
     /// The node version that first served it (`v1.14.0`), when that is newer than every
     /// supported version; `None` when every supported node serves it.
     pub since: Option<&'static str>,
@@ -53,6 +56,28 @@ pub struct MethodInfo {
 }
 
 impl MethodInfo {
+    /// The params as they travel: `value` itself for a method that takes an object; for a
+    /// [`positional`](Self::positional) one, the members of the object `value` as an array
+    /// in the declared order (a member left out in the middle as `null`, trailing ones
+    /// dropped). A value that is not an object is returned as it is.
+    pub fn wire_params(&self, value: Value) -> Value {
+        if !self.positional {
+            return value;
+        }
+        let Value::Object(mut members) = value else {
+            return value;
+        };
+        let mut items: Vec<Value> = self
+            .params
+            .iter()
+            .map(|p| members.remove(p.name).unwrap_or(Value::Null))
+            .collect();
+        while items.last().is_some_and(Value::is_null) {
+            items.pop();
+        }
+        Value::Array(items)
+    }
+
     /// `value` as the typed params, re-encoded: what a server would see.
     pub fn roundtrip_params(&self, value: &Value) -> Result<Value, JsonDecodeError> {
         (self.check_params)(value)

@@ -14,6 +14,7 @@ mod height;
 mod hex;
 mod ids;
 mod numbers;
+mod quantity;
 #[cfg(test)]
 mod test_rng;
 pub(crate) mod text;
@@ -27,6 +28,7 @@ pub use height::Height;
 pub use hex::{HexBytes, HexOrJson};
 pub use ids::{Id, NodeId, ShortId, cb58_decode, cb58_encode};
 pub use numbers::{Percent, U8, U16, U32, U64};
+pub use quantity::Quantity;
 pub use serde_json::Value;
 // The text cache's switches keep their paths here.
 pub use crate::text_cache::{

@@ -29,7 +29,9 @@ pub fn router() -> axum::Router {
         .merge(avm::router(s, "X"))
         .merge(avm_static::router(s))
         .merge(avalanche_rpc::devnet::router(s))
-        .merge(wallet::router(s, "X"));
+        .merge(wallet::router(s, "X"))
+        .merge(avalanche_rpc::avax::router(s, "C"))
+        .merge(avalanche_rpc::eth::router(s, "C"));
     for (chain, kind) in INDEXES {
         r = r.merge(index::router(s, chain, kind));
     }

@@ -65,6 +65,13 @@ pub trait Vm: Send + Sync {
     }
     /// The UTXOs it spends, with where they are: two pending transactions never share one.
     fn spends(&self, fx: &Self::Effects) -> Vec<(Space, Id)>;
+    /// Those of [`spends`](Vm::spends) that are stored UTXOs, which the conflict rule looks
+    /// up in the store when blocks were accepted since the transaction was verified (the
+    /// C-chain's exports also spend a pseudo-input per address and nonce, as coreth's
+    /// `InputUTXOs`, which no store holds).
+    fn stored_spends(&self, fx: &Self::Effects) -> Vec<(Space, Id)> {
+        self.spends(fx)
+    }
 
     /// Starts a block on the last accepted one at `now` (writing what time alone changes), or
     /// `None` if the chain cannot make one yet.
@@ -163,7 +170,8 @@ impl<V: Vm> Lane<V> {
             }
         };
         let spends = self.vm.spends(&fx);
-        if let Err(e) = self.conflict(engine, &pool, generation, &id, &spends) {
+        let stored = self.vm.stored_spends(&fx);
+        if let Err(e) = self.conflict(engine, &pool, generation, &id, &spends, &stored) {
             if matches!(e, IssueError::Conflict { .. } | IssueError::Spent(_)) {
                 pool.drop_reason(id, e.to_string());
             }
@@ -189,6 +197,7 @@ impl<V: Vm> Lane<V> {
         generation: u64,
         id: &Id,
         spends: &[(Space, Id)],
+        stored: &[(Space, Id)],
     ) -> Result<(), IssueError> {
         if let Some((other, utxo)) = spends
             .iter()
@@ -203,7 +212,7 @@ impl<V: Vm> Lane<V> {
         if ledger::tx(&r, V::CHAIN, id)?.is_some() {
             return Err(IssueError::AlreadyAccepted(*id));
         }
-        for (space, u) in spends {
+        for (space, u) in stored {
             if ledger::utxo(&r, *space, u)?.is_none() {
                 return Err(IssueError::Spent(*u));
             }
@@ -242,6 +251,11 @@ impl<V: Vm> Lane<V> {
             return Some(Ok(()));
         }
         pool.dropped(id).map(|r| Err(r.to_string()))
+    }
+
+    /// The bytes of `id` while it waits in the pool.
+    pub fn pending_bytes(&self, id: &Id) -> Option<Vec<u8>> {
+        self.pool().bytes_of(id).map(<[u8]>::to_vec)
     }
 
     /// How many transactions wait.

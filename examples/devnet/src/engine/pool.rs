@@ -83,6 +83,14 @@ impl Pool {
         self.txs.iter().any(|p| p.id == *id)
     }
 
+    /// The bytes of the pending tx `id`.
+    pub fn bytes_of(&self, id: &Id) -> Option<&[u8]> {
+        self.txs
+            .iter()
+            .find(|p| p.id == *id)
+            .map(|p| p.bytes.as_slice())
+    }
+
     /// The pending tx that spends `utxo`.
     pub fn spender(&self, utxo: &Id) -> Option<Id> {
         self.spent.get(utxo).copied()

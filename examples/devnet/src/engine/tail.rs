@@ -17,6 +17,7 @@ pub fn index_kind(chain: Chain) -> IndexKind {
     match chain {
         Chain::X => IndexKind::XBlock,
         Chain::P => IndexKind::PBlock,
+        Chain::C => IndexKind::CBlock,
     }
 }
 
@@ -25,6 +26,7 @@ fn indexed_key(chain: Chain) -> store::Meta {
     match chain {
         Chain::X => store::Meta::X_INDEXED_HEIGHT,
         Chain::P => store::Meta::P_INDEXED_HEIGHT,
+        Chain::C => store::Meta::C_INDEXED_HEIGHT,
     }
 }
 

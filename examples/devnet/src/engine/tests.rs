@@ -56,6 +56,7 @@ fn payment(d: &Devnet, chain: Chain) -> Vec<u8> {
                 .unwrap()
                 .to_bytes()
         }
+        Chain::C => unreachable!("the payments here are on X and P"),
     };
     tx.unwrap()
 }
@@ -64,6 +65,7 @@ fn build(d: &Devnet, chain: Chain) -> Result<Option<Id>, StoreError> {
     match chain {
         Chain::X => d.build_x_block(),
         Chain::P => d.build_p_block(),
+        Chain::C => d.build_c_block(),
     }
 }
 
@@ -71,6 +73,7 @@ fn status(d: &Devnet, chain: Chain, id: &Id) -> Option<Result<(), String>> {
     match chain {
         Chain::X => d.x.status(id),
         Chain::P => d.p.status(id),
+        Chain::C => d.c.status(id),
     }
 }
 
@@ -93,6 +96,7 @@ fn block_survives_a_storage_failure(chain: Chain) {
     let id = match chain {
         Chain::X => d.issue_x(bytes),
         Chain::P => d.issue_p(bytes),
+        Chain::C => d.issue_c(bytes),
     }
     .expect("the payment is valid");
     let before = height(&d, chain);
@@ -139,6 +143,7 @@ fn issuing_during_a_storage_failure_is_not_a_refusal() {
         let issue = |bytes: Vec<u8>| match chain {
             Chain::X => d.issue_x(bytes),
             Chain::P => d.issue_p(bytes),
+            Chain::C => d.issue_c(bytes),
         };
         store::fail_next_read("utxos");
         let e = issue(bytes.clone()).expect_err("the store failing fails the issue");

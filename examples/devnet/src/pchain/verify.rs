@@ -29,6 +29,52 @@ pub struct Effects {
     /// The asset fees and balances are paid in.
     pub avax: Id,
     pub gas: u64,
+    /// The chain an ImportTx imports from or an ExportTx exports to (`None`: the X-chain).
+    pub peer: Option<crate::ledger::Chain>,
+}
+
+impl Effects {
+    /// The shared memory it imports from.
+    pub fn import_space(&self) -> crate::ledger::Space {
+        peer_space(self.peer).0
+    }
+
+    /// The shared memory it exports into.
+    pub fn export_space(&self) -> crate::ledger::Space {
+        peer_space(self.peer).1
+    }
+}
+
+/// The shared memory a P-chain import from `peer` reads, and an export to it writes.
+pub fn peer_space(
+    peer: Option<crate::ledger::Chain>,
+) -> (crate::ledger::Space, crate::ledger::Space) {
+    use crate::ledger::{Chain, Space};
+    let peer = peer.unwrap_or(Chain::X);
+    (
+        Space::Atomic {
+            to: Chain::P,
+            from: peer,
+        },
+        Space::Atomic {
+            to: peer,
+            from: Chain::P,
+        },
+    )
+}
+
+/// The peer chain of an ImportTx or ExportTx (`None` for other kinds).
+pub fn peer_of(rules: &Rules, tx: &platform::UnsignedTx) -> Option<crate::ledger::Chain> {
+    let chain = match tx {
+        platform::UnsignedTx::ImportTx(t) => &t.source_chain,
+        platform::UnsignedTx::ExportTx(t) => &t.destination_chain,
+        _ => return None,
+    };
+    Some(if *chain == rules.c_chain {
+        crate::ledger::Chain::C
+    } else {
+        crate::ledger::Chain::X
+    })
 }
 
 /// Verifies `tx` (ID `tx_id`) at chain time `time`, paying `price` per gas, against the

@@ -73,10 +73,15 @@ impl Vm for PVm {
             &mut StoredState {
                 r,
                 warp_height: proposer::warp_height(r, self.genesis)?,
+                peer: super::verify::peer_of(&self.rules, &tx.unsigned),
             },
         )
         // The mempool's verification of a standard block's tx
         // (`vms/platformvm/block/executor/manager.go` VerifyTx, `verifier.go`).
+        .map(|fx| Effects {
+            peer: super::verify::peer_of(&self.rules, &tx.unsigned),
+            ..fx
+        })
         .map_err(|e| {
             e.within(format!(
                 "failed verification: failed execution: standard tx {id} failed execution"
@@ -97,7 +102,7 @@ impl Vm for PVm {
 
     fn spends(&self, fx: &Effects) -> Vec<(ledger::Space, Id)> {
         let own = fx.consumed.iter().map(|(u, _)| (Chain::P.into(), *u));
-        own.chain(fx.imported.iter().map(|(u, _)| (ledger::X_TO_P, *u)))
+        own.chain(fx.imported.iter().map(|(u, _)| (fx.import_space(), *u)))
             .collect()
     }
 
@@ -150,8 +155,13 @@ impl Vm for PVm {
             &mut StoredState {
                 r: w,
                 warp_height: block.warp_height,
+                peer: super::verify::peer_of(&self.rules, &tx.unsigned),
             },
         )
+        .map(|fx| super::verify::Effects {
+            peer: super::verify::peer_of(&self.rules, &tx.unsigned),
+            ..fx
+        })
     }
 
     fn take(&self, block: &mut Block, _: usize, fx: &Effects) -> bool {
@@ -234,7 +244,7 @@ fn apply(
         ledger::put_utxo(w, Chain::P, &u.id, &u.bytes, &u.owners())?;
     }
     for (id, owners) in &fx.imported {
-        ledger::spend_utxo(w, ledger::X_TO_P, id, owners)?;
+        ledger::spend_utxo(w, fx.import_space(), id, owners)?;
     }
     let at = (id, height);
     match fx.change.clone() {
@@ -244,7 +254,7 @@ fn apply(
         Change::L1(c) => kind::l1::apply(w, c, at, fx.avax)?,
     }
     for u in &fx.exported {
-        ledger::put_utxo(w, ledger::P_TO_X, &u.id, &u.bytes, &u.owners())?;
+        ledger::put_utxo(w, fx.export_space(), &u.id, &u.bytes, &u.owners())?;
     }
     Ok(())
 }
@@ -255,6 +265,8 @@ struct StoredState<'a, R: Reader> {
     r: &'a R,
     /// The P-chain height Warp messages are verified at.
     warp_height: u64,
+    /// The chain an import reads the shared memory of.
+    peer: Option<Chain>,
 }
 
 impl<R: Reader> StoredState<'_, R> {
@@ -269,7 +281,7 @@ impl<R: Reader> ChainState for StoredState<'_, R> {
     }
 
     fn atomic(&mut self, id: &Id) -> Result<Option<Utxo>, StoreError> {
-        self.read(ledger::X_TO_P, id)
+        self.read(super::verify::peer_space(self.peer).0, id)
     }
 
     fn subnet(&mut self, subnet: &Id) -> Result<Option<(platform::Owner, bool)>, StoreError> {

@@ -16,6 +16,8 @@ pub struct Rules {
     pub network_id: u32,
     pub avax: Id,
     pub x_chain: Id,
+    /// The C-chain's ID: imports and exports go to and from it or the X-chain.
+    pub c_chain: Id,
 }
 
 /// What verification reads of the chain's state: the last accepted state when a transaction

@@ -34,6 +34,14 @@ impl ChainView<'_> {
         }
     }
 
+    pub fn c(devnet: &Devnet) -> ChainView<'static> {
+        ChainView {
+            chain: Chain::C,
+            alias: "C",
+            aliases: aliases('C', devnet.genesis.c_chain_id),
+        }
+    }
+
     pub fn address(&self, devnet: &Devnet, field: &str, a: &Address) -> Result<[u8; 20], RpcError> {
         let aliases: Vec<&str> = self.aliases.iter().map(String::as_str).collect();
         check_address(devnet, field, a, &aliases)
@@ -43,8 +51,8 @@ impl ChainView<'_> {
 /// One page of `getUTXOs` with the node's rules (`avax.GetPaginatedUTXOs`): addresses in byte
 /// order, each one's UTXOs in ID order from the start index on, at most `limit`, each UTXO
 /// once, in `encoding` (`json` refused once there is a UTXO, as the node); the end index is
-/// the last position searched. `sourceChain` naming the other of X and P reads what it
-/// exported to this chain (shared memory); the C-chain exports nothing here.
+/// the last position searched. `sourceChain` naming another of X, P and C reads what it
+/// exported to this chain (shared memory).
 pub fn utxo_page(
     devnet: &Devnet,
     view: &ChainView<'_>,
@@ -86,6 +94,8 @@ pub fn utxo_page(
             Some(Chain::X)
         } else if id == Id::ZERO {
             Some(Chain::P)
+        } else if id == devnet.genesis.c_chain_id {
+            Some(Chain::C)
         } else {
             None
         };
@@ -97,7 +107,7 @@ pub fn utxo_page(
                 };
             }
             Some(_) => {}
-            // The C-chain runs no EVM here, so it exports nothing.
+            // No other chain runs here, so none exports anything.
             None => {
                 let zero = format_address(devnet, view.alias, [0; 20]);
                 return Ok((Vec::new(), UtxoIndex::new(zero, Id::ZERO.to_string())));

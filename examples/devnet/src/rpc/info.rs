@@ -143,10 +143,11 @@ impl InfoServer for Info {
                 format!("there is no chain with alias/ID '{}'", p.chain),
             )
         })?;
-        // The X- and P-chains run and are bootstrapped from their first block; the C-chain is
-        // known but not run by this devnet (tests/node/DIFFERENCES.md).
+        // The X- and P-chains, and the C-chain's atomic side, run and are bootstrapped from
+        // their first block.
+        let g = &self.devnet.genesis;
         Ok(IsBootstrappedResult::new(
-            id == self.devnet.genesis.x_chain_id || id == Id::ZERO,
+            id == g.x_chain_id || id == Id::ZERO || id == g.c_chain_id,
         ))
     }
 

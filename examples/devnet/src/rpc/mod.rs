@@ -2,11 +2,13 @@
 //! reading the devnet's state or handing a transaction to it. `router` mounts them at the
 //! node's paths.
 
+mod avax;
 mod avm;
 mod avm_static;
 mod common;
 mod devnet;
 mod error;
+mod eth;
 mod index;
 mod info;
 mod platform;
@@ -41,7 +43,17 @@ pub fn router(devnet: Arc<Devnet>, public: bool) -> axum::Router {
             devnet: devnet.clone(),
             public,
         }));
-    for (chain, alias) in [(Chain::X, "X"), (Chain::P, "P")] {
+    // The C-chain's atomic side, at its alias and its ID.
+    let c_id = devnet.genesis.c_chain_id.to_string();
+    for alias in ["C", c_id.as_str()] {
+        r = r
+            .merge(avalanche_rpc::avax::router(
+                avax::CChain(devnet.clone()),
+                alias,
+            ))
+            .merge(avalanche_rpc::eth::router(eth::Eth(devnet.clone()), alias));
+    }
+    for (chain, alias) in [(Chain::X, "X"), (Chain::P, "P"), (Chain::C, "C")] {
         let server = proposervm::Proposer {
             devnet: devnet.clone(),
             chain,

@@ -22,6 +22,7 @@ impl Proposer {
         Ok(match self.chain {
             Chain::X => self.devnet.x.vm.genesis,
             Chain::P => self.devnet.p.vm.genesis,
+            Chain::C => self.devnet.c.vm.genesis,
         })
     }
 }

@@ -64,29 +64,45 @@ impl<'t> XTxKind<'t> {
                 ..Parts::of(&t.base, rules.tx_fee)
             },
             XTxKind::Import(t) => {
-                other_chain(&t.source_chain, "unsignedTx.sourceChain")?;
+                other_chain(rules, &t.source_chain, "unsignedTx.sourceChain")?;
                 Parts {
                     imported: &t.imported_inputs,
                     ..Parts::of(&t.base, rules.tx_fee)
                 }
             }
             XTxKind::Export(t) => {
-                other_chain(&t.destination_chain, "unsignedTx.destinationChain")?;
+                other_chain(rules, &t.destination_chain, "unsignedTx.destinationChain")?;
                 Parts::of(&t.base, rules.tx_fee)
             }
         })
     }
 }
 
-/// The devnet moves funds between the X- and P-chains only (no EVM runs for the C-chain).
-fn other_chain(chain: &Id, place: &str) -> Result<(), Refusal> {
-    if *chain != Id::ZERO {
+/// The chain an import or export names: the P-chain or the C-chain (whose atomic side the
+/// devnet runs), nothing else.
+fn other_chain(rules: &Rules, chain: &Id, place: &str) -> Result<(), Refusal> {
+    if *chain != Id::ZERO && *chain != rules.c_chain {
         return fail(format!(
-            "`{place}` is {chain}; this devnet moves funds between the X-chain and the P-chain ({}) only",
-            Id::ZERO
+            "`{place}` is {chain}; the X-chain moves funds to and from the P-chain ({}) and the C-chain ({}) only",
+            Id::ZERO,
+            rules.c_chain
         ));
     }
     Ok(())
+}
+
+/// The peer chain of an ImportTx or ExportTx (`None` for other kinds).
+pub fn peer_of(rules: &Rules, tx: &avm::UnsignedTx) -> Option<crate::ledger::Chain> {
+    let chain = match tx {
+        avm::UnsignedTx::ImportTx(t) => &t.source_chain,
+        avm::UnsignedTx::ExportTx(t) => &t.destination_chain,
+        _ => return None,
+    };
+    Some(if *chain == rules.c_chain {
+        crate::ledger::Chain::C
+    } else {
+        crate::ledger::Chain::P
+    })
 }
 
 #[cfg(test)]

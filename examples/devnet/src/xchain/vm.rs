@@ -59,19 +59,27 @@ impl Vm for XVm {
         id: Id,
         now: u64,
     ) -> Result<Effects, VerifyError> {
-        verify::verify(
+        let peer = super::kind::peer_of(&self.rules, &tx.unsigned);
+        let shared = Effects {
+            peer,
+            ..Effects::default()
+        }
+        .import_space();
+        let mut fx = verify::verify(
             &self.rules,
             tx,
             id,
             now,
             &mut |u| super::utxo(r, u),
-            &mut |u| decode_utxo(ledger::utxo(r, ledger::P_TO_X, u)?),
-        )
+            &mut |u| decode_utxo(ledger::utxo(r, shared, u)?),
+        )?;
+        fx.peer = peer;
+        Ok(fx)
     }
 
     fn spends(&self, fx: &Effects) -> Vec<(Space, Id)> {
         let own = fx.consumed.iter().map(|u| (Chain::X.into(), *u));
-        own.chain(fx.imported.iter().map(|u| (ledger::P_TO_X, *u)))
+        own.chain(fx.imported.iter().map(|u| (fx.import_space(), *u)))
             .collect()
     }
 
@@ -101,14 +109,22 @@ impl Vm for XVm {
     ) -> Result<Effects, VerifyError> {
         let utxos = w.table(store::UTXOS)?;
         let read = |space: Space, u: &Id| decode_utxo(ledger::utxo_in(&utxos, space, u)?);
-        verify::verify(
+        let peer = super::kind::peer_of(&self.rules, &tx.unsigned);
+        let shared = Effects {
+            peer,
+            ..Effects::default()
+        }
+        .import_space();
+        let mut fx = verify::verify(
             &self.rules,
             tx,
             id,
             block.time,
             &mut |u| read(Chain::X.into(), u),
-            &mut |u| read(ledger::P_TO_X, u),
-        )
+            &mut |u| read(shared, u),
+        )?;
+        fx.peer = peer;
+        Ok(fx)
     }
 
     fn take(&self, block: &mut Block, size: usize, _: &Effects) -> bool {
@@ -182,15 +198,20 @@ pub fn put_tx(
     for id in &effects.imported {
         let bytes = {
             let utxos = w.open_table(store::UTXOS)?;
-            ledger::utxo_in(&utxos, ledger::P_TO_X, id)?
+            ledger::utxo_in(&utxos, effects.import_space(), id)?
         }
         .ok_or_else(|| {
             StoreError::Invalid(format!("imported UTXO {id} is not in shared memory"))
         })?;
-        ledger::spend_utxo(w, ledger::P_TO_X, id, &Utxo::decode(&bytes)?.owners())?;
+        ledger::spend_utxo(
+            w,
+            effects.import_space(),
+            id,
+            &Utxo::decode(&bytes)?.owners(),
+        )?;
     }
     for u in &effects.exported {
-        ledger::put_utxo(w, ledger::X_TO_P, &u.id, &u.bytes, &u.owners())?;
+        ledger::put_utxo(w, effects.export_space(), &u.id, &u.bytes, &u.owners())?;
     }
     let mut counts = w.open_table(store::X_ADDR_TX_COUNT)?;
     let mut txs = w.open_table(store::X_ADDR_TXS)?;

@@ -12,6 +12,8 @@ use std::collections::BTreeSet;
 pub struct Rules {
     pub network_id: u32,
     pub chain_id: Id,
+    /// The C-chain's ID: imports and exports go to and from it or the P-chain.
+    pub c_chain: Id,
     pub avax: Id,
     pub tx_fee: u64,
     pub create_asset_tx_fee: u64,
@@ -28,10 +30,30 @@ pub struct Effects {
     pub touched: BTreeSet<([u8; 20], Id)>,
     /// The asset it creates, if any: (ID = the tx ID, name, symbol, denomination).
     pub new_asset: Option<Id>,
-    /// The shared-memory UTXOs it imports (from the P-chain).
+    /// The shared-memory UTXOs it imports (from `peer`).
     pub imported: Vec<Id>,
-    /// The UTXOs it exports into shared memory (to the P-chain).
+    /// The UTXOs it exports into shared memory (to `peer`).
     pub exported: Vec<Utxo>,
+    /// The chain an ImportTx imports from or an ExportTx exports to (`None`: the P-chain).
+    pub peer: Option<crate::ledger::Chain>,
+}
+
+impl Effects {
+    /// The shared memory it imports from.
+    pub fn import_space(&self) -> crate::ledger::Space {
+        crate::ledger::Space::Atomic {
+            to: crate::ledger::Chain::X,
+            from: self.peer.unwrap_or(crate::ledger::Chain::P),
+        }
+    }
+
+    /// The shared memory it exports into.
+    pub fn export_space(&self) -> crate::ledger::Space {
+        crate::ledger::Space::Atomic {
+            to: self.peer.unwrap_or(crate::ledger::Chain::P),
+            from: crate::ledger::Chain::X,
+        }
+    }
 }
 
 /// A transaction signed: the credentials over `hash`, checked at `time`.

@@ -8,6 +8,7 @@
 mod common;
 
 mod atomic;
+mod cchain;
 
 mod context;
 mod control;

@@ -9,13 +9,14 @@ use std::fmt;
 /// says what to try.
 ///
 /// The URL is written without its user, password and query (where credentials and API keys
-/// travel); reqwest's own text of the error, which holds the whole URL, is not kept.
+/// travel); the reqwest error it came from is its [`source`](Error::source), without the URL.
 #[derive(Debug)]
 pub struct TransportFailure {
     url: String,
     causes: Vec<String>,
     hint: Option<String>,
     kind: FailureKind,
+    error: reqwest::Error,
 }
 
 /// What kind of failure it was.
@@ -39,6 +40,7 @@ pub enum FailureKind {
 impl TransportFailure {
     /// The failure of a request to `url`.
     pub fn new(url: &str, error: reqwest::Error) -> TransportFailure {
+        let error = error.without_url();
         let mut causes: Vec<String> = Vec::new();
         let mut io_kind = None;
         let mut source = error.source();
@@ -92,7 +94,7 @@ impl TransportFailure {
             FailureKind::Other
         };
         if causes.is_empty() {
-            causes.push(error.without_url().to_string());
+            causes.push(error.to_string());
         }
         let url = shown(url);
         let host = host_of(&url);
@@ -122,6 +124,7 @@ impl TransportFailure {
             causes,
             hint,
             kind,
+            error,
         }
     }
 
@@ -151,7 +154,11 @@ impl fmt::Display for TransportFailure {
     }
 }
 
-impl Error for TransportFailure {}
+impl Error for TransportFailure {
+    fn source(&self) -> Option<&(dyn Error + 'static)> {
+        Some(&self.error)
+    }
+}
 
 /// `url` without its user, password, query and fragment.
 fn shown(url: &str) -> String {

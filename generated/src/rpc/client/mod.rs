@@ -562,17 +562,33 @@ impl<T: Transport> Endpoint<T> {
         params: P,
     ) -> impl Future<Output = Result<R, ClientError>> + Send + '_ {
         let id = self.transport.next_id();
-        let request = Request {
-            jsonrpc: "2.0",
-            id,
-            method: method.name,
-            params: &params,
-        };
-        let body = serde_json::to_vec(&request).map_err(|e| ClientError::InvalidParams {
+        let invalid = |e: serde_json::Error| ClientError::InvalidParams {
             method: method.name.into(),
             path: ".".into(),
             message: e.to_string(),
-        });
+        };
+        let body = if method.positional {
+            // An array in declared order (`eth_getBalance`: `["0x…", "latest"]`).
+            serde_json::to_value(&params)
+                .map(|v| method.wire_params(v))
+                .and_then(|params| {
+                    serde_json::to_vec(&Request {
+                        jsonrpc: "2.0",
+                        id,
+                        method: method.name,
+                        params: &params,
+                    })
+                })
+                .map_err(invalid)
+        } else {
+            serde_json::to_vec(&Request {
+                jsonrpc: "2.0",
+                id,
+                method: method.name,
+                params: &params,
+            })
+            .map_err(invalid)
+        };
         let span = tracing::debug_span!(
             "rpc.call",
             method = method.name,

@@ -5,6 +5,7 @@ use super::config::ServerConfig;
 use super::write::buffers;
 pub use super::write::buffers::SizeHint;
 use super::write::{json_write, plain_request};
+use crate::rpc::MethodInfo;
 use crate::rpc::envelope::{self, Envelope};
 use crate::rpc::error::{RpcError, codes, strip_position};
 use serde::Serialize;
@@ -54,7 +55,70 @@ impl<'a> Params<'a> {
     /// Decodes the params into `T`; absent params decode as `{}`. A failure is -32602
     /// naming the field path and the problem.
     pub fn parse<T: DeserializeOwned>(&self) -> Result<T, RpcError> {
-        let text = self.0.unwrap_or("{}");
+        let text = match self.0 {
+            None => "{}",
+            Some(raw) if raw.starts_with('[') => {
+                match serde_json::from_str::<Vec<&RawValue>>(raw) {
+                    Ok(items) if items.is_empty() => "{}",
+                    Ok(items) if items.len() == 1 && items[0].get().starts_with('{') => {
+                        items[0].get()
+                    }
+                    _ => {
+                        return Err(RpcError::invalid_params(
+                            "",
+                            "`params` must be an object, or an array holding one object",
+                        ));
+                    }
+                }
+            }
+            Some(raw) => raw,
+        };
+        Self::decode(text)
+    }
+
+    /// Decodes params that travel as an array in the declared order of `method`'s params
+    /// (spec `params: positional`, the `eth_…` calls): element `k` is the param `k`, `null`
+    /// or a missing tail is a param left out. An object naming the params is read too. More
+    /// elements than params is -32602 saying how many the method takes.
+    pub fn parse_positional<T: DeserializeOwned>(
+        &self,
+        method: &MethodInfo,
+    ) -> Result<T, RpcError> {
+        let Some(raw) = self.0.filter(|raw| raw.starts_with('[')) else {
+            return Self::decode(self.0.unwrap_or("{}"));
+        };
+        let items: Vec<&RawValue> = serde_json::from_str(raw)
+            .map_err(|e| RpcError::invalid_params("", strip_position(e.to_string())))?;
+        if items.len() > method.params.len() {
+            return Err(RpcError::invalid_params(
+                "",
+                format!(
+                    "`{}` takes at most {} positional params ({}), got {}",
+                    method.name,
+                    method.params.len(),
+                    method
+                        .params
+                        .iter()
+                        .map(|p| p.name)
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    items.len()
+                ),
+            ));
+        }
+        let mut object = serde_json::Map::new();
+        for (param, item) in method.params.iter().zip(items) {
+            if item.get() != "null" {
+                let value: serde_json::Value = serde_json::from_str(item.get())
+                    .map_err(|e| RpcError::invalid_params(param.name, e.to_string()))?;
+                object.insert(param.name.to_string(), value);
+            }
+        }
+        let text = serde_json::Value::Object(object).to_string();
+        Self::decode(&text)
+    }
+
+    fn decode<T: DeserializeOwned>(text: &str) -> Result<T, RpcError> {
         // One typed pass; only params that fail are read again to name the path.
         serde_json::from_str(text).or_else(|_| {
             serde_path_to_error::deserialize(&mut serde_json::Deserializer::from_str(text)).map_err(
@@ -364,19 +428,9 @@ async fn run(dispatch: &dyn Dispatch, call: &Call<'_>) -> Reply {
     let method = call.method.as_ref().map_err(Clone::clone)?;
     let params = match call.params {
         None | Some("null") => Params(None),
-        Some(raw) if raw.starts_with('{') => Params(Some(raw)),
-        Some(raw) if raw.starts_with('[') => match serde_json::from_str::<Vec<&RawValue>>(raw) {
-            Ok(items) if items.is_empty() => Params(None),
-            Ok(items) if items.len() == 1 && items[0].get().starts_with('{') => {
-                Params(Some(items[0].get()))
-            }
-            _ => {
-                return Err(RpcError::invalid_params(
-                    "",
-                    "`params` must be an object, or an array holding one object",
-                ));
-            }
-        },
+        // An array is read by the method: by-name methods take `[]` or `[{…}]`, positional
+        // ones (`eth_…`) their params in order.
+        Some(raw) if raw.starts_with('{') || raw.starts_with('[') => Params(Some(raw)),
         Some(_) => {
             return Err(RpcError::invalid_params(
                 "",
@@ -414,6 +468,65 @@ impl Future for CatchUnwind<'_> {
             Ok(poll) => poll,
             Err(_) => Poll::Ready(Err(RpcError::internal("the handler panicked"))),
         }
+    }
+}
+
+#[cfg(test)]
+mod positional_tests {
+    use super::*;
+    use crate::eth::{GetBalanceParams, methods::GET_BALANCE};
+    use serde_json::json;
+
+    const EWOQ: &str = "0x8db97c7cece249c2b98bdc0226cc4c2a57bf52fc";
+
+    fn read(text: &str) -> Result<GetBalanceParams, RpcError> {
+        Params::new(Some(text)).parse_positional(&GET_BALANCE)
+    }
+
+    #[test]
+    fn an_array_is_read_in_declared_order_and_an_object_by_name() {
+        let p = read(&format!(r#"["{EWOQ}", "latest"]"#)).unwrap();
+        assert_eq!(p.address.to_string(), EWOQ);
+        assert_eq!(p.block, "latest");
+        let p = read(&format!(r#"{{"block": "0x5", "address": "{EWOQ}"}}"#)).unwrap();
+        assert_eq!(p.block, "0x5");
+    }
+
+    #[test]
+    fn a_missing_extra_or_bad_element_is_named() {
+        let e = read(&format!(r#"["{EWOQ}"]"#)).unwrap_err().to_string();
+        assert!(e.contains("block"), "{e}");
+        let e = read(&format!(r#"["{EWOQ}", null]"#))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("block"), "null is a param left out: {e}");
+        let e = read(&format!(r#"["{EWOQ}", "latest", 1]"#))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("takes at most 2 positional params (address, block), got 3"),
+            "{e}"
+        );
+        let e = read(r#"["0x12", "latest"]"#).unwrap_err().to_string();
+        assert!(e.contains("address") && e.contains("40 hex digits"), "{e}");
+    }
+
+    #[test]
+    fn the_client_sends_members_in_declared_order() {
+        let wire = GET_BALANCE.wire_params(json!({"block": "latest", "address": EWOQ}));
+        assert_eq!(wire, json!([EWOQ, "latest"]));
+        // A trailing member left out is dropped; one in the middle is null.
+        assert_eq!(
+            GET_BALANCE.wire_params(json!({"address": EWOQ})),
+            json!([EWOQ])
+        );
+        assert_eq!(
+            GET_BALANCE.wire_params(json!({"block": "latest"})),
+            json!([null, "latest"])
+        );
+        // A by-name method's params stay an object.
+        let by_name = &crate::info::methods::GET_NODE_ID;
+        assert_eq!(by_name.wire_params(json!({})), json!({}));
     }
 }
 

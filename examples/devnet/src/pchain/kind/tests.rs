@@ -32,6 +32,7 @@ fn rules() -> Rules {
         network_id: NETWORK,
         avax: Id::new([1; 32]),
         x_chain: Id::new([2; 32]),
+        c_chain: Id::new([4; 32]),
     }
 }
 
@@ -320,8 +321,9 @@ fn import_tx_accepted_then_refused_from_another_chain_or_without_its_utxo() {
     assert_eq!(
         w.refusal(&from_c),
         format!(
-            "`unsignedTx.sourceChain` is {elsewhere}; this devnet moves funds between the P-chain and the X-chain ({}) only",
-            rules().x_chain
+            "`unsignedTx.sourceChain` is {elsewhere}; the P-chain moves funds to and from the X-chain ({}) and the C-chain ({}) only",
+            rules().x_chain,
+            rules().c_chain
         )
     );
     w.fake.atomic.clear();
@@ -356,8 +358,9 @@ fn export_tx_accepted_then_refused_to_another_chain() {
     assert_eq!(
         w.refusal(&to_c),
         format!(
-            "`unsignedTx.destinationChain` is {elsewhere}; this devnet moves funds between the P-chain and the X-chain ({}) only",
-            rules().x_chain
+            "`unsignedTx.destinationChain` is {elsewhere}; the P-chain moves funds to and from the X-chain ({}) and the C-chain ({}) only",
+            rules().x_chain,
+            rules().c_chain
         )
     );
 }

@@ -1,4 +1,4 @@
-//! Moving funds: BaseTx on the P-chain, ImportTx and ExportTx with the X-chain. Their checks
+//! Moving funds: BaseTx on the P-chain, ImportTx and ExportTx with the X- or C-chain. Their checks
 //! are the flow check's; they change nothing beyond UTXOs.
 
 use crate::pchain::vocab::{Accept, ChainState, Change, CheckInput, Parts, Rules};
@@ -48,12 +48,13 @@ impl Accept for platform::ExportTx {
     }
 }
 
-/// The P-chain moves funds to and from the X-chain only (no EVM runs for the C-chain).
+/// The P-chain moves funds to and from the X-chain and the C-chain (whose atomic side the
+/// devnet runs), nothing else.
 fn x_chain(rules: &Rules, chain: &Id, place: &str) -> Result<(), Refusal> {
-    if *chain != rules.x_chain {
+    if *chain != rules.x_chain && *chain != rules.c_chain {
         return fail(format!(
-            "`{place}` is {chain}; this devnet moves funds between the P-chain and the X-chain ({}) only",
-            rules.x_chain
+            "`{place}` is {chain}; the P-chain moves funds to and from the X-chain ({}) and the C-chain ({}) only",
+            rules.x_chain, rules.c_chain
         ));
     }
     Ok(())

@@ -22,6 +22,7 @@ fn rules() -> Rules {
     Rules {
         network_id: 12345,
         chain_id: Id::new([3; 32]),
+        c_chain: Id::new([4; 32]),
         avax: Id::new([1; 32]),
         tx_fee: FEE,
         create_asset_tx_fee: FEE,
@@ -287,8 +288,9 @@ fn import_tx_accepted_then_refused_from_another_chain() {
     assert_eq!(
         w.refusal(&from_c),
         format!(
-            "`unsignedTx.sourceChain` is {elsewhere}; this devnet moves funds between the X-chain and the P-chain ({}) only",
-            Id::ZERO
+            "`unsignedTx.sourceChain` is {elsewhere}; the X-chain moves funds to and from the P-chain ({}) and the C-chain ({}) only",
+            Id::ZERO,
+            rules().c_chain
         )
     );
 }
@@ -318,8 +320,9 @@ fn export_tx_accepted_then_refused_to_another_chain() {
     assert_eq!(
         w.refusal(&to_c),
         format!(
-            "`unsignedTx.destinationChain` is {elsewhere}; this devnet moves funds between the X-chain and the P-chain ({}) only",
-            Id::ZERO
+            "`unsignedTx.destinationChain` is {elsewhere}; the X-chain moves funds to and from the P-chain ({}) and the C-chain ({}) only",
+            Id::ZERO,
+            rules().c_chain
         )
     );
 }
