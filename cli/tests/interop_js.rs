@@ -231,15 +231,17 @@ impl Net {
     }
 }
 
-/// Fresh keys, written as hex key files; their addresses.
+/// Fresh keys, written as hex key files, and their addresses, in an owner's order (by address).
 fn keys(dir: &Scratch, name: &str, n: u64, salt: u64) -> (Vec<String>, Vec<ShortId>) {
-    (0..n)
+    let mut keys: Vec<(ShortId, String)> = (0..n)
         .map(|i| {
             let secret = fresh(salt + i);
             let address = PrivateKey::from_bytes(&secret).unwrap().address();
-            (dir.write(&format!("{name}-{i}.key"), hex(&secret)), address)
+            (address, dir.write(&format!("{name}-{i}.key"), hex(&secret)))
         })
-        .unzip()
+        .collect();
+    keys.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    keys.into_iter().map(|(a, f)| (f, a)).unzip()
 }
 
 fn read(path: &str) -> PartiallySigned {
@@ -254,14 +256,16 @@ fn accepted(chain: char) -> String {
     }
 }
 
-/// Scenario A on `chain`: this crate builds a 2-of-2 send (`wallet send --out`) and signs it
-/// with key A (`wallet sign`); avalanchejs adds key B's signature (`addTxSignatures`);
-/// `wallet show` reads it complete and `wallet issue --wait` has it accepted.
+/// Scenario A on `chain`: this crate builds a send from a 2-of-3 UTXO for its first and third
+/// owners (`wallet send --out`; signature indices 0 and 2, which AvalancheJS maps to the
+/// credential's positions 0 and 1) and signs it with key A (`wallet sign`); avalanchejs adds
+/// key B's signature (`addTxSignatures`); `wallet show` reads it complete and `wallet issue
+/// --wait` has it accepted.
 fn crate_then_avalanchejs(net: &Net, chain: char) {
     let c = chain.to_string();
     let dir = Scratch::new(&format!("a-{c}"));
     let salt = if chain == 'X' { 100 } else { 200 };
-    let (files, addrs) = keys(&dir, "owner", 2, salt);
+    let (files, addrs) = keys(&dir, "owner", 3, salt);
     let (stranger, _) = keys(&dir, "stranger", 1, salt + 50);
     let recipient = PrivateKey::from_bytes(&fresh(salt + 9)).unwrap().address();
     let funded = 10 * AVAX;
@@ -271,7 +275,7 @@ fn crate_then_avalanchejs(net: &Net, chain: char) {
     let built = dir.path("built.json");
     let (from_a, from_b, to) = (
         text(&c, &addrs[0]),
-        text(&c, &addrs[1]),
+        text(&c, &addrs[2]),
         text(&c, &recipient),
     );
     avax_rpc(&[
@@ -300,7 +304,7 @@ fn crate_then_avalanchejs(net: &Net, chain: char) {
 
     let b = dir.path("b.json");
     let r = check(
-        interop(&["sign", &a, "--key-file", &files[1], "--out", &b]),
+        interop(&["sign", &a, "--key-file", &files[2], "--out", &b]),
         "interop.mjs sign",
     );
     assert!(
@@ -310,6 +314,12 @@ fn crate_then_avalanchejs(net: &Net, chain: char) {
     );
     let complete = read(&b);
     assert!(complete.missing().is_empty());
+    let signers: Vec<String> = complete.file().slots[0]
+        .signatures
+        .iter()
+        .map(|s| s.address.to_string())
+        .collect();
+    assert_eq!(signers, [from_a.clone(), from_b.clone()]);
     // What avalanchejs wrote is key B's signature in key B's slot (the reader checked it
     // recovers to the slot's address); key A's is as it was.
     let before = read(&a);
@@ -337,6 +347,7 @@ fn crate_then_avalanchejs(net: &Net, chain: char) {
         net.avax_of(chain, addrs[0]),
         funded - 1_500_000_000 - burned
     );
+    assert_eq!(net.avax_of(chain, addrs[1]), 0);
 }
 
 /// Scenario B on `chain`: avalanchejs builds a send from a 2-of-3 UTXO (`avm.newBaseTx`,
@@ -355,7 +366,7 @@ fn avalanchejs_then_crate(net: &Net, chain: char) {
     let js = dir.path("js.json");
     let (from_a, from_b, to) = (
         text(&c, &addrs[0]),
-        text(&c, &addrs[1]),
+        text(&c, &addrs[2]),
         text(&c, &recipient),
     );
     let r = check(
@@ -403,7 +414,7 @@ fn avalanchejs_then_crate(net: &Net, chain: char) {
         "--out",
         &full,
         "--key-file",
-        &files[1],
+        &files[2],
     ]);
     let complete = read(&full);
     assert!(complete.missing().is_empty());
@@ -418,10 +429,10 @@ fn avalanchejs_then_crate(net: &Net, chain: char) {
         assert!(burned > 0);
     }
     assert_eq!(net.avax_of(chain, recipient), amount);
-    // The change goes to the two payers (avalanchejs's default); the third owner keeps
-    // nothing, its 2-of-3 UTXO spent.
+    // The change goes to the two payers (avalanchejs's default); the owner that did not
+    // sign keeps nothing, its 2-of-3 UTXO spent.
     assert_eq!(net.avax_of(chain, addrs[0]), funded - amount - burned);
-    assert_eq!(net.avax_of(chain, addrs[2]), 0);
+    assert_eq!(net.avax_of(chain, addrs[1]), 0);
 }
 
 #[test]
