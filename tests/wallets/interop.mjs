@@ -164,7 +164,12 @@ async function sign(opts) {
   }
   writeFileSync(opts.out ?? path, JSON.stringify(file, null, 2) + "\n");
   const missing = file.slots.flatMap((s) => s.signatures).filter((e) => !e.signature).length;
-  console.log(`avalanchejs addTxSignatures: ${added} signature(s) added; ${missing} missing`);
+  // AvalancheJS's own view of the result: every credential filled with a signature that
+  // recovers to one of the addresses (the ones this crate made included).
+  const complete = unsignedTx.hasAllSignatures();
+  console.log(
+    `avalanchejs addTxSignatures: ${added} signature(s) added; ${missing} missing; hasAllSignatures: ${complete}`,
+  );
 }
 
 // ---- send: a transaction built and partly signed by avalanchejs, as a portable file ----
