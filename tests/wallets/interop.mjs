@@ -151,14 +151,17 @@ async function sign(opts) {
   let added = 0;
   file.slots.forEach((slot, s) => {
     slot.signatures.forEach((entry, i) => {
-      if (before[s][i] !== after[s][i]) {
+      // Only the slots still empty: a signature already there stays as it is.
+      if (!entry.signature && before[s][i] !== after[s][i]) {
         entry.signature = after[s][i];
         added++;
       }
     });
   });
   if (added === 0) {
-    const hrp = utils.parse(file.slots[0].signatures[0].address)[1];
+    const first = file.slots.flatMap((slot) => slot.signatures)[0]?.address;
+    if (!first) fail("slots", "no signature slot: nothing to sign");
+    const hrp = utils.parse(first)[1];
     const mine = utils.format(file.chain, hrp, secp256k1.publicKeyBytesToAddress(secp256k1.getPublicKey(key)));
     fail("--key-file", `its key (address ${mine}) fills no empty slot of ${path}`);
   }
