@@ -106,9 +106,11 @@ enum Action {
     Balance(BalanceArgs),
     /// Send an asset (AVAX by default) to an address on the X- or P-chain.
     Send(SendArgs),
-    /// Export AVAX from one chain to the other (X to P, or P to X); import it there next.
+    /// Export AVAX from one chain to another of X, P and C (the keys' EVM accounts); import it
+    /// there next.
     Export(ExportArgs),
-    /// Import every UTXO exported to a chain from the other that the keys can spend.
+    /// Import every UTXO exported to a chain (X, P, or C into an EVM account) from another that
+    /// the keys can spend.
     Import(ImportArgs),
     /// Add a Primary Network validator (AddPermissionlessValidatorTx) with a BLS key.
     Stake(StakeArgs),
@@ -194,16 +196,17 @@ struct SendArgs {
 
 #[derive(Args)]
 struct ExportArgs {
-    /// The chain the AVAX leaves: X or P.
+    /// The chain the AVAX leaves: X, P, or C (the keys' EVM accounts).
     #[arg(long, value_enum)]
-    from_chain: Chain,
-    /// The chain it goes to: P or X.
+    from_chain: Shared,
+    /// The chain it goes to: another of X, P and C.
     #[arg(long, value_enum)]
-    to_chain: Chain,
+    to_chain: Shared,
     /// How much: nAVAX, or AVAX with its unit (`10AVAX`).
     #[arg(long, value_parser = units::parse_amount)]
     amount: Amount,
-    /// Who may import it, an address of the destination chain (the first key's by default).
+    /// Who may import it, an address of the destination chain (`X-…`, `P-…`, `C-…`; the
+    /// first key's by default).
     #[arg(long, value_name = "ADDRESS")]
     to: Option<String>,
     #[command(flatten)]
@@ -212,14 +215,14 @@ struct ExportArgs {
 
 #[derive(Args)]
 struct ImportArgs {
-    /// The chain importing: X or P.
+    /// The chain importing: X, P, or C (into an EVM account).
     #[arg(long, value_enum)]
-    to_chain: Chain,
-    /// The chain the UTXOs were exported from: P or X.
+    to_chain: Shared,
+    /// The chain the UTXOs were exported from: another of X, P and C.
     #[arg(long, value_enum)]
-    from_chain: Chain,
-    /// Who receives the imported funds, an address of the importing chain (the first key's by
-    /// default).
+    from_chain: Shared,
+    /// Who receives the imported funds, an address of the importing chain (on C an EVM
+    /// address, `0x…`; the first key's by default).
     #[arg(long, value_name = "ADDRESS")]
     to: Option<String>,
     #[command(flatten)]
@@ -273,6 +276,38 @@ struct DelegateArgs {
     reward_to: Option<String>,
     #[command(flatten)]
     issue: Issue,
+}
+
+/// The chains that share memory, between which `export` and `import` move AVAX.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Shared {
+    /// The X-chain.
+    #[value(name = "X", alias = "x")]
+    X,
+    /// The P-chain.
+    #[value(name = "P", alias = "p")]
+    P,
+    /// The C-chain's atomic side: AVAX to and from the keys' EVM accounts.
+    #[value(name = "C", alias = "c")]
+    C,
+}
+
+impl Shared {
+    fn letter(self) -> &'static str {
+        match self {
+            Shared::X => "X",
+            Shared::P => "P",
+            Shared::C => "C",
+        }
+    }
+
+    fn id(self, ctx: &Context) -> Id {
+        match self {
+            Shared::X => ctx.x_chain_id,
+            Shared::P => ctx.p_chain_id,
+            Shared::C => ctx.c_chain_id,
+        }
+    }
 }
 
 /// Runs a wallet command: its output on standard output, an error on standard error with
@@ -515,6 +550,24 @@ impl Session {
         transact::owners(flag, &[address], 1, 0).map_err(build_error)
     }
 
+    /// The owner of what is exported to `chain`: `text` (an address of that chain, `C-…` on
+    /// the C-chain's shared memory) or the first key's address.
+    fn owner_on(
+        &self,
+        flag: &str,
+        chain: Shared,
+        text: Option<&str>,
+    ) -> Result<avalanche_rpc::codec::secp256k1fx::OutputOwners, String> {
+        let address = match text {
+            Some(t) => self
+                .ctx
+                .parse_address(flag, chain.letter(), t)
+                .map_err(|e| e.to_string())?,
+            None => self.from[0],
+        };
+        transact::owners(flag, &[address], 1, 0).map_err(build_error)
+    }
+
     /// Builds a P-chain transaction with the fee state last read. (A transaction over the
     /// capacity left waits in the node's mempool until the chain has refilled; only one over
     /// the chain's maximum is refused.)
@@ -526,7 +579,7 @@ impl Session {
     }
 
     async fn x_utxos(&self, source: Option<&str>) -> Result<Vec<avm::Utxo>, String> {
-        let utxos = transact::x_utxos(&self.node, &self.ctx, &self.from, source)
+        let utxos = transact::x::utxos(&self.node, &self.ctx, &self.from, source)
             .await
             .map_err(wallet_error)?;
         self.seen_x.borrow_mut().extend(utxos.iter().cloned());
@@ -534,7 +587,7 @@ impl Session {
     }
 
     async fn p_utxos(&self, source: Option<&str>) -> Result<Vec<platform::Utxo>, String> {
-        let utxos = transact::p_utxos(&self.node, &self.ctx, &self.from, source)
+        let utxos = transact::p::utxos(&self.node, &self.ctx, &self.from, source)
             .await
             .map_err(wallet_error)?;
         self.seen_p.borrow_mut().extend(utxos.iter().cloned());
@@ -552,12 +605,10 @@ impl Session {
         let tx = u.signed().map_err(|e| e.to_string())?;
         if issue.dry_run {
             let json = tx.to_json(&JsonContext::new("X", self.ctx.hrp.clone()));
-            return dry_run(Chain::X, json, u.fee(), u.burned());
+            return dry_run("X", json, u.fee(), u.burned());
         }
-        let id = transact::issue_x(&self.node, &tx)
-            .await
-            .map_err(wallet_error)?;
-        self.settle(Chain::X, id, u.fee(), u.burned(), issue.timeout)
+        let pending = xb::issue(&self.node, &tx).await.map_err(wallet_error)?;
+        self.settle(pending, u.fee(), u.burned(), issue.timeout)
             .await
     }
 
@@ -571,30 +622,55 @@ impl Session {
         let tx = u.signed().map_err(|e| e.to_string())?;
         if issue.dry_run {
             let json = tx.to_json(&JsonContext::new("P", self.ctx.hrp.clone()));
-            return dry_run(Chain::P, json, u.fee(), u.burned());
+            return dry_run("P", json, u.fee(), u.burned());
         }
-        let id = transact::issue_p(&self.node, &tx)
+        let pending = pb::issue(&self.node, &tx).await.map_err(wallet_error)?;
+        self.settle(pending, u.fee(), u.burned(), issue.timeout)
+            .await
+    }
+
+    /// Signs with the keys, then prints the dry run or issues, waits and prints the outcome.
+    /// (A portable file holds X- and P-chain transactions only.)
+    async fn finish_c(&self, mut u: transact::c::Unsigned, issue: &Issue) -> Result<(), String> {
+        if issue.out.is_some() {
+            return Err(
+                "`--out`: a portable file holds X- and P-chain transactions; sign the \
+                        C-chain's atomic ones here, with the keys of its accounts or UTXOs"
+                    .into(),
+            );
+        }
+        u.sign(&self.keys).map_err(|e| e.to_string())?;
+        let tx = u.signed().map_err(|e| e.to_string())?;
+        if issue.dry_run {
+            // The node writes atomic transactions' owners without a chain's context.
+            return dry_run("C", tx.to_json(&JsonContext::bare()), u.fee(), u.burned());
+        }
+        let pending = transact::c::issue(&self.node, &tx)
             .await
             .map_err(wallet_error)?;
-        self.settle(Chain::P, id, u.fee(), u.burned(), issue.timeout)
+        self.settle(pending, u.fee(), u.burned(), issue.timeout)
             .await
     }
 
     async fn settle(
         &self,
-        chain: Chain,
-        id: Id,
+        pending: transact::Pending<avalanche_rpc::rpc::HttpTransport>,
         fee: u64,
         burned: u64,
         timeout: Duration,
     ) -> Result<(), String> {
+        let id = pending.tx_id();
         say!("txID: {id}");
         say!(
             "fee: {fee} nAVAX ({}), burned {burned} nAVAX",
             units::avax(fee)
         );
         let _ = std::io::stdout().flush();
-        let c = letter(chain);
+        let (c, word) = match pending.chain() {
+            transact::IssuedTo::P => ("P", "committed"),
+            transact::IssuedTo::C => ("C", "accepted"),
+            _ => ("X", "accepted"),
+        };
         if timeout.is_zero() {
             // Issued, and not waited for: a script that retries on failure must not send
             // twice, so this is a success.
@@ -603,16 +679,9 @@ impl Session {
         }
         let start = Instant::now();
         let progress = Progress::start(format!("waiting for {id} on the {c}-chain"), timeout);
-        let outcome = match chain {
-            Chain::X => transact::wait_x(&self.node, id, timeout).await,
-            Chain::P => transact::wait_p(&self.node, id, timeout).await,
-        };
+        let outcome = pending.wait_for(timeout).await;
         progress.stop();
         outcome.map_err(wallet_error)?;
-        let word = match chain {
-            Chain::X => "accepted",
-            Chain::P => "committed",
-        };
         say!(
             "{word} on the {c}-chain in {:.1} s",
             start.elapsed().as_secs_f64()
@@ -621,9 +690,9 @@ impl Session {
     }
 }
 
-fn dry_run(chain: Chain, tx: Value, fee: u64, burned: u64) -> Result<(), String> {
+fn dry_run(chain: &str, tx: Value, fee: u64, burned: u64) -> Result<(), String> {
     let out = json!({
-        "chain": letter(chain),
+        "chain": chain,
         "txID": tx.get("id").cloned().unwrap_or(Value::Null),
         "fee": fee,
         "burned": burned,
@@ -922,78 +991,109 @@ async fn send(c: &Common, a: SendArgs) -> Result<(), String> {
     }
 }
 
-fn other_chain(flag: &str, from: Chain, to: Chain) -> Result<(), String> {
+/// `--from-chain` and `--to-chain` name two different chains.
+fn two_chains(flag: &str, from: Shared, to: Shared) -> Result<(), String> {
     if from == to {
         return Err(format!(
-            "`{flag}`: both chains are {}-chain; move AVAX from X to P or from P to X",
-            letter(from)
+            "`{flag}`: both chains are the {}-chain; move AVAX between two of X, P and C",
+            from.letter()
         ));
     }
     Ok(())
 }
 
 async fn export(c: &Common, a: ExportArgs) -> Result<(), String> {
-    other_chain("--to-chain", a.from_chain, a.to_chain)?;
+    two_chains("--to-chain", a.from_chain, a.to_chain)?;
     let mut s = Session::open(c, Some(&a.issue)).await?;
-    let to = s.owner("--to", a.to_chain, a.to.as_deref())?;
     let avax = s.ctx.avax_asset_id;
-    let payer = s.payer();
     let amount = units_of(&s, "--amount", a.amount, avax)?;
+    let destination = a.to_chain.id(&s.ctx);
+    let to = s.owner_on("--to", a.to_chain, a.to.as_deref())?;
     match a.from_chain {
-        Chain::X => {
+        Shared::X => {
             let utxos = s.x_utxos(None).await?;
             let u = xb::export_tx(
                 &s.ctx,
                 &utxos,
-                &payer,
-                s.ctx.p_chain_id,
+                &s.payer(),
+                destination,
                 &[xb::output(avax, amount, to)],
             )
             .map_err(build_error)?;
             s.finish_x(u, &a.issue).await?;
         }
-        Chain::P => {
+        Shared::P => {
             let utxos = s.p_utxos(None).await?;
             let outputs = [pb::output(avax, amount, to)];
             let u = s
-                .build_p(|ctx, payer| pb::export_tx(ctx, &utxos, payer, ctx.x_chain_id, &outputs))
+                .build_p(|ctx, payer| pb::export_tx(ctx, &utxos, payer, destination, &outputs))
                 .await?;
             s.finish_p(u, &a.issue).await?;
+        }
+        Shared::C => {
+            let accounts = transact::c::accounts(&s.node, &s.keys.public_keys())
+                .await
+                .map_err(wallet_error)?;
+            let base_fee = transact::c::base_fee(&s.node).await.map_err(wallet_error)?;
+            let out = avalanche_rpc::codec::secp256k1fx::TransferOutput::new(amount, to);
+            let u = transact::c::export_tx(&s.ctx, &accounts, destination, &[out], base_fee)
+                .map_err(build_error)?;
+            s.finish_c(u, &a.issue).await?;
         }
     }
     if !a.issue.dry_run && a.issue.out.is_none() {
         say!(
             "next: avax-rpc wallet import --to-chain {} --from-chain {}",
-            letter(a.to_chain),
-            letter(a.from_chain)
+            a.to_chain.letter(),
+            a.from_chain.letter()
         );
     }
     Ok(())
 }
 
 async fn import(c: &Common, a: ImportArgs) -> Result<(), String> {
-    other_chain("--from-chain", a.to_chain, a.from_chain)?;
+    two_chains("--from-chain", a.to_chain, a.from_chain)?;
     let mut s = Session::open(c, Some(&a.issue)).await?;
-    let to = s.owner("--to", a.to_chain, a.to.as_deref())?;
     let payer = s.payer();
-    let source = letter(a.from_chain);
+    let source = a.from_chain.letter();
+    let source_id = a.from_chain.id(&s.ctx);
     match a.to_chain {
-        Chain::X => {
+        Shared::X => {
+            let to = s.owner_on("--to", Shared::X, a.to.as_deref())?;
             let atomic = s.x_utxos(Some(source)).await?;
             let local = s.x_utxos(None).await?;
-            let u = xb::import_tx(&s.ctx, &atomic, &local, &payer, s.ctx.p_chain_id, &to)
+            let u = xb::import_tx(&s.ctx, &atomic, &local, &payer, source_id, &to)
                 .map_err(build_error)?;
             s.finish_x(u, &a.issue).await
         }
-        Chain::P => {
+        Shared::P => {
+            let to = s.owner_on("--to", Shared::P, a.to.as_deref())?;
             let atomic = s.p_utxos(Some(source)).await?;
             let local = s.p_utxos(None).await?;
             let u = s
-                .build_p(|ctx, payer| {
-                    pb::import_tx(ctx, &atomic, &local, payer, ctx.x_chain_id, &to)
-                })
+                .build_p(|ctx, payer| pb::import_tx(ctx, &atomic, &local, payer, source_id, &to))
                 .await?;
             s.finish_p(u, &a.issue).await
+        }
+        Shared::C => {
+            let to = match a.to.as_deref() {
+                Some(t) => t
+                    .parse::<avalanche_rpc::wire::EvmAddress>()
+                    .map_err(|e| format!("`--to`: an EVM address (`0x` and 40 hex digits): {e}"))?,
+                None => s
+                    .keys
+                    .public_keys()
+                    .first()
+                    .map(|k| k.evm_address())
+                    .ok_or("`--to`: give the EVM address to credit (no key here to derive it)")?,
+            };
+            let atomic = transact::c::utxos(&s.node, &s.ctx, &s.from, source)
+                .await
+                .map_err(wallet_error)?;
+            let base_fee = transact::c::base_fee(&s.node).await.map_err(wallet_error)?;
+            let u = transact::c::import_tx(&s.ctx, &atomic, &payer, source_id, to, base_fee)
+                .map_err(build_error)?;
+            s.finish_c(u, &a.issue).await
         }
     }
 }

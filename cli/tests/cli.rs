@@ -1471,6 +1471,181 @@ fn wallet_sends_and_stakes_on_the_devnet() {
     t.assert_never_shows(&[EWOQ, &EWOQ[11..], EWOQ_HEX, &hex(&seed), &bls_hex]);
 }
 
+/// AVAX through the C-chain's atomic side with `wallet export`/`import`: X → C (credited to
+/// the key's EVM address, checked to the wei with `eth_getBalance`), C → P (the account
+/// debited the amount and the fee, its nonce counted), the P import; a dry run of a C export
+/// prints it and issues nothing; `--out` is refused for the C-chain. Needs `DEVNET_URL`
+/// (CI: the devnet stage of `.ci/run`).
+#[test]
+#[ignore = "needs a devnet: DEVNET_URL"]
+fn wallet_moves_avax_through_the_c_chain_on_the_devnet() {
+    use avalanche_rpc::eth::{EthClient, GetBalanceParams, GetTransactionCountParams};
+    let url = std::env::var("DEVNET_URL").expect("DEVNET_URL is not set");
+    let url = url.as_str();
+    let _turn = devnet_turn();
+    let node = avalanche_rpc::rpc::Node::http(url).unwrap();
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let evm = EWOQ
+        .parse::<avalanche_rpc::keys::PrivateKey>()
+        .unwrap()
+        .evm_address();
+    let account = || {
+        let eth = node.eth("C");
+        let balance = rt
+            .block_on(eth.get_balance(GetBalanceParams::new(evm, "latest")))
+            .unwrap()
+            .get();
+        let nonce = rt
+            .block_on(eth.get_transaction_count(GetTransactionCountParams::new(evm, "latest")))
+            .unwrap()
+            .get();
+        (balance, nonce)
+    };
+    let dir = Scratch::new("through-c");
+    let keys = dir.write("ewoq.txt", &format!("{EWOQ}\n"));
+    let mut t = Transcript::default();
+    let wallet = |t: &mut Transcript, args: &[&str]| {
+        let mut all = vec!["wallet", args[0], "--url", url, "--key-file", &keys];
+        all.extend_from_slice(&args[1..]);
+        t.ok(&all)
+    };
+    // The number after `label` in `out`.
+    let number = |out: &str, label: &str| -> u128 {
+        let at = out
+            .find(label)
+            .unwrap_or_else(|| panic!("no {label} in {out}"))
+            + label.len();
+        out[at..]
+            .trim_start()
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+
+    // X → C.
+    let out = wallet(
+        &mut t,
+        &[
+            "export",
+            "--from-chain",
+            "X",
+            "--to-chain",
+            "C",
+            "--amount",
+            "5AVAX",
+        ],
+    );
+    assert!(out.contains("accepted on the X-chain"), "{out}");
+    assert!(out.contains("import --to-chain C --from-chain X"), "{out}");
+    let (before, nonce) = account();
+    let out = wallet(&mut t, &["import", "--to-chain", "C", "--from-chain", "X"]);
+    assert!(out.contains("accepted on the C-chain"), "{out}");
+    let fee = number(&out, "fee:");
+    let (after, same) = account();
+    assert_eq!(
+        after,
+        before + (5 * u128::from(AVAX) - fee) * 1_000_000_000,
+        "{out}"
+    );
+    assert_eq!(same, nonce, "an import leaves the nonce");
+
+    // A dry run of C → P issues nothing; `--out` is refused.
+    let out = wallet(
+        &mut t,
+        &[
+            "export",
+            "--from-chain",
+            "C",
+            "--to-chain",
+            "P",
+            "--amount",
+            "2AVAX",
+            "--dry-run",
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["chain"], "C");
+    assert_eq!(
+        v["tx"]["unsignedTx"]["inputs"][0]["address"],
+        evm.to_string()
+    );
+    assert_eq!(account(), (after, nonce), "nothing issued");
+    let err = t.fails(
+        1,
+        &[
+            "wallet",
+            "export",
+            "--url",
+            url,
+            "--key-file",
+            &keys,
+            "--from-chain",
+            "C",
+            "--to-chain",
+            "P",
+            "--amount",
+            "2AVAX",
+            "--out",
+            "c.json",
+        ],
+    );
+    assert!(err.contains("`--out`") && err.contains("C-chain"), "{err}");
+
+    // C → P, then imported on P.
+    let p_before = spendable_avax(&mut t, url, &keys, "P");
+    let out = wallet(
+        &mut t,
+        &[
+            "export",
+            "--from-chain",
+            "C",
+            "--to-chain",
+            "P",
+            "--amount",
+            "2AVAX",
+        ],
+    );
+    assert!(out.contains("accepted on the C-chain"), "{out}");
+    let fee = number(&out, "fee:");
+    let (debited, next) = account();
+    assert_eq!(
+        debited,
+        after - (2 * u128::from(AVAX) + fee) * 1_000_000_000,
+        "{out}"
+    );
+    assert_eq!(next, nonce + 1, "an export uses the nonce");
+    let out = wallet(&mut t, &["import", "--to-chain", "P", "--from-chain", "C"]);
+    assert!(out.contains("committed on the P-chain"), "{out}");
+    let burned = number(&out, "burned");
+    assert_eq!(
+        u128::from(spendable_avax(&mut t, url, &keys, "P")),
+        u128::from(p_before) + 2 * u128::from(AVAX) - burned
+    );
+    // The same chain twice is refused, naming the flag.
+    let err = t.fails(
+        1,
+        &[
+            "wallet",
+            "import",
+            "--url",
+            url,
+            "--key-file",
+            &keys,
+            "--to-chain",
+            "C",
+            "--from-chain",
+            "C",
+        ],
+    );
+    assert!(
+        err.contains("`--from-chain`") && err.contains("C-chain"),
+        "{err}"
+    );
+    t.assert_never_shows(&[EWOQ, &EWOQ[11..], EWOQ_HEX]);
+}
+
 // ---- `avax-rpc call` ----
 
 /// A port on 127.0.0.1 that nothing listens on (bound, then let go).

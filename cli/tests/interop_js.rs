@@ -149,7 +149,7 @@ async fn avax_of(
     address: ShortId,
 ) -> u64 {
     match chain {
-        'X' => transact::x_utxos(node, ctx, &[address], None)
+        'X' => transact::x::utxos(node, ctx, &[address], None)
             .await
             .unwrap()
             .iter()
@@ -159,7 +159,7 @@ async fn avax_of(
                 _ => 0,
             })
             .sum(),
-        _ => transact::p_utxos(node, ctx, &[address], None)
+        _ => transact::p::utxos(node, ctx, &[address], None)
             .await
             .unwrap()
             .iter()
@@ -204,23 +204,31 @@ impl Net {
         let timeout = std::time::Duration::from_secs(30);
         self.rt.block_on(async {
             if chain == 'X' {
-                let utxos = transact::x_utxos(node, ctx, &self.ewoq.addresses(), None)
+                let utxos = transact::x::utxos(node, ctx, &self.ewoq.addresses(), None)
                     .await
                     .unwrap();
                 let out = x::output(ctx.avax_asset_id, amount, owners);
                 let mut u = x::base_tx(ctx, &utxos, &payer, &[out]).unwrap();
                 u.sign(&self.ewoq).unwrap();
-                let id = transact::issue_x(node, &u.signed().unwrap()).await.unwrap();
-                transact::wait_x(node, id, timeout).await.unwrap();
+                transact::x::issue(node, &u.signed().unwrap())
+                    .await
+                    .unwrap()
+                    .wait_for(timeout)
+                    .await
+                    .unwrap();
             } else {
-                let utxos = transact::p_utxos(node, ctx, &self.ewoq.addresses(), None)
+                let utxos = transact::p::utxos(node, ctx, &self.ewoq.addresses(), None)
                     .await
                     .unwrap();
                 let out = p::output(ctx.avax_asset_id, amount, owners);
                 let mut u = p::base_tx(ctx, &utxos, &payer, &[out]).unwrap();
                 u.sign(&self.ewoq).unwrap();
-                let id = transact::issue_p(node, &u.signed().unwrap()).await.unwrap();
-                transact::wait_p(node, id, timeout).await.unwrap();
+                transact::p::issue(node, &u.signed().unwrap())
+                    .await
+                    .unwrap()
+                    .wait_for(timeout)
+                    .await
+                    .unwrap();
             }
         });
     }

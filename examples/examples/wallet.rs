@@ -8,7 +8,8 @@
 //! tests/with-node 9660 tour sh -c 'cargo run -p avalanche-rpc-examples --example wallet -- "$NODE_URL" --warp-key "$NODE_SIGNER_KEY"'
 //! ```
 //!
-//! A 2-of-3 multisig send on X; AVAX from X to P (export, import); a Primary Network
+//! A 2-of-3 multisig send on X; AVAX from X to P (export, import); AVAX through the C-chain
+//! (X → C → P, then P → C → X, each amount exact in wei on C); a Primary Network
 //! validator with a BLS key and a delegator; a Subnet with a chain, converted to an L1 whose
 //! first validator is the node; an L1 validator registered through a Warp message signed as
 //! the L1's validators (by the devnet, `devnet.signWarpMessage`; or, with `--warp-key`, here
@@ -18,6 +19,7 @@
 use std::time::Duration;
 
 use avalanche_rpc::bls::SecretKey;
+use avalanche_rpc::codec::secp256k1fx;
 use avalanche_rpc::codec::{platform as pc, warp, warp_l1};
 use avalanche_rpc::devnet::{AdvanceClockParams, DevnetClient, SignWarpMessageParams};
 use avalanche_rpc::info::InfoClient;
@@ -29,7 +31,7 @@ use avalanche_rpc::platform::{
 use avalanche_rpc::proposervm::ProposervmClient;
 use avalanche_rpc::rpc::Node;
 use avalanche_rpc::transact::p::{self, Authority, ChainRequest, Stake, ValidatorRequest};
-use avalanche_rpc::transact::{self, Context, Keychain, Payer, owners, x};
+use avalanche_rpc::transact::{self, Context, Keychain, Payer, c, owners, x};
 use avalanche_rpc::wire::{Height, HexBytes, Id, NodeId, ShortId};
 
 type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
@@ -263,6 +265,7 @@ async fn main() -> Result<()> {
 
     multisig_on_x(&t).await?;
     x_to_p(&mut t).await?;
+    through_c(&mut t).await?;
     staking(&mut t).await?;
     l1(&mut t).await?;
     println!("the tour is complete");
@@ -383,6 +386,172 @@ async fn x_to_p(t: &mut Tour) -> Result<()> {
         p::utxos(&t.node, &t.ctx, &[t.me], Some("X"))
             .await?
             .is_empty(),
+    )?;
+    Ok(())
+}
+
+impl Tour {
+    /// The funded key's C-chain balance in wei and nonce (`eth_getBalance`,
+    /// `eth_getTransactionCount`).
+    async fn c_account(&self) -> Result<c::Account> {
+        Ok(c::accounts(&self.node, &self.ewoq.public_keys()).await?[0])
+    }
+
+    /// Imports on C, to the funded key's EVM address, every UTXO `source` exported to it;
+    /// returns the nAVAX credited.
+    async fn c_import(&self, source: &str, source_id: Id) -> Result<u64> {
+        let utxos = c::utxos(&self.node, &self.ctx, &[self.me], source).await?;
+        let to = self.ewoq.public_keys()[0].evm_address();
+        let base_fee = c::base_fee(&self.node).await?;
+        let mut tx = c::import_tx(
+            &self.ctx,
+            &utxos,
+            &self.payer().await?,
+            source_id,
+            to,
+            base_fee,
+        )?;
+        tx.sign(&self.ewoq)?;
+        let id = c::issue(&self.node, &tx.signed()?)
+            .await?
+            .wait_for(WAIT)
+            .await?;
+        let imported: u64 = utxos
+            .iter()
+            .map(|u| match &u.output {
+                avalanche_rpc::codec::atomic::UtxoOutput::TransferOutput(o) => o.amount,
+                _ => 0,
+            })
+            .sum();
+        println!(
+            "C: imported from {source}: {id} accepted (base fee {base_fee} wei/gas, fee {} nAVAX)",
+            tx.fee()
+        );
+        Ok(imported - tx.burned())
+    }
+
+    /// Exports `amount` from the funded key's C-chain account to itself on `destination`;
+    /// returns the nAVAX debited (the amount and the fee).
+    async fn c_export(&self, destination: Id, amount: u64) -> Result<u64> {
+        let accounts = c::accounts(&self.node, &self.ewoq.public_keys()).await?;
+        let base_fee = c::base_fee(&self.node).await?;
+        let out = secp256k1fx::TransferOutput::new(amount, owners("to", &[self.me], 1, 0)?);
+        let mut tx = c::export_tx(&self.ctx, &accounts, destination, &[out], base_fee)?;
+        tx.sign(&self.ewoq)?;
+        let id = c::issue(&self.node, &tx.signed()?)
+            .await?
+            .wait_for(WAIT)
+            .await?;
+        println!(
+            "C: {} AVAX exported: {id} accepted (fee {} nAVAX)",
+            amount / AVAX,
+            tx.fee()
+        );
+        Ok(amount + tx.burned())
+    }
+}
+
+/// AVAX through the C-chain: 50 exported from X and imported on C, 20 of it exported to P
+/// and imported there; 10 exported from P and imported on C, 5 of it exported to X and
+/// imported there. Every balance is checked to the wei on C (1 nAVAX = 10⁹ wei) and to the
+/// nAVAX on X and P, and each export's nonce.
+async fn through_c(t: &mut Tour) -> Result<()> {
+    const WEI: u128 = 1_000_000_000;
+    let to_me = owners("to", &[t.me], 1, 0)?;
+    // X → C.
+    let start = t.c_account().await?;
+    let utxos = x::utxos(&t.node, &t.ctx, &[t.me], None).await?;
+    let mut export = x::export_tx(
+        &t.ctx,
+        &utxos,
+        &t.payer().await?,
+        t.ctx.c_chain_id,
+        &[x::output(t.ctx.avax_asset_id, 50 * AVAX, to_me.clone())],
+    )?;
+    export.sign(&t.ewoq)?;
+    let id = x::issue(&t.node, &export.signed()?)
+        .await?
+        .wait_for(WAIT)
+        .await?;
+    println!("X: 50 AVAX exported to C: {id} accepted");
+    let credited = t.c_import("X", t.ctx.x_chain_id).await?;
+    let after_import = t.c_account().await?;
+    check(
+        "C: the balance grew by the import less its fee, to the wei",
+        after_import.balance == start.balance + u128::from(credited) * WEI,
+    )?;
+    check(
+        "C: an import leaves the nonce",
+        after_import.nonce == start.nonce,
+    )?;
+
+    // C → P.
+    let p_before = t.p_balance(&t.me).await?;
+    let debited = t.c_export(t.ctx.p_chain_id, 20 * AVAX).await?;
+    let after_export = t.c_account().await?;
+    check(
+        "C: the balance shrank by 20 AVAX and the fee, to the wei",
+        after_export.balance == after_import.balance - u128::from(debited) * WEI,
+    )?;
+    check(
+        "C: the export used the nonce",
+        after_export.nonce == after_import.nonce + 1,
+    )?;
+    let atomic = p::utxos(&t.node, &t.ctx, &[t.me], Some("C")).await?;
+    let import = p::import_tx(
+        &t.ctx,
+        &atomic,
+        &[],
+        &t.payer().await?,
+        t.ctx.c_chain_id,
+        &to_me,
+    )?;
+    let burned = import.burned();
+    t.p_send("P: imported from C", import).await?;
+    check(
+        "P: the balance grew by 20 AVAX less the import's fee",
+        t.p_balance(&t.me).await? == p_before + 20 * AVAX - burned,
+    )?;
+
+    // P → C.
+    let outputs = [p::output(t.ctx.avax_asset_id, 10 * AVAX, to_me.clone())];
+    let export = p::export_tx(
+        &t.ctx,
+        &t.p_utxos().await?,
+        &t.payer().await?,
+        t.ctx.c_chain_id,
+        &outputs,
+    )?;
+    t.p_send("P: 10 AVAX exported to C", export).await?;
+    let before = t.c_account().await?;
+    let credited = t.c_import("P", t.ctx.p_chain_id).await?;
+    check(
+        "C: the balance grew by 10 AVAX less the import's fee, to the wei",
+        credited < 10 * AVAX
+            && t.c_account().await?.balance == before.balance + u128::from(credited) * WEI,
+    )?;
+
+    // C → X.
+    let x_before = t.x_balance(&t.me).await?;
+    t.c_export(t.ctx.x_chain_id, 5 * AVAX).await?;
+    let atomic = x::utxos(&t.node, &t.ctx, &[t.me], Some("C")).await?;
+    let mut import = x::import_tx(
+        &t.ctx,
+        &atomic,
+        &[],
+        &t.payer().await?,
+        t.ctx.c_chain_id,
+        &to_me,
+    )?;
+    import.sign(&t.ewoq)?;
+    let id = x::issue(&t.node, &import.signed()?)
+        .await?
+        .wait_for(WAIT)
+        .await?;
+    println!("X: imported from C: {id} accepted");
+    check(
+        "X: the balance grew by 5 AVAX less the X fee",
+        t.x_balance(&t.me).await? == x_before + 5 * AVAX - t.ctx.x_tx_fee,
     )?;
     Ok(())
 }

@@ -396,17 +396,18 @@ pub(super) async fn issue(
         .signed_bytes()
         .map_err(|e| format!("{}: {e}", a.file.display()))?;
     let node = node(&a.node.url)?;
-    let id = match f.built() {
+    let pending = match f.built() {
         Built::X(_) => {
             let tx = avm::Tx::from_bytes(&bytes).map_err(|e| e.to_string())?;
-            transact::issue_x(&node, &tx).await
+            transact::x::issue(&node, &tx).await
         }
         Built::P(_) => {
             let tx = platform::Tx::from_bytes(&bytes).map_err(|e| e.to_string())?;
-            transact::issue_p(&node, &tx).await
+            transact::p::issue(&node, &tx).await
         }
     }
     .map_err(wallet_error)?;
+    let id = pending.tx_id();
     let mut stdout = std::io::stdout().lock();
     let _ = writeln!(stdout, "txID: {id}");
     let _ = stdout.flush();
@@ -415,11 +416,11 @@ pub(super) async fn issue(
     }
     let start = Instant::now();
     let letter = f.chain();
-    let (outcome, word) = match f.built() {
-        Built::X(_) => (transact::wait_x(&node, id, a.timeout).await, "accepted"),
-        Built::P(_) => (transact::wait_p(&node, id, a.timeout).await, "committed"),
+    let word = match f.built() {
+        Built::X(_) => "accepted",
+        Built::P(_) => "committed",
     };
-    outcome.map_err(wallet_error)?;
+    pending.wait_for(a.timeout).await.map_err(wallet_error)?;
     let _ = writeln!(
         stdout,
         "{word} on the {letter}-chain in {:.1} s",

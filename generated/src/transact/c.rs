@@ -24,6 +24,12 @@ use crate::codec::{atomic, secp256k1fx};
 use crate::wire::{EvmAddress, Id, ShortId};
 
 use super::error::BuildError;
+/// The node-facing part (feature `client`): the UTXOs exported to the C-chain, the accounts
+/// of keys, the base fee, and issuing with a handle to wait on ([`Pending`](super::Pending)).
+#[cfg(feature = "client")]
+pub use super::node::{
+    c_accounts as accounts, c_base_fee as base_fee, c_utxos as utxos, issue_c_pending as issue,
+};
 use super::payer::{Payer, check_owners};
 use super::sign::{CredentialKind, Signable, Signers};
 use super::spend::{encoded, match_owners, utxo_order};

@@ -119,6 +119,12 @@ impl Keychain {
         self.keys.get(address)
     }
 
+    /// The public keys, in the order of [`addresses`](Keychain::addresses): what the C-chain's
+    /// accounts are derived from ([`c::accounts`](super::c::accounts)).
+    pub fn public_keys(&self) -> Vec<crate::keys::PublicKey> {
+        self.keys.values().map(PrivateKey::public_key).collect()
+    }
+
     /// The addresses as a chain writes them (`X-local1…`, `P-fuji1…`).
     pub fn chain_addresses(&self, chain: &str, hrp: &str) -> Vec<Address> {
         self.keys

@@ -63,11 +63,96 @@ pub use context::{Context, FeeConfig, FeeState, StakingRules, ValidatorFeeConfig
 pub use error::{BuildError, SignError};
 pub use keychain::{Keychain, bls_signer};
 #[cfg(feature = "client")]
-pub use node::{
-    DEFAULT_WAIT, IssuedTo, Pending, WalletError, issue_p, issue_x, p_utxos, wait_p, wait_x,
-    warp_validators, x_utxos,
-};
+pub use node::{DEFAULT_WAIT, IssuedTo, Pending, WalletError, warp_validators};
 pub use payer::{Payer, owners};
 pub use portable::{PartiallySigned, PortableError};
 pub use sign::{CredentialKind, Signable, Signers, Unsigned};
 pub use signer::{ExternalSigner, SignRequest, Signer, SignerError};
+
+/// The paths of the node-facing part before it went by chain (`x::utxos`, `x::issue`, …):
+/// kept for one release.
+#[cfg(feature = "client")]
+mod deprecated {
+    use std::time::Duration;
+
+    use crate::codec::{avm, platform};
+    use crate::rpc::{Node, Transport};
+    use crate::wire::{Id, ShortId};
+
+    use super::{Context, WalletError, node};
+
+    /// Every X-chain UTXO of `of`, or those exported to X from `source_chain`.
+    #[deprecated(since = "0.2.0", note = "use `transact::x::utxos`")]
+    pub async fn x_utxos<T: Transport + Clone + 'static>(
+        node: &Node<T>,
+        ctx: &Context,
+        of: &[ShortId],
+        source_chain: Option<&str>,
+    ) -> Result<Vec<avm::Utxo>, WalletError> {
+        node::x_utxos(node, ctx, of, source_chain).await
+    }
+
+    /// Every P-chain UTXO of `of`, or those exported to P from `source_chain`.
+    #[deprecated(since = "0.2.0", note = "use `transact::p::utxos`")]
+    pub async fn p_utxos<T: Transport + Clone + 'static>(
+        node: &Node<T>,
+        ctx: &Context,
+        of: &[ShortId],
+        source_chain: Option<&str>,
+    ) -> Result<Vec<platform::Utxo>, WalletError> {
+        node::p_utxos(node, ctx, of, source_chain).await
+    }
+
+    /// Sends a signed X-chain transaction; its ID.
+    #[deprecated(
+        since = "0.2.0",
+        note = "use `transact::x::issue`, whose handle waits (`.wait()`)"
+    )]
+    pub async fn issue_x<T: Transport + Clone + 'static>(
+        node: &Node<T>,
+        tx: &avm::Tx,
+    ) -> Result<Id, WalletError> {
+        node::issue_x(node, tx).await
+    }
+
+    /// Sends a signed P-chain transaction; its ID.
+    #[deprecated(
+        since = "0.2.0",
+        note = "use `transact::p::issue`, whose handle waits (`.wait()`)"
+    )]
+    pub async fn issue_p<T: Transport + Clone + 'static>(
+        node: &Node<T>,
+        tx: &platform::Tx,
+    ) -> Result<Id, WalletError> {
+        node::issue_p(node, tx).await
+    }
+
+    /// Waits until an X-chain transaction is accepted.
+    #[deprecated(
+        since = "0.2.0",
+        note = "use `transact::x::issue(…).wait()`, or `Pending::new(node, IssuedTo::X, id)`"
+    )]
+    pub async fn wait_x<T: Transport + Clone + 'static>(
+        node: &Node<T>,
+        tx_id: Id,
+        timeout: Duration,
+    ) -> Result<(), WalletError> {
+        node::wait_x(node, tx_id, timeout).await
+    }
+
+    /// Waits until a P-chain transaction is committed.
+    #[deprecated(
+        since = "0.2.0",
+        note = "use `transact::p::issue(…).wait()`, or `Pending::new(node, IssuedTo::P, id)`"
+    )]
+    pub async fn wait_p<T: Transport + Clone + 'static>(
+        node: &Node<T>,
+        tx_id: Id,
+        timeout: Duration,
+    ) -> Result<(), WalletError> {
+        node::wait_p(node, tx_id, timeout).await
+    }
+}
+#[cfg(feature = "client")]
+#[allow(deprecated)]
+pub use deprecated::{issue_p, issue_x, p_utxos, wait_p, wait_x, x_utxos};

@@ -3,8 +3,10 @@
 
 use std::time::{Duration, Instant};
 
+use crate::avax::AvaxClient;
 use crate::avm::AvmClient;
-use crate::codec::{avm, platform};
+use crate::codec::{atomic, avm, platform};
+use crate::eth::EthClient;
 use crate::info::InfoClient;
 use crate::platform::PlatformClient;
 use crate::rpc::{ClientError, Node, Transport, paging};
@@ -367,6 +369,118 @@ pub async fn wait_p<T: Transport + Clone + 'static>(
     .await
 }
 
+/// The UTXOs exported to the C-chain from `source_chain` (`"X"`, `"P"` or a chain ID) that
+/// `of` own (`avax.getUTXOs`, every page), for an import.
+pub async fn c_utxos<T: Transport + Clone + 'static>(
+    node: &Node<T>,
+    ctx: &Context,
+    of: &[ShortId],
+    source_chain: &str,
+) -> Result<Vec<atomic::Utxo>, WalletError> {
+    let params = crate::avax::GetUtxosParams::new(addresses(ctx, "C", of), source_chain);
+    paging::collect(node.avax("C").get_utxos_stream(params))
+        .await
+        .map_err(call("avax.getUTXOs"))
+}
+
+/// The C-chain's base fee now (`eth_baseFee`), in wei per gas: what [`c::export_tx`] and
+/// [`c::import_tx`] take.
+///
+/// [`c::export_tx`]: super::c::export_tx
+/// [`c::import_tx`]: super::c::import_tx
+pub async fn c_base_fee<T: Transport + Clone + 'static>(
+    node: &Node<T>,
+) -> Result<u128, WalletError> {
+    let fee = node
+        .eth("C")
+        .base_fee(Default::default())
+        .await
+        .map_err(call("eth_baseFee"))?;
+    Ok(fee.get())
+}
+
+/// The C-chain accounts of these keys, as the latest block has them: balance in wei
+/// (`eth_getBalance`) and nonce (`eth_getTransactionCount`).
+pub async fn c_accounts<T: Transport + Clone + 'static>(
+    node: &Node<T>,
+    keys: &[crate::keys::PublicKey],
+) -> Result<Vec<super::c::Account>, WalletError> {
+    let eth = node.eth("C");
+    let mut out = Vec::with_capacity(keys.len());
+    for key in keys {
+        let address = key.evm_address();
+        let balance = eth
+            .get_balance(crate::eth::GetBalanceParams::new(address, "latest"))
+            .await
+            .map_err(call("eth_getBalance"))?
+            .get();
+        let nonce = eth
+            .get_transaction_count(crate::eth::GetTransactionCountParams::new(
+                address, "latest",
+            ))
+            .await
+            .map_err(call("eth_getTransactionCount"))?
+            .get();
+        let nonce = u64::try_from(nonce).map_err(|_| WalletError::Reply {
+            method: "eth_getTransactionCount",
+            problem: format!("the nonce of {address} is {nonce}, past 2^64"),
+        })?;
+        out.push(super::c::Account::of(key, balance, nonce));
+    }
+    Ok(out)
+}
+
+/// Sends a signed atomic transaction to the C-chain (`avax.issueTx`); returns its ID.
+pub async fn issue_c<T: Transport + Clone + 'static>(
+    node: &Node<T>,
+    tx: &atomic::Tx,
+) -> Result<Id, WalletError> {
+    let bytes = tx
+        .to_bytes()
+        .map_err(|e| SignError::Encode(e.to_string()))?;
+    let r = node
+        .avax("C")
+        .issue_tx(crate::avax::IssueTxParams::new(HexBytes::with_checksum(
+            &bytes,
+        )))
+        .await
+        .map_err(call("avax.issueTx"))?;
+    Ok(r.tx_id)
+}
+
+/// Waits until a C-chain atomic transaction is accepted (`avax.getAtomicTxStatus`, which both
+/// C-chain VMs answer: coreth with `Processing` and `Dropped` too, the SAE VM only `Accepted`
+/// or `Unknown`), or fails when coreth dropped it.
+pub async fn wait_c<T: Transport + Clone + 'static>(
+    node: &Node<T>,
+    tx_id: Id,
+    timeout: Duration,
+) -> Result<(), WalletError> {
+    let c = node.avax("C");
+    poll(tx_id, timeout, || {
+        let c = c.clone();
+        async move {
+            #[allow(deprecated)]
+            let r = c
+                .get_atomic_tx_status(crate::avax::GetAtomicTxStatusParams::new(tx_id))
+                .await
+                .map_err(call("avax.getAtomicTxStatus"))?;
+            use crate::avax::AtomicTxStatus as S;
+            match r.status {
+                S::Accepted => Ok(None),
+                S::Dropped => Err(WalletError::Dropped {
+                    tx_id,
+                    reason: "the C-chain dropped it (its status gives no reason; \
+                             `avax.getAtomicTx` may say more)"
+                        .into(),
+                }),
+                other => Ok(Some(format!("{other:?}"))),
+            }
+        }
+    })
+    .await
+}
+
 /// How long [`Pending::wait`] waits: a minute, ample for a local network and for Fuji or
 /// Mainnet under normal load.
 pub const DEFAULT_WAIT: Duration = Duration::from_secs(60);
@@ -378,6 +492,8 @@ pub enum IssuedTo {
     X,
     /// The P-chain: final when `platform.getTxStatus` says committed, dropped or aborted.
     P,
+    /// The C-chain's atomic side: final when `avax.getAtomicTxStatus` says accepted or dropped.
+    C,
 }
 
 /// A transaction a node took, with what it takes to learn its outcome: `issue` then
@@ -390,6 +506,15 @@ pub struct Pending<T: Transport + Clone + 'static> {
 }
 
 impl<T: Transport + Clone + 'static> Pending<T> {
+    /// A transaction issued elsewhere (another process, an earlier run), to wait on by its ID.
+    pub fn new(node: &Node<T>, chain: IssuedTo, tx_id: Id) -> Pending<T> {
+        Pending {
+            node: node.clone(),
+            chain,
+            tx_id,
+        }
+    }
+
     /// The transaction's ID.
     pub fn tx_id(&self) -> Id {
         self.tx_id
@@ -400,8 +525,8 @@ impl<T: Transport + Clone + 'static> Pending<T> {
         self.chain
     }
 
-    /// Waits for its outcome, at most [`DEFAULT_WAIT`]: `Ok` once accepted (X) or committed
-    /// (P); [`WalletError::Dropped`] with the node's reason, [`WalletError::Aborted`], or
+    /// Waits for its outcome, at most [`DEFAULT_WAIT`]: `Ok` once accepted (X, C) or
+    /// committed (P); [`WalletError::Dropped`] with the node's reason, [`WalletError::Aborted`], or
     /// [`WalletError::Timeout`] with the last status otherwise.
     pub async fn wait(&self) -> Result<Id, WalletError> {
         self.wait_for(DEFAULT_WAIT).await
@@ -412,6 +537,7 @@ impl<T: Transport + Clone + 'static> Pending<T> {
         match self.chain {
             IssuedTo::X => wait_x(&self.node, self.tx_id, timeout).await?,
             IssuedTo::P => wait_p(&self.node, self.tx_id, timeout).await?,
+            IssuedTo::C => wait_c(&self.node, self.tx_id, timeout).await?,
         }
         Ok(self.tx_id)
     }
@@ -438,6 +564,18 @@ pub async fn issue_p_pending<T: Transport + Clone + 'static>(
         node: node.clone(),
         chain: IssuedTo::P,
         tx_id: issue_p(node, tx).await?,
+    })
+}
+
+/// Sends a signed atomic transaction to the C-chain (`avax.issueTx`): the handle to wait on.
+pub async fn issue_c_pending<T: Transport + Clone + 'static>(
+    node: &Node<T>,
+    tx: &atomic::Tx,
+) -> Result<Pending<T>, WalletError> {
+    Ok(Pending {
+        node: node.clone(),
+        chain: IssuedTo::C,
+        tx_id: issue_c(node, tx).await?,
     })
 }
 

@@ -438,7 +438,7 @@ async fn utxo_pages_end_on_a_short_page_drop_repeats_and_stop_on_a_repeated_curs
         (vec![0, 7], 2, "c"),
     ];
     let node = crate::rpc::Node::new(Pages(std::sync::Arc::new(std::sync::Mutex::new(script))));
-    let utxos = super::x_utxos(&node, &ctx(), &[key(1).address()], None)
+    let utxos = super::x::utxos(&node, &ctx(), &[key(1).address()], None)
         .await
         .unwrap();
     assert_eq!(utxos.len(), 2047, "each UTXO once");
@@ -449,7 +449,7 @@ async fn utxo_pages_end_on_a_short_page_drop_repeats_and_stop_on_a_repeated_curs
         ((2048..3072).collect(), 1024, "same"),
     ];
     let node = crate::rpc::Node::new(Pages(std::sync::Arc::new(std::sync::Mutex::new(script))));
-    let e = super::x_utxos(&node, &ctx(), &[key(1).address()], None)
+    let e = super::x::utxos(&node, &ctx(), &[key(1).address()], None)
         .await
         .unwrap_err()
         .to_string();

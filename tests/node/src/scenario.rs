@@ -82,13 +82,13 @@ impl Run<'_> {
     }
 
     async fn x_utxos(&self) -> Result<Vec<avm::Utxo>> {
-        transact::x_utxos(&self.node, &self.ctx, &[self.me], None)
+        transact::x::utxos(&self.node, &self.ctx, &[self.me], None)
             .await
             .map_err(e)
     }
 
     async fn p_utxos(&self) -> Result<Vec<pc::Utxo>> {
-        transact::p_utxos(&self.node, &self.ctx, &[self.me], None)
+        transact::p::utxos(&self.node, &self.ctx, &[self.me], None)
             .await
             .map_err(e)
     }
@@ -407,7 +407,7 @@ async fn x_chain(r: &mut Run<'_>) -> Result<()> {
 async fn p_chain(r: &mut Run<'_>) -> Result<()> {
     let avax = r.ctx.avax_asset_id;
     // ImportTx from X.
-    let atomic = transact::p_utxos(&r.node, &r.ctx, &[r.me], Some("X"))
+    let atomic = transact::p::utxos(&r.node, &r.ctx, &[r.me], Some("X"))
         .await
         .map_err(e)?;
     let tx = p::import_tx(
@@ -441,7 +441,7 @@ async fn p_chain(r: &mut Run<'_>) -> Result<()> {
     )
     .map_err(e)?;
     r.kind("P.ExportTx", Chain::P, &tx, vec![]).await?;
-    let atomic = transact::x_utxos(&r.node, &r.ctx, &[r.me], Some("P"))
+    let atomic = transact::x::utxos(&r.node, &r.ctx, &[r.me], Some("P"))
         .await
         .map_err(e)?;
     let tx = x::import_tx(

@@ -236,18 +236,22 @@ pub async fn issue_both(
 
 /// Waits for `id` on one side (accepted on X, committed on P).
 pub async fn confirm(side: &Node, chain: Chain, id: Id) -> Result<(), String> {
-    match chain {
-        Chain::X => transact::wait_x(side, id, WAIT).await,
-        Chain::P => transact::wait_p(side, id, WAIT).await,
-    }
-    .map_err(|e| e.to_string())
+    let chain = match chain {
+        Chain::X => transact::IssuedTo::X,
+        Chain::P => transact::IssuedTo::P,
+    };
+    transact::Pending::new(side, chain, id)
+        .wait_for(WAIT)
+        .await
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 /// The nAVAX `who` holds on one side, in every UTXO on X and P (the atomic ones too).
 pub async fn holdings(side: &Node, ctx: &Context, who: &ShortId) -> Result<u64, String> {
     let mut total = 0u64;
     for src in [None, Some("P")] {
-        let u = transact::x_utxos(side, ctx, &[*who], src)
+        let u = transact::x::utxos(side, ctx, &[*who], src)
             .await
             .map_err(|e| e.to_string())?;
         total += u
@@ -260,7 +264,7 @@ pub async fn holdings(side: &Node, ctx: &Context, who: &ShortId) -> Result<u64, 
             .sum::<u64>();
     }
     for src in [None, Some("X")] {
-        let u = transact::p_utxos(side, ctx, &[*who], src)
+        let u = transact::p::utxos(side, ctx, &[*who], src)
             .await
             .map_err(|e| e.to_string())?;
         total += u

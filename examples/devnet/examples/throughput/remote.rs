@@ -47,7 +47,7 @@ pub async fn run(url: &str, chains: usize, rounds: usize, seconds: u64, concurre
         let payments: Vec<avm::TransferableOutput> = (0..n)
             .map(|_| x::output(avax, 10_000_000_000, super::one(load.address())))
             .collect();
-        let utxos = transact::x_utxos(&node, &cx, &[faucet.address()], None)
+        let utxos = transact::x::utxos(&node, &cx, &[faucet.address()], None)
             .await
             .expect("the faucet's UTXOs");
         let mut built = x::base_tx(
@@ -59,10 +59,10 @@ pub async fn run(url: &str, chains: usize, rounds: usize, seconds: u64, concurre
         .expect("the split builds");
         built.sign(&faucet_keys).expect("the faucet signs");
         let tx = built.signed().expect("signed");
-        let id = transact::issue_x(&node, &tx)
+        let id = x::issue(&node, &tx)
             .await
-            .expect("the split is taken");
-        transact::wait_x(&node, id, PATIENCE)
+            .expect("the split is taken")
+            .wait_for(PATIENCE)
             .await
             .expect("the split is accepted");
         heads.extend(super::outputs_to(&tx, id, avax, load.address()));

@@ -23,10 +23,13 @@ use redb::WriteTransaction;
 /// `X2CRate`, `plugin/evm/atomic/params.go`).
 pub const X2C: u128 = 1_000_000_000;
 
-/// The devnet's base fee, in wei per gas: 25 gwei, the minimum base fee of a local network
-/// (coreth `plugin/evm/upgrade/ap4`'s `MinBaseFee`). It never changes here (no EVM traffic
-/// moves it): `eth_baseFee` answers it and atomic transactions pay their gas at it.
-pub const BASE_FEE: u64 = 25_000_000_000;
+/// The devnet's base fee, in wei per gas: 1 wei, the minimum gas price since Fortuna
+/// (ACP-176, avalanchego `vms/evm/acp176/acp176.go:28`, `MinGasPrice = 1`), where a quiet
+/// local network stays: AvalancheGo v1.14.2's `eth_baseFee` answers `0x1` there (the wallet
+/// tour against it, `.ci/run`). It never changes here (no EVM traffic moves it):
+/// `eth_baseFee` answers it and atomic transactions pay their gas at it, 1 nAVAX once rounded
+/// up.
+pub const BASE_FEE: u64 = 1;
 
 /// The gas every atomic transaction pays besides its bytes and signatures (coreth
 /// `plugin/evm/upgrade/ap5/params.go:38`).

@@ -532,7 +532,8 @@ mod tests {
         // 300 + 1,000 + 10,000 = 11,300 gas at 25 gwei = 282,500 nAVAX.
         assert_eq!(gas(300, 1), 11_300);
         assert_eq!(fee(11_300, 25_000_000_000), 282_500);
-        // Rounded up: 1 gas at 1 wei is 1 nAVAX, not 0.
+        // Rounded up: 1 gas at 1 wei (the devnet's base fee) is 1 nAVAX, not 0.
         assert_eq!(fee(1, 1), 1);
+        assert_eq!(fee(11_300, super::super::BASE_FEE), 1);
     }
 }

@@ -22,8 +22,8 @@ use avalanche_rpc::transact::{p, x};
 use avalanche_rpc::wire::{Address, EvmAddress, HexBytes, Id};
 use std::time::Duration;
 
-/// The devnet's base fee: 25 gwei, so a gas costs 25 nAVAX.
-const NAVAX_PER_GAS: u64 = 25;
+/// The devnet's base fee: 1 wei per gas, the node's on a quiet local network since Fortuna.
+const BASE_FEE: u128 = 1;
 
 /// Signs an unsigned atomic transaction: one credential per input, each with the signatures
 /// of `signers[k]`.
@@ -42,10 +42,11 @@ fn signed(unsigned: atomic::UnsignedTx, signers: &[Vec<&PrivateKey>]) -> atomic:
 }
 
 /// The fee of an atomic transaction whose unsigned bytes are `unsigned` long, with `sigs`
-/// signatures: (bytes + 1,000 per signature + 10,000) gas at 25 nAVAX.
+/// signatures: (bytes + 1,000 per signature + 10,000) gas at the base fee, in nAVAX rounded
+/// up (the wallet's own arithmetic, `transact::c::fee`).
 fn fee(unsigned: &atomic::UnsignedTx, sigs: u64) -> u64 {
     let len = unsigned.to_bytes().unwrap().len() as u64;
-    (len + 1_000 * sigs + 10_000) * NAVAX_PER_GAS
+    avalanche_rpc::transact::c::fee(len + 1_000 * sigs + 10_000, BASE_FEE).unwrap()
 }
 
 struct C<'a> {
@@ -251,7 +252,7 @@ async fn avax_goes_from_x_to_c_and_from_c_to_p_each_amount_exact() {
     assert_eq!(eth.chain_id(Default::default()).await.unwrap().get(), 43112);
     assert_eq!(
         eth.base_fee(Default::default()).await.unwrap().get(),
-        25_000_000_000
+        BASE_FEE
     );
     let h0 = u64::try_from(eth.block_number(Default::default()).await.unwrap()).unwrap();
     assert_eq!(c.balance(evm).await, 0, "a key the C genesis does not fund");
