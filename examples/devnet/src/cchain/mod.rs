@@ -88,15 +88,11 @@ pub fn put_account(
     Ok(())
 }
 
-/// The EVM address of a secp256k1 public key: the last 20 bytes of the keccak-256 of its
-/// uncompressed form without the `04` prefix (go-ethereum's `crypto.PubkeyToAddress`).
+/// The EVM address of a secp256k1 public key (the library's `PublicKey::evm_address`: the
+/// last 20 bytes of the Keccak-256 of its uncompressed form, go-ethereum's
+/// `crypto.PubkeyToAddress`), as the devnet keys its accounts.
 pub fn evm_address(key: &PublicKey) -> [u8; 20] {
-    use sha3::Digest;
-    let point = k256::PublicKey::from_sec1_bytes(&key.compressed())
-        .expect("a recovered key is a curve point");
-    let uncompressed = k256::elliptic_curve::sec1::ToEncodedPoint::to_encoded_point(&point, false);
-    let hash = sha3::Keccak256::digest(&uncompressed.as_bytes()[1..]);
-    hash[12..].try_into().expect("20 bytes")
+    *key.evm_address().as_bytes()
 }
 
 /// A C block in the devnet's own form (see the module's documentation).
