@@ -245,8 +245,35 @@ fn chain_of(path: &str) -> &str {
     rest.split('/').next().unwrap_or("")
 }
 
+/// The C-chain exports the X-chain imports in `bytes` spend: `bytes` an X transaction, an X
+/// block, or a proposer block wrapping one; an import whose source is neither the X- nor the
+/// P-chain (whose ID is all zeros) imports from the C-chain.
+fn exports_from_c(bytes: &[u8]) -> Vec<avalanche_rpc::wire::Id> {
+    use avalanche_rpc::codec::{avm, proposervm};
+    let txs: Vec<avm::Tx> = if let Ok(tx) = avm::Tx::from_bytes(bytes) {
+        vec![tx]
+    } else {
+        let inner = proposervm::Block::from_bytes(bytes)
+            .ok()
+            .and_then(|p| p.block().cloned());
+        match avm::Block::from_bytes(inner.as_deref().unwrap_or(bytes)) {
+            Ok(avm::Block::StandardBlock(b)) => b.txs.clone(),
+            _ => Vec::new(),
+        }
+    };
+    txs.iter()
+        .filter_map(|tx| match &tx.unsigned {
+            avm::UnsignedTx::ImportTx(i) if i.source_chain != avalanche_rpc::wire::Id::ZERO => {
+                Some(i.imported_inputs.iter().map(|input| input.utxo_id.tx_id))
+            }
+            _ => None,
+        })
+        .flatten()
+        .collect()
+}
+
 /// Values earlier replies gave, by member name, each with the path of the reply; at most
-/// [`Harvest::PER_NAME`] a name.
+/// [`Harvest::PER_NAME`] a name at one path.
 #[derive(Default)]
 struct Harvest(BTreeMap<String, Vec<(String, Value)>>);
 
@@ -255,14 +282,17 @@ impl Harvest {
 
     fn add(&mut self, name: &str, path: &str, v: Value) {
         let list = self.0.entry(name.to_string()).or_default();
-        if list.len() < Self::PER_NAME && !list.iter().any(|(_, x)| *x == v) {
+        let at_path = list.iter().filter(|(p, _)| p == path).count();
+        if at_path < Self::PER_NAME && !list.iter().any(|(p, x)| p == path && *x == v) {
             list.push((path.to_string(), v));
         }
     }
 
     /// Every scalar and list-of-text member of `v` by name; and what a member gives: the ID
     /// of a block (`block`: SHA-256 of its bytes), the transaction that produced each UTXO
-    /// (`utxos`: a UTXO's bytes start with its codec version and that ID), and the validation
+    /// (`utxos`: a UTXO's bytes start with its codec version and that ID), the C-chain's
+    /// atomic exports an X-chain import from C spends (`tx`, `bytes`: an X transaction, its
+    /// source chain neither X nor P, given at the C-chain's `avax` path), and the validation
     /// of a Subnet's first validator once it is an L1 (`subnetID`: the validation ID of the
     /// i-th validator of a ConvertSubnetToL1Tx is SHA-256 of the Subnet ID and i as 4 bytes,
     /// ACP-77).
@@ -302,6 +332,17 @@ impl Harvest {
                         let validation = avalanche_rpc::wire::Id::from_sha256(&b);
                         self.add("validationID", chain, Value::String(validation.to_string()));
                     }
+                    // An X-chain import from the C-chain (in an X transaction's or block's
+                    // bytes: `avm.getTx`, `avm.getBlock…`, the X-chain's index) names the
+                    // C-chain's atomic exports it spends: IDs `avax.getAtomicTx` answers.
+                    if matches!(k.as_str(), "tx" | "bytes" | "block")
+                        && matches!(chain_of(chain), "X")
+                        && let Some(b) = bytes(x)
+                    {
+                        for id in exports_from_c(&b) {
+                            self.add("txID", "/ext/bc/C/avax", Value::String(id.to_string()));
+                        }
+                    }
                     if k == "utxos" {
                         for u in x.as_array().into_iter().flatten().filter_map(bytes) {
                             if let Some(id) = u.get(2..34) {
@@ -320,9 +361,9 @@ impl Harvest {
     }
 
     /// The values for `name` a call at `path` may take: those from replies at the same path
-    /// first, then from the same chain, then the rest; an address of another chain
+    /// first, then from the same chain, then (unless `own_chain_only`) the rest; an address of another chain
     /// (`P-local1…`) is given as the same address on the path's chain.
-    fn candidates(&self, name: &str, path: &str) -> Vec<Value> {
+    fn candidates(&self, name: &str, path: &str, own_chain_only: bool) -> Vec<Value> {
         let Some(list) = self.0.get(name) else {
             return Vec::new();
         };
@@ -336,7 +377,10 @@ impl Harvest {
                 2
             }
         };
-        let mut ranked: Vec<&(String, Value)> = list.iter().collect();
+        let mut ranked: Vec<&(String, Value)> = list
+            .iter()
+            .filter(|(p, _)| !own_chain_only || rank(p) < 2)
+            .collect();
         ranked.sort_by_key(|(p, _)| rank(p));
         let mut out: Vec<Value> = Vec::new();
         for (_, v) in ranked {
@@ -444,7 +488,10 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
                     if !required || !versions.served(node_version) {
                         continue;
                     }
-                    let mut found = harvest.candidates(name, path);
+                    // The first round takes values of the method's own chain only: one another
+                    // chain gave may name nothing here (an X-chain transaction's ID for the
+                    // C-chain's `avax.getAtomicTx`), and a later round still tries it.
+                    let mut found = harvest.candidates(name, path, round == 0);
                     if let Some(re) = pattern {
                         found.retain(|v| v.as_str().is_none_or(|s| re.is_match(s)));
                     }

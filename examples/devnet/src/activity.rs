@@ -1,5 +1,5 @@
 //! The built-in activity generator: a short history made at first start (so every method has
-//! something to show from the first call), and with `--activity` a transfer every
+//! something to show from the first call, the C-chain's atomic side included), and with `--activity` a transfer every
 //! `--block-interval` on the X-chain (and every third one on the P-chain). Every transaction
 //! is an ordinary signed one, built by `avalanche_rpc::transact` with the devnet's context
 //! ([`crate::context`]), going through issueTx and the one acceptance path.
@@ -303,6 +303,38 @@ pub fn seed(d: &Devnet) -> Result<History, String> {
     let message = crate::control::sign_warp(d, &manager_message(&reweigh)?)?;
     p_txs.push(p_do(d, &keys[4], |c, u, p| {
         p::set_l1_validator_weight_tx(c, u, p, &message)
+    })?);
+    // The C-chain's atomic side: 1 AVAX from ewoq's C-chain account (the local genesis funds
+    // it) exported to its X address and imported there, so that `avax.getAtomicTx` has a
+    // transaction to show and the X-chain an import from C.
+    let ewoq = &keys[0];
+    let ctx = context(d)?;
+    let account = {
+        let r = d.engine.store.read().map_err(|e| e.to_string())?;
+        let a = crate::cchain::account(&r, &crate::cchain::evm_address(&ewoq.public_key()))
+            .map_err(|e| e.to_string())?;
+        transact::c::Account::of(&ewoq.public_key(), a.balance, a.nonce)
+    };
+    let out = secp256k1fx::TransferOutput::new(AVAX, one(ewoq.address()));
+    let base_fee = u128::from(crate::cchain::BASE_FEE);
+    let built = transact::c::export_tx(&ctx, &[account], ctx.x_chain_id, &[out], base_fee);
+    let tx = context::sign(built, &Keychain::from_keys(test_keys()))?;
+    let bytes = tx.to_bytes().map_err(|e| e.to_string())?;
+    d.accept_now(Chain::C, bytes).map_err(|e| e.explained())?;
+    let atomic: Vec<avm::Utxo> = {
+        let r = d.engine.store.read().map_err(|e| e.to_string())?;
+        let from_c = crate::ledger::Space::Atomic {
+            to: Chain::X,
+            from: Chain::C,
+        };
+        crate::ledger::utxos_of(&r, from_c, ewoq.address().as_bytes(), None, usize::MAX)
+            .map_err(|e| e.to_string())?
+            .into_iter()
+            .map(|(_, b)| avm::Utxo::from_bytes(&b).map_err(|e| e.to_string()))
+            .collect::<Result<_, _>>()?
+    };
+    x_txs.push(x_do(d, ewoq, |c, u, p| {
+        x::import_tx(c, &atomic, u, p, c.c_chain_id, &one(ewoq.address()))
     })?);
     Ok(History {
         x_txs,

@@ -29,7 +29,8 @@ async fn the_start_history_is_consistent() {
             .unwrap()
             .height
             .get(),
-        5
+        6,
+        "five blocks of X history and the import of what ewoq's C account exported"
     );
     for id in &h.x_txs {
         let s = x.get_tx_status(GetTxStatusParams::new(*id)).await.unwrap();
@@ -257,7 +258,8 @@ async fn the_start_history_is_consistent() {
         .validators;
     assert_eq!(v.len(), 1);
     assert_eq!(v[0].weight.get(), 2_000 * AVAX);
-    for (chain, n) in [("X", 5), ("P", 13)] {
+    // The C-chain's atomic side: one block (ewoq's export to X), imported on X.
+    for (chain, n) in [("X", 6), ("P", 13), ("C", 1)] {
         let r = d
             .node
             .index(chain, "block")
