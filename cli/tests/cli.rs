@@ -2417,6 +2417,40 @@ fn call_calls_every_method_the_devnet_serves() {
     let status = c.call("avm.getTxStatus", &["--txID", &funded], Ok_);
     assert_eq!(status["status"], "Unknown", "the revert undid the funding");
 
+    // The C-chain's atomic side and its `eth_` reads (positional params, given by name here).
+    let ewoq_c = EWOQ_X.replacen("X-", "C-", 1);
+    let utxos = c.call(
+        "avax.getUTXOs",
+        &["--addresses", &ewoq_c, "--sourceChain", "P"],
+        Ok_,
+    );
+    assert_eq!(utxos["numFetched"], "0", "{utxos}");
+    let unknown = avalanche_rpc::wire::Id::new([7; 32]).to_string();
+    c.call(
+        "avax.getAtomicTx",
+        &["--txID", &unknown],
+        Error(-32000, "could not find tx"),
+    );
+    let status = c.call("avax.getAtomicTxStatus", &["--txID", &unknown], Ok_);
+    assert_eq!(status["status"], "Unknown", "{status}");
+    c.call(
+        "avax.issueTx",
+        &["--tx", "0x00"],
+        Error(-32602, "input is smaller than the checksum size"),
+    );
+    assert_eq!(c.call("eth_chainId", &[], Ok_), "0xa868");
+    assert_eq!(c.call("eth_baseFee", &[], Ok_), "0x1");
+    c.call("eth_blockNumber", &[], Ok_);
+    let ewoq_evm = EWOQ
+        .parse::<avalanche_rpc::keys::PrivateKey>()
+        .unwrap()
+        .evm_address()
+        .to_string();
+    let args = ["--address", ewoq_evm.as_str(), "--block", "latest"];
+    let balance = c.call("eth_getBalance", &args, Ok_);
+    assert!(text(&balance).starts_with("0x"), "{balance}");
+    c.call("eth_getTransactionCount", &args, Ok_);
+
     let missed: Vec<&&str> = c.to_call.difference(&c.called).collect();
     assert!(missed.is_empty(), "not called: {missed:?}");
     println!(
