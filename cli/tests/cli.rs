@@ -1,6 +1,10 @@
 //! `avax-rpc decode` and `encode`: the node's vectors to their JSON form and
 //! back to the same bytes, and a clear error naming the offset and the field.
 
+mod common;
+
+use common::Scratch;
+
 use std::process::Command;
 
 fn run(args: &[&str]) -> (bool, String, String) {
@@ -295,36 +299,6 @@ const EWOQ_HEX: &str = "56289e99c94b6912bfc12adc093c9b51124f0dc54ac7a766b2bc5ccf
 const EWOQ_X: &str = "X-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u";
 const EWOQ_P: &str = "P-local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u";
 
-/// A directory of its own under the system's temporary directory, removed when dropped.
-struct Scratch(std::path::PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "avax-rpc-{name}-{}-{}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos()
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn write(&self, name: &str, text: &str) -> String {
-        let path = self.0.join(name);
-        std::fs::write(&path, text).unwrap();
-        path.to_str().unwrap().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 /// One run of the tool: its arguments, status and output.
 struct Run {
     args: Vec<String>,
@@ -411,8 +385,8 @@ impl Transcript {
 #[test]
 fn wallet_reads_keys_from_a_file_or_the_environment_and_never_prints_them() {
     let dir = Scratch::new("keys");
-    let file = dir.write("keys.txt", &format!("# the funded key\n{EWOQ}\n"));
-    let hex_file = dir.write("hex.txt", &format!("0x{EWOQ_HEX}\n"));
+    let file = dir.write("keys.txt", format!("# the funded key\n{EWOQ}\n"));
+    let hex_file = dir.write("hex.txt", format!("0x{EWOQ_HEX}\n"));
     let mut t = Transcript::default();
     for args in [
         &["wallet", "address", "--hrp", "local", "--key-file", &file][..],
@@ -740,7 +714,7 @@ fn no_run_of_a_key_shows_whatever_the_entry_point() {
             ),
         ];
         // A key file holding the shape on its third line.
-        let file = dir.write(&format!("keys-{n}.txt"), &format!("# keys\n\n{f}\n"));
+        let file = dir.write(&format!("keys-{n}.txt"), format!("# keys\n\n{f}\n"));
         cases.push((
             owned(&["wallet", "address", "--hrp", "local", "--key-file", &file]),
             vec![],
@@ -802,7 +776,7 @@ fn a_key_line_that_is_not_a_key_is_named_not_quoted() {
         (format!("{EWOQ} {EWOQ}"), "2 words"),
         (EWOQ.to_lowercase(), "does not decode"),
     ] {
-        let file = dir.write("k.txt", &format!("# keys\n{line}\n"));
+        let file = dir.write("k.txt", format!("# keys\n{line}\n"));
         let err = t.fails(
             1,
             &["wallet", "address", "--hrp", "local", "--key-file", &file],
@@ -871,14 +845,14 @@ fn a_key_file_is_bounded_regular_and_private() {
         assert_eq!(code, Some(1), "{err}");
         assert!(err.contains("/dev/zero is a character device"), "{err}");
     }
-    let big = dir.write("big.txt", &format!("{EWOQ}\n{}", "#\n".repeat(40_000)));
+    let big = dir.write("big.txt", format!("{EWOQ}\n{}", "#\n".repeat(40_000)));
     let (code, _, err) = address(&big);
     assert_eq!(code, Some(1), "{err}");
     assert!(
         err.contains("80061 bytes; a key file is at most 64 KiB"),
         "{err}"
     );
-    let bom = dir.write("bom.txt", &format!("\u{feff}{EWOQ}\r\n"));
+    let bom = dir.write("bom.txt", format!("\u{feff}{EWOQ}\r\n"));
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
@@ -1021,12 +995,6 @@ fn wallet_refuses_bad_amounts_and_periods_naming_the_flag() {
 
 const AVAX: u64 = 1_000_000_000;
 
-impl Scratch {
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_str().unwrap().to_string()
-    }
-}
-
 /// 32 bytes that differ on every run: a fresh recipient and node ID on a long-lived devnet.
 fn fresh_bytes() -> [u8; 32] {
     let mut x = std::time::SystemTime::now()
@@ -1106,7 +1074,7 @@ fn wallet_sends_and_stakes_on_the_devnet() {
         .status
     };
     let dir = Scratch::new("wallet");
-    let keys = dir.write("ewoq.txt", &format!("{EWOQ}\n"));
+    let keys = dir.write("ewoq.txt", format!("{EWOQ}\n"));
     let mut t = Transcript::default();
 
     // Addresses for the node's network.
@@ -1131,7 +1099,7 @@ fn wallet_sends_and_stakes_on_the_devnet() {
     // A fresh recipient.
     let seed = fresh_bytes();
     let recipient = avalanche_rpc::keys::PrivateKey::from_bytes(&seed).unwrap();
-    let recipient_keys = dir.write("recipient.txt", &hex(&seed));
+    let recipient_keys = dir.write("recipient.txt", hex(&seed));
     let payload = *recipient.address().as_bytes();
     let rx = Address::new(Some("X"), "local", payload)
         .unwrap()
@@ -1502,7 +1470,7 @@ fn wallet_moves_avax_through_the_c_chain_on_the_devnet() {
         (balance, nonce)
     };
     let dir = Scratch::new("through-c");
-    let keys = dir.write("ewoq.txt", &format!("{EWOQ}\n"));
+    let keys = dir.write("ewoq.txt", format!("{EWOQ}\n"));
     let mut t = Transcript::default();
     let wallet = |t: &mut Transcript, args: &[&str]| {
         let mut all = vec!["wallet", args[0], "--url", url, "--key-file", &keys];

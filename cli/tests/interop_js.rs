@@ -6,6 +6,10 @@
 //! by default; `tests/wallets/run.sh` runs them:
 //! `tests/with-devnet 29720 interop cargo test -p avax-rpc --test interop_js -- --ignored`.
 
+mod common;
+
+use common::{Out, Scratch};
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -17,53 +21,8 @@ use avalanche_rpc::wire::{Address, ShortId};
 const AVAX: u64 = 1_000_000_000;
 const EWOQ: &str = "PrivateKey-ewoqjP7PxY4yr3iLTpLisriqt94hdyDFNgchSxGGztUrTXtNN";
 
-/// A directory of its own, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "avax-rpc-interop-{name}-{}-{}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos()
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_str().unwrap().to_string()
-    }
-
-    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> String {
-        let path = self.path(name);
-        std::fs::write(&path, bytes).unwrap();
-        path
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-struct Out {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
-
 fn run(mut cmd: Command, what: &str) -> Out {
-    let out = cmd.output().unwrap_or_else(|e| panic!("{what}: {e}"));
-    Out {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    Out::from(cmd.output().unwrap_or_else(|e| panic!("{what}: {e}")))
 }
 
 fn check(r: Out, what: &str) -> Out {

@@ -5,7 +5,10 @@
 //! through `openssl pkeyutl`'s DER, combined, issued) need a devnet:
 //! `tests/with-devnet 29711 portable cargo test -p avax-rpc --test portable_tx -- --ignored`.
 
-use std::path::PathBuf;
+mod common;
+
+use common::{Out, Scratch};
+
 use std::process::Command;
 
 use avalanche_rpc::codec::{avax, avm, platform, secp256k1fx};
@@ -18,46 +21,6 @@ use serde_json::{Value, json};
 
 const AVAX: u64 = 1_000_000_000;
 const NOW: u64 = 1_750_000_000;
-
-/// A directory of its own, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let dir = std::env::temp_dir().join(format!(
-            "avax-rpc-portable-{name}-{}-{}",
-            std::process::id(),
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_nanos()
-        ));
-        std::fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn path(&self, name: &str) -> String {
-        self.0.join(name).to_str().unwrap().to_string()
-    }
-
-    fn write(&self, name: &str, bytes: impl AsRef<[u8]>) -> String {
-        let path = self.path(name);
-        std::fs::write(&path, bytes).unwrap();
-        path
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-struct Out {
-    code: Option<i32>,
-    stdout: String,
-    stderr: String,
-}
 
 /// Whether `unshare -rn` gives a process a network namespace of its own (no interface but
 /// loopback, which is down): the signing processes run in one where it does.
@@ -79,16 +42,12 @@ fn avax_rpc(args: &[&str], offline: bool) -> Out {
     } else {
         Command::new(bin)
     };
-    let out = cmd
-        .args(args)
-        .env_remove("AVAX_PRIVATE_KEY")
-        .output()
-        .expect("the binary runs");
-    Out {
-        code: out.status.code(),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
+    Out::from(
+        cmd.args(args)
+            .env_remove("AVAX_PRIVATE_KEY")
+            .output()
+            .expect("the binary runs"),
+    )
 }
 
 fn ok(args: &[&str], offline: bool) -> Out {
