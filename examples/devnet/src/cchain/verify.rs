@@ -74,6 +74,27 @@ pub fn fee(gas: u64, base_fee: u64) -> u128 {
     (u128::from(gas) * u128::from(base_fee)).div_ceil(X2C)
 }
 
+/// A rule of the atomic codec broken, in coreth's words where its `Verify` has them
+/// (`plugin/evm/atomic/import_tx.go:119-126`: `ErrInputsNotSortedUnique`,
+/// `ErrOutputsNotSortedUnique`; `export_tx.go:124-128`: `ErrOutputsNotSorted`,
+/// `ErrInputsNotSortedUnique`), else as the other chains word it; the devnet's place and
+/// rule as the detail.
+fn rule_broken(e: &avalanche_rpc::codec::RuleError) -> Refusal {
+    use avalanche_rpc::codec::RuleProblem;
+    let words = match (e.problem(), e.field()) {
+        (RuleProblem::Unordered, Some("importedInputs" | "inputs")) => {
+            "inputs not sorted and unique"
+        }
+        (RuleProblem::Unordered, Some("outputs")) => "outputs not sorted and unique",
+        (RuleProblem::Unordered, Some("exportedOutputs")) => "tx outputs not sorted",
+        _ => return crate::engine::rule_broken(e),
+    };
+    Refusal::node(
+        words,
+        format!("the transaction breaks a rule of the codec: {e}"),
+    )
+}
+
 fn refuse<T>(words: &str, detail: impl Into<String>) -> Result<T, VerifyError> {
     Err(Refusal::node(words, detail).into())
 }
@@ -128,7 +149,7 @@ pub fn verify(
         );
     }
     // The codec's rules (inputs and outputs sorted and unique), in the node's words.
-    tx.verify().map_err(|e| crate::engine::rule_broken(&e))?;
+    tx.verify().map_err(|e| rule_broken(&e))?;
     let unsigned = tx
         .unsigned
         .to_bytes()
@@ -301,8 +322,12 @@ fn import(
         };
         let input = transfer_in(&i.input, &place)?;
         if out.amount != input.amount {
+            // secp256k1fx's `ErrMismatchedAmounts` with both amounts (`vms/secp256k1fx/fx.go:162`).
             return refuse(
-                "import tx transfer failed verification: utxo amount and input amount are not equal",
+                &format!(
+                    "import tx transfer failed verification: utxo amount and input amount are not equal: {} != {}",
+                    out.amount, input.amount
+                ),
                 format!(
                     "`{place}.input.amount` is {}, the UTXO holds {}",
                     input.amount, out.amount
@@ -535,5 +560,111 @@ mod tests {
         // Rounded up: 1 gas at 1 wei (the devnet's base fee) is 1 nAVAX, not 0.
         assert_eq!(fee(1, 1), 1);
         assert_eq!(fee(11_300, super::super::BASE_FEE), 1);
+    }
+
+    const AVAX_NAVAX: u64 = 1_000_000_000;
+
+    fn rules() -> Rules {
+        Rules {
+            network_id: 12345,
+            chain_id: Id::from_sha256(b"C"),
+            x_chain: Id::from_sha256(b"X"),
+            avax: Id::from_sha256(b"AVAX"),
+            base_fee: 1,
+        }
+    }
+
+    /// A UTXO of `amount` AVAX exported from X to C, owned by one address, as shared memory
+    /// holds it.
+    fn exported(r: &Rules, n: u32, amount: u64) -> atomic::Utxo {
+        let owners =
+            secp256k1fx::OutputOwners::new(0, 1, vec![avalanche_rpc::wire::ShortId::new([7; 20])]);
+        atomic::Utxo::new(
+            avax::UtxoId::new(Id::from_sha256(b"the export"), n),
+            r.avax,
+            atomic::UtxoOutput::TransferOutput(secp256k1fx::TransferOutput::new(amount, owners)),
+        )
+    }
+
+    /// An import from X of these UTXOs, each claimed at `claimed` nAVAX, crediting `credit`;
+    /// one credential (of no valid signature) per input.
+    fn import_of(r: &Rules, utxos: &[&atomic::Utxo], claimed: u64, credit: u64) -> atomic::Tx {
+        let inputs = utxos
+            .iter()
+            .map(|u| {
+                atomic::TransferableInput::new(
+                    u.utxo_id.clone(),
+                    r.avax,
+                    secp256k1fx::TransferInput::new(claimed, secp256k1fx::Input::new(vec![0]))
+                        .into(),
+                )
+            })
+            .collect::<Vec<_>>();
+        let creds = inputs
+            .iter()
+            .map(|_| secp256k1fx::Credential::new(vec![[0; 65]]).into())
+            .collect();
+        let unsigned = atomic::UnsignedImportTx::new(
+            r.network_id,
+            r.chain_id,
+            r.x_chain,
+            inputs,
+            vec![atomic::EvmOutput::new(
+                EvmAddress::new([9; 20]),
+                credit,
+                r.avax,
+            )],
+        );
+        atomic::Tx::new(unsigned.into(), creds)
+    }
+
+    fn run(r: &Rules, tx: &atomic::Tx, shared: &[&atomic::Utxo]) -> Result<Effects, VerifyError> {
+        let held: Vec<(Id, Vec<u8>)> = shared
+            .iter()
+            .map(|u| (u.utxo_id.id(), u.to_bytes().expect("utxo bytes")))
+            .collect();
+        verify(
+            r,
+            tx,
+            0,
+            &mut |_, id| Ok(held.iter().find(|(i, _)| i == id).map(|(_, b)| b.clone())),
+            &mut |_| Ok(Account::default()),
+        )
+    }
+
+    fn words(r: Result<Effects, VerifyError>) -> String {
+        match r {
+            Err(VerifyError::Refused(refusal)) => refusal.to_string(),
+            Err(other) => format!("not a refusal: {other:?}"),
+            Ok(_) => "accepted".into(),
+        }
+    }
+
+    #[test]
+    fn an_input_claiming_more_than_its_utxo_is_refused_with_both_amounts_as_coreth_words_it() {
+        let r = rules();
+        let u = exported(&r, 0, 20 * AVAX_NAVAX);
+        let tx = import_of(&r, &[&u], 21 * AVAX_NAVAX, 21 * AVAX_NAVAX - 1);
+        let got = words(run(&r, &tx, &[&u]));
+        assert!(
+            got.starts_with(
+                "import tx transfer failed verification: utxo amount and input amount are not equal: 20000000000 != 21000000000"
+            ),
+            "{got}"
+        );
+    }
+
+    #[test]
+    fn an_import_spending_one_utxo_twice_is_refused_as_coreth_verify_refuses_it() {
+        let r = rules();
+        let u = exported(&r, 0, 20 * AVAX_NAVAX);
+        let mut tx = import_of(&r, &[&u, &u], 20 * AVAX_NAVAX, 30 * AVAX_NAVAX);
+        let got = words(run(&r, &tx, &[&u]));
+        assert!(got.starts_with("inputs not sorted and unique"), "{got}");
+        // Two UTXOs out of order: the same words.
+        let v = exported(&r, 1, 20 * AVAX_NAVAX);
+        tx = import_of(&r, &[&v, &u], 20 * AVAX_NAVAX, 30 * AVAX_NAVAX);
+        let got = words(run(&r, &tx, &[&u, &v]));
+        assert!(got.starts_with("inputs not sorted and unique"), "{got}");
     }
 }

@@ -38,7 +38,8 @@ impl Eth {
                 })?,
         };
         if number > head {
-            return Err(RpcError::server("header not found"));
+            // coreth's `ErrUnfinalizedData` (`eth/api_backend.go:55,119`).
+            return Err(RpcError::server("cannot query unfinalized data"));
         }
         if number < head {
             return Err(RpcError::server(format!(
