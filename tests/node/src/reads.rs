@@ -1,4 +1,5 @@
-//! Reads: every method of the spec's `info`, `platform`, `avm`, `index` and `proposervm`
+//! Reads: every method of the spec's `info`, `platform`, `avm`, `index`, `proposervm`,
+//! `avax` (the C-chain's atomic side) and `eth` (its five calls, positional params)
 //! interfaces (the catalog `avalanche_rpc::METHODS`, less what the node no longer serves and
 //! `issueTx`, which the transactions cover), with valid params drawn from what the writes
 //! produced, then with each kind of bad param the spec's types can express, as raw JSON.
@@ -26,6 +27,7 @@ struct Genesis {
 fn valid(method: &str, w: &Written, g: &Genesis) -> Vec<(String, Value)> {
     let x_tx = w.x_txs.first().map(s).unwrap_or(Value::Null);
     let p_tx = w.p_txs.last().map(s).unwrap_or(Value::Null);
+    let c_tx = w.c_txs.first().map(s).unwrap_or(Value::Null);
     let subnet = w.subnet.map(s).unwrap_or(Value::Null);
     let chain = w.chain.map(s).unwrap_or(Value::Null);
     let primary = s("11111111111111111111111111111111LpoYY");
@@ -135,6 +137,53 @@ fn valid(method: &str, w: &Written, g: &Genesis) -> Vec<(String, Value)> {
         "platform.getSubnets" => one(json!({ "ids": [subnet] })),
         "platform.validates" => one(json!({ "subnetID": subnet })),
         "platform.validatedBy" => one(json!({ "blockchainID": chain })),
+        "avax.getUTXOs" => {
+            let me_c = s(&w.me_c);
+            vec![
+                (
+                    "valid-from-X".into(),
+                    json!({ "addresses": [me_c], "sourceChain": "X", "encoding": "hex" }),
+                ),
+                (
+                    "valid-from-X-limit-1".into(),
+                    json!({ "addresses": [me_c], "sourceChain": "X", "limit": 1 }),
+                ),
+                (
+                    "valid-from-P".into(),
+                    json!({ "addresses": [me_c], "sourceChain": "P", "encoding": "hex" }),
+                ),
+            ]
+        }
+        "avax.getAtomicTx" => {
+            let mut v = one(json!({ "txID": c_tx, "encoding": "hex" }));
+            v.push((
+                "valid-last".into(),
+                json!({ "txID": w.c_txs.last().map(s), "encoding": "hex" }),
+            ));
+            v.push((
+                "valid-x-tx".into(),
+                json!({ "txID": x_tx, "encoding": "hex" }),
+            ));
+            v
+        }
+        "avax.getAtomicTxStatus" => {
+            let mut v = one(json!({ "txID": c_tx }));
+            v.push(("valid-x-tx".into(), json!({ "txID": x_tx })));
+            v
+        }
+        "eth_getBalance" | "eth_getTransactionCount" => {
+            let me_evm = s(&w.me_evm);
+            vec![
+                ("valid".into(), json!([me_evm, "latest"])),
+                ("valid-genesis".into(), json!([me_evm, "0x0"])),
+                ("valid-earliest".into(), json!([me_evm, "earliest"])),
+                (
+                    "valid-untouched".into(),
+                    json!(["0x0000000000000000000000000000000000000001", "latest"]),
+                ),
+            ]
+        }
+        "eth_chainId" | "eth_baseFee" | "eth_blockNumber" => one(json!([])),
         "platform.getBlockchainStatus" => {
             let mut v = one(json!({ "blockchainID": chain }));
             v.push(("valid-X".into(), json!({ "blockchainID": "X" })));
@@ -151,6 +200,9 @@ fn bad(
     w: &Written,
 ) -> Vec<(String, Value)> {
     let mut out = Vec::new();
+    if let Some(arr) = valid.as_array() {
+        return bad_positional(method, arr);
+    }
     let Some(obj) = valid.as_object() else {
         return out;
     };
@@ -203,7 +255,9 @@ fn bad(
             }
             "address" => {
                 if let Some(t) = first(current) {
-                    let other = if let Some(r) = t.strip_prefix("X-") {
+                    let other = if let Some(r) = t.strip_prefix("C-") {
+                        format!("X-{r}")
+                    } else if let Some(r) = t.strip_prefix("X-") {
                         format!("P-{r}")
                     } else if let Some(r) = t.strip_prefix("P-") {
                         format!("X-{r}")
@@ -224,6 +278,54 @@ fn bad(
             _ => {}
         }
     }
+    out
+}
+
+/// The bad cases of a method with positional params (the `eth_` calls): each param left
+/// out (from the last), of the wrong JSON type, and, by its type, an address that is not 20
+/// bytes, a block tag that is none, a block past the last; one param too many.
+fn bad_positional(
+    method: &'static avalanche_rpc::rpc::MethodInfo,
+    valid: &[Value],
+) -> Vec<(String, Value)> {
+    let mut out = Vec::new();
+    for (i, p) in method.params.iter().enumerate() {
+        if i >= valid.len() {
+            break;
+        }
+        let with = |v: Value| {
+            let mut a = valid.to_vec();
+            a[i] = v;
+            Value::Array(a)
+        };
+        if !p.optional {
+            out.push((
+                format!("missing-{}", p.name),
+                Value::Array(valid[..i].to_vec()),
+            ));
+        }
+        out.push((format!("wrong-type-{}", p.name), with(json!(12))));
+        match p.ty {
+            "evm-address" => {
+                out.push((
+                    format!("short-{}", p.name),
+                    with(s("0x8db97c7cece249c2b98bdc0226cc4c2a57bf52")),
+                ));
+                out.push((
+                    format!("not-hex-{}", p.name),
+                    with(s("0xzzb97c7cece249c2b98bdc0226cc4c2a57bf52fc")),
+                ));
+            }
+            _ if p.name.contains("block") => {
+                out.push((format!("unknown-tag-{}", p.name), with(s("later"))));
+                out.push((format!("too-high-{}", p.name), with(s("0xffffff"))));
+            }
+            _ => {}
+        }
+    }
+    let mut more = valid.to_vec();
+    more.push(s("extra"));
+    out.push(("one-param-too-many".into(), Value::Array(more)));
     out
 }
 
@@ -249,7 +351,7 @@ pub async fn run(node_url: &str, devnet_url: &str, w: &Written, report: &mut Rep
             || m.changes_state
             || !matches!(
                 m.interface,
-                "info" | "platform" | "avm" | "index" | "proposervm"
+                "info" | "platform" | "avm" | "index" | "proposervm" | "avax" | "eth"
             )
         {
             continue;

@@ -54,7 +54,11 @@ impl Side {
 
 /// The path of a method's interface with its chain filled in.
 pub fn path_of(method: &str) -> &'static str {
+    if method.starts_with("eth_") {
+        return "/ext/bc/C/rpc";
+    }
     match method.split('.').next().unwrap_or("") {
+        "avax" => "/ext/bc/C/avax",
         "info" => "/ext/info",
         "platform" => "/ext/bc/P",
         "avm" => "/ext/bc/X",

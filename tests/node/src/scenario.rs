@@ -11,8 +11,8 @@ use avalanche_rpc::platform::{GetL1ValidatorParams, PlatformClient};
 use avalanche_rpc::proposervm::ProposervmClient;
 use avalanche_rpc::rpc::Node;
 use avalanche_rpc::transact::p::{self, Authority, ChainRequest, Stake, ValidatorRequest};
-use avalanche_rpc::transact::{self, Context, Keychain, Payer, Signable, Unsigned, x};
-use avalanche_rpc::wire::{Height, Id, NodeId, ShortId};
+use avalanche_rpc::transact::{self, Context, Keychain, Payer, Signable, Unsigned, c, x};
+use avalanche_rpc::wire::{EvmAddress, Height, Id, NodeId, ShortId};
 
 use crate::report::Report;
 use crate::rpc::{Side, result};
@@ -40,6 +40,8 @@ fn seeded(tag: u8) -> [u8; 32] {
 pub struct Written {
     pub x_txs: Vec<Id>,
     pub p_txs: Vec<Id>,
+    /// The C-chain's atomic transactions, in the order they were accepted.
+    pub c_txs: Vec<Id>,
     pub asset: Option<Id>,
     pub subnet: Option<Id>,
     pub chain: Option<Id>,
@@ -47,6 +49,9 @@ pub struct Written {
     pub validation_id: Option<Id>,
     pub me: String,
     pub me_p: String,
+    /// The funded key's address on C (`C-…`, for `avax.getUTXOs`) and its EVM address.
+    pub me_c: String,
+    pub me_evm: String,
     pub alice_x: String,
     pub hrp: String,
 }
@@ -59,6 +64,7 @@ struct Run<'a> {
     ctx: Context,
     keys: Keychain,
     me: ShortId,
+    me_evm: EvmAddress,
     alice: ShortId,
     stranger: PrivateKey,
     warp_key: SecretKey,
@@ -108,7 +114,7 @@ impl Run<'_> {
         let raw = Raw::of(chain, tx, &self.keys);
         let other = match chain {
             Chain::X => self.ctx.p_chain_id,
-            Chain::P => self.ctx.x_chain_id,
+            Chain::P | Chain::C => self.ctx.x_chain_id,
         };
         let mut cases = txs::mutations(&raw, &self.keys, &self.me, other, &self.stranger);
         cases.extend(extra);
@@ -119,8 +125,8 @@ impl Run<'_> {
             self.settle_accepted(chain, &i).await;
         }
         let before = (
-            txs::holdings(&self.node, &self.ctx, &self.me).await?,
-            txs::holdings(&self.dev, &self.ctx, &self.me).await?,
+            txs::holdings(&self.node, &self.ctx, &self.me, self.me_evm).await?,
+            txs::holdings(&self.dev, &self.ctx, &self.me, self.me_evm).await?,
         );
         let signed = raw.signed(&self.keys, None);
         let id = raw.id(&self.keys);
@@ -141,8 +147,8 @@ impl Run<'_> {
                 .map_err(|m| format!("{kind} on the devnet: {m}"))?;
         }
         let after = (
-            txs::holdings(&self.node, &self.ctx, &self.me).await?,
-            txs::holdings(&self.dev, &self.ctx, &self.me).await?,
+            txs::holdings(&self.node, &self.ctx, &self.me, self.me_evm).await?,
+            txs::holdings(&self.dev, &self.ctx, &self.me, self.me_evm).await?,
         );
         self.report.fee(
             kind,
@@ -173,6 +179,7 @@ impl Run<'_> {
         match chain {
             Chain::X => self.w.x_txs.push(id),
             Chain::P => self.w.p_txs.push(id),
+            Chain::C => self.w.c_txs.push(id),
         }
         Ok(id)
     }
@@ -301,11 +308,14 @@ pub async fn run(
     let alice_key = PrivateKey::from_bytes(&seeded(1)).map_err(e)?;
     let stranger = PrivateKey::from_bytes(&seeded(2)).map_err(e)?;
     let me = ewoq.address();
+    let me_evm = ewoq.public_key().evm_address();
     let alice = alice_key.address();
     let keys = Keychain::from_keys([ewoq, alice_key]);
     let w = Written {
         me: ctx.address("X", &me),
         me_p: ctx.address("P", &me),
+        me_c: ctx.address("C", &me),
+        me_evm: me_evm.to_string(),
         alice_x: ctx.address("X", &alice),
         hrp: ctx.hrp.to_string(),
         ..Default::default()
@@ -318,6 +328,7 @@ pub async fn run(
         ctx,
         keys,
         me,
+        me_evm,
         alice,
         stranger,
         warp_key,
@@ -326,6 +337,7 @@ pub async fn run(
     };
     x_chain(&mut r).await?;
     p_chain(&mut r).await?;
+    c_chain(&mut r).await?;
     Ok(r.w)
 }
 
@@ -800,5 +812,112 @@ async fn p_chain(r: &mut Run<'_>) -> Result<()> {
     }
     r.kind("P.DisableL1ValidatorTx", Chain::P, &tx, extra)
         .await?;
+    Ok(())
+}
+
+/// The C-chain's atomic side: exports from C to X and to P and their imports there, exports
+/// from X and from P to C and the C-chain's imports of them, each C transaction with the
+/// C-chain's own mutations too; last, an export from X to C left unimported, for the reads.
+async fn c_chain(r: &mut Run<'_>) -> Result<()> {
+    let avax = r.ctx.avax_asset_id;
+    let (x_id, p_id, c_id) = (r.ctx.x_chain_id, r.ctx.p_chain_id, r.ctx.c_chain_id);
+    let public = r
+        .keys
+        .get(&r.me)
+        .ok_or("the funded key is not in the keychain")?
+        .public_key();
+    // An asset that is not AVAX: the X-chain's, created above.
+    let (network_id, other_asset) = (
+        r.ctx.network_id,
+        r.w.asset.unwrap_or_else(|| Id::from_sha256(b"not AVAX")),
+    );
+    let case = |spendable: u64, other_chain: Id| txs::AtomicCase {
+        network_id,
+        other_chain,
+        unknown_chain: Id::from_sha256(b"no such chain"),
+        other_asset,
+        spendable,
+    };
+    for (kind, dest, back) in [
+        ("C.ExportTx(to X)", x_id, "X"),
+        ("C.ExportTx(to P)", p_id, "P"),
+    ] {
+        let accounts = c::accounts(&r.node, std::slice::from_ref(&public))
+            .await
+            .map_err(e)?;
+        let base = c::base_fee(&r.node).await.map_err(e)?;
+        let out = secp256k1fx::TransferOutput::new(5 * AVAX, to(&r.me));
+        let tx = c::export_tx(&r.ctx, &accounts, dest, &[out], base).map_err(e)?;
+        let raw = Raw::of(Chain::C, &tx, &r.keys);
+        let extra = txs::atomic_mutations(&raw, &r.keys, &case(accounts[0].spendable(), x_id));
+        r.kind(kind, Chain::C, &tx, extra).await?;
+        // Its import on the chain it went to.
+        if back == "X" {
+            let atomic = transact::x::utxos(&r.node, &r.ctx, &[r.me], Some("C"))
+                .await
+                .map_err(e)?;
+            let tx = x::import_tx(&r.ctx, &atomic, &[], &r.payer().await?, c_id, &to(&r.me))
+                .map_err(e)?;
+            r.kind("X.ImportTx(from C)", Chain::X, &tx, vec![]).await?;
+        } else {
+            let atomic = transact::p::utxos(&r.node, &r.ctx, &[r.me], Some("C"))
+                .await
+                .map_err(e)?;
+            let tx = p::import_tx(&r.ctx, &atomic, &[], &r.payer().await?, c_id, &to(&r.me))
+                .map_err(e)?;
+            r.kind("P.ImportTx(from C)", Chain::P, &tx, vec![]).await?;
+        }
+    }
+
+    // X -> C and P -> C, each imported on C.
+    let tx = x::export_tx(
+        &r.ctx,
+        &r.x_utxos().await?,
+        &r.payer().await?,
+        c_id,
+        &[x::output(avax, 20 * AVAX, to(&r.me))],
+    )
+    .map_err(e)?;
+    r.kind("X.ExportTx(to C)", Chain::X, &tx, vec![]).await?;
+    c_import(r, "C.ImportTx(from X)", "X", x_id, case(0, p_id)).await?;
+    let tx = p::export_tx(
+        &r.ctx,
+        &r.p_utxos().await?,
+        &r.payer().await?,
+        c_id,
+        &[p::output(avax, 20 * AVAX, to(&r.me))],
+    )
+    .map_err(e)?;
+    r.kind("P.ExportTx(to C)", Chain::P, &tx, vec![]).await?;
+    c_import(r, "C.ImportTx(from P)", "P", p_id, case(0, x_id)).await?;
+
+    // Left in the C-chain's shared memory: what `avax.getUTXOs` lists in the reads.
+    let tx = x::export_tx(
+        &r.ctx,
+        &r.x_utxos().await?,
+        &r.payer().await?,
+        c_id,
+        &[x::output(avax, 3 * AVAX, to(&r.me))],
+    )
+    .map_err(e)?;
+    r.kind("X.ExportTx(to C, left)", Chain::X, &tx, vec![])
+        .await?;
+    Ok(())
+}
+
+/// The C-chain's import of what `source` exported to it, into the funded key's EVM address.
+async fn c_import(
+    r: &mut Run<'_>,
+    kind: &str,
+    alias: &str,
+    source: Id,
+    case: txs::AtomicCase,
+) -> Result<()> {
+    let utxos = c::utxos(&r.node, &r.ctx, &[r.me], alias).await.map_err(e)?;
+    let base = c::base_fee(&r.node).await.map_err(e)?;
+    let tx = c::import_tx(&r.ctx, &utxos, &r.payer().await?, source, r.me_evm, base).map_err(e)?;
+    let raw = Raw::of(Chain::C, &tx, &r.keys);
+    let extra = txs::atomic_mutations(&raw, &r.keys, &case);
+    r.kind(kind, Chain::C, &tx, extra).await?;
     Ok(())
 }
