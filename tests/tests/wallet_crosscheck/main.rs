@@ -740,7 +740,12 @@ fn cases() -> Vec<Case> {
     for seed in 1..=12u64 {
         let mut rng = Rng(seed * 15_485_863);
         let ctx = context(&mut rng, if seed % 3 == 0 { 12345 } else { 5 });
-        let shape = [small, mixed, big][seed as usize % 3];
+        // A validator stakes 2,000 AVAX or more: large UTXOs, some stakeable-locked.
+        let shape = if seed % 2 == 1 {
+            Shape { count: 12, ..big }
+        } else {
+            [small, mixed, big][seed as usize % 3]
+        };
         let shape = Shape {
             max: shape.max.max(3 * AVAX),
             ..shape
@@ -761,11 +766,7 @@ fn cases() -> Vec<Case> {
             };
             let req = AutoRenewedValidatorRequest {
                 node_id: node_id(&mut rng),
-                weight: if shape.count == big.count {
-                    2_000 * AVAX + rng.below(500 * AVAX)
-                } else {
-                    2_000 * AVAX
-                },
+                weight: 2_000 * AVAX + rng.below(500 * AVAX),
                 signer: (bls.public_key(), bls.proof_of_possession()),
                 validator_rewards: owners(&[k[0]], 1, 0),
                 delegator_rewards: owners(&[k[1]], 1, 0),
@@ -857,12 +858,21 @@ fn every_case_builds_what_the_node_takes() {
     // Every ACP-236 case builds (so that AvalancheJS is compared on bytes, not on errors).
     let acp236: Vec<&Case> = cases
         .iter()
-        .filter(|c| c.kind.contains("AutoRenewed"))
+        .filter(|c| c.name.contains("auto-renewed"))
         .collect();
     assert_eq!(acp236.len(), 12);
+    let mut staked_locked = 0;
     for c in acp236 {
-        assert!(c.built.is_ok(), "{}: {:?}", c.name, c.built.as_ref().err());
+        let Ok((bytes, ..)) = &c.built else {
+            panic!("{}: {:?}", c.name, c.built.as_ref().err());
+        };
+        // Stakeable-locked inputs (LockIn, type 21) staked by a validator.
+        staked_locked += usize::from(!c.name.contains("config") && hex(bytes).contains("00000015"));
     }
+    assert!(
+        staked_locked >= 1,
+        "no auto-renewed validator stakes locked funds"
+    );
     // What the cases cover: stakeable-locked inputs staked, the excess burned for want of a
     // change output, several assets, multisig inputs, no change at all.
     let (mut locked_in, mut excess_burned, mut assets, mut multisig, mut no_change) =
