@@ -270,6 +270,34 @@ function build(c) {
         { ...common, validationId: p.validationID, disableAuth: p.disableAuth },
         ctx,
       );
+    case "autoRenewedValidator":
+      return e.newAddAutoRenewedValidatorTx(
+        {
+          ...common,
+          nodeId: p.nodeID,
+          weight: BigInt(p.weight),
+          publicKey: bytes(p.publicKey),
+          signature: bytes(p.signature),
+          rewardAddresses: p.rewardAddresses.map(bytes),
+          delegatorRewardsOwner: p.delegatorRewardAddresses.map(bytes),
+          ownerAddresses: p.ownerAddresses.map(bytes),
+          shares: p.shares,
+          autoCompoundRewardShares: p.autoCompoundRewardShares,
+          period: BigInt(p.period),
+        },
+        ctx,
+      );
+    case "setAutoRenewedValidatorConfig":
+      return e.newSetAutoRenewedValidatorConfigTx(
+        {
+          ...common,
+          validatorTxId: p.txID,
+          auth: p.auth,
+          autoCompoundRewardShares: p.autoCompoundRewardShares,
+          period: BigInt(p.period),
+        },
+        ctx,
+      );
   }
   throw new Error(`unknown P kind ${c.kind}`);
 }

@@ -143,6 +143,7 @@ async fn prepare(blocks: u64, dir: std::path::PathBuf, keep: bool) -> Served {
             mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
             db_cache_bytes: avalanche_devnet::store::CACHE_BYTES,
             p_chain_lead: avalanche_devnet::LEAD,
+            upgrade_file: None,
         })
         .expect("a devnet on disk"),
     );

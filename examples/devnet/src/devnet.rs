@@ -36,6 +36,9 @@ pub struct Options {
     /// How far the P-chain's time may run ahead of the clock while blocks come faster than
     /// one a second, in seconds ([`LEAD`], the node's sync bound, by default).
     pub p_chain_lead: u64,
+    /// The upgrades' schedule in the node's format (`--upgrade-file`'s contents); `None`:
+    /// the local network's (Helicon unscheduled).
+    pub upgrade_file: Option<String>,
 }
 
 /// The P-chain's time runs at most this far ahead of the clock by default, in seconds: the
@@ -78,6 +81,8 @@ pub struct Devnet {
     pub started_ns: u64,
     /// The store was created by this start (genesis was just written).
     pub fresh: bool,
+    /// The upgrades' schedule (`info.upgrades`; Helicon gates ACP-236 on the P-chain).
+    pub upgrades: crate::upgrade::Upgrades,
 }
 
 impl Devnet {
@@ -161,7 +166,13 @@ impl Devnet {
             tx_fee: TX_FEE,
             create_asset_tx_fee: CREATE_ASSET_TX_FEE,
         };
+        let upgrades = match &options.upgrade_file {
+            Some(json) => crate::upgrade::Upgrades::parse(json, options.network_id, genesis.time)
+                .map_err(|e| StartError(format!("--upgrade-file: {e}")))?,
+            None => crate::upgrade::Upgrades::default(),
+        };
         let p_rules = crate::pchain::vocab::Rules {
+            helicon: upgrades.helicon(),
             network_id: options.network_id,
             avax: genesis.avax_asset_id,
             x_chain: genesis.x_chain_id,
@@ -203,6 +214,7 @@ impl Devnet {
         clock.set_advanced(store::meta_u64(&r, Meta::CLOCK_ADVANCED)?.unwrap_or(0));
         drop(r);
         let devnet = Devnet {
+            upgrades,
             nodes,
             started_ns,
             fresh,

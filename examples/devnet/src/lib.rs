@@ -33,6 +33,7 @@ pub mod refusal;
 pub mod rpc;
 pub mod secp;
 pub mod store;
+pub mod upgrade;
 pub mod view;
 pub mod xchain;
 

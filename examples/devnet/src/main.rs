@@ -31,6 +31,12 @@ struct Flags {
     /// flag. Unlike the node, any network ID may be given one, the local network's included.
     #[arg(long)]
     genesis_file: Option<PathBuf>,
+    /// The upgrades' schedule, in the node's format (a JSON `upgrade.Config`): Helicon at a
+    /// time of your choosing enables ACP-236's auto-renewed validators on the P-chain. As
+    /// the node, only on a network other than mainnet, fuji and local (`--network-id`); the
+    /// upgrades up to Granite must be active by the genesis time. Given at each start.
+    #[arg(long)]
+    upgrade_file: Option<PathBuf>,
     /// Keep the chain in this directory, across restarts. Without it the devnet runs in
     /// memory and starts from genesis each time.
     #[arg(long, conflicts_with = "in_memory")]
@@ -162,6 +168,15 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
         mempool_bytes: flags.mempool_bytes,
         db_cache_bytes: flags.db_cache_bytes,
         p_chain_lead: flags.p_chain_lead,
+        upgrade_file: match &flags.upgrade_file {
+            Some(path) => Some(std::fs::read_to_string(path).map_err(|e| {
+                format!(
+                    "--upgrade-file {}: unable to read upgrade file: {e}",
+                    path.display()
+                )
+            })?),
+            None => None,
+        },
     })?);
     if devnet.fresh && flags.history && devnet.options.genesis.is_none() {
         let d = devnet.clone();

@@ -254,6 +254,22 @@ pub fn complexity(tx: &platform::UnsignedTx) -> Result<Complexity, FeeError> {
         U::DisableL1ValidatorTx(t) => {
             sum(&[base(&t.base), [32 + 4 * 2, 1, 6, 0], auth(&t.disable_auth)])
         }
+        // Node ID (length-prefixed), the signer's, the outputs' count, the three owners'
+        // type IDs, the two shares and the period.
+        U::AddAutoRenewedValidatorTx(t) => sum(&[
+            base(&t.base),
+            [4 + 20 + 4 * 7 + 8, 0, 3, 0],
+            outputs(&t.stake),
+            signer(&t.signer),
+            owner(&t.validator_rewards_owner),
+            owner(&t.delegator_rewards_owner),
+            owner(&t.validator_authority),
+        ]),
+        // The validator's transaction, the authorization's two type IDs, the shares and the
+        // period.
+        U::SetAutoRenewedValidatorConfigTx(t) => {
+            sum(&[base(&t.base), [32 + 4 * 3 + 8, 1, 1, 0], auth(&t.auth)])
+        }
         other => return Err(FeeError::Unpriced(other.type_name())),
     })
 }

@@ -1,8 +1,9 @@
 //! P-chain builders: pure functions from a context, UTXOs and a request to an unsigned
-//! transaction and the dynamic fee it pays, one per kind the P-chain accepts since Etna.
+//! transaction and the dynamic fee it pays, one per kind the P-chain accepts since Etna,
+//! and the two ACP-236 kinds it accepts since Helicon (auto-renewed validators).
 //! Each is AvalancheJS 5.2.0's Etna builder of the same name (`newBaseTx`,
-//! `newAddPermissionlessValidatorTx`, …): the same UTXOs in the same order give the same
-//! bytes. Beyond it, requests are checked against the node's rules first (stakes, periods,
+//! `newAddPermissionlessValidatorTx`, `newAddAutoRenewedValidatorTx`, …): the same UTXOs in
+//! the same order give the same bytes. Beyond it, requests are checked against the node's rules first (stakes, periods,
 //! owners), and owner addresses are sorted as the node requires.
 
 use std::collections::BTreeSet;
@@ -222,6 +223,7 @@ fn burned(ctx: &Context, tx: &platform::UnsignedTx) -> u64 {
         U::ImportTx(t) => consumed = consumed.saturating_add(avax_in(&t.imported_inputs)),
         U::ExportTx(t) => produced = produced.saturating_add(avax(&t.exported_outputs)),
         U::AddPermissionlessValidatorTx(t) => produced = produced.saturating_add(avax(&t.stake)),
+        U::AddAutoRenewedValidatorTx(t) => produced = produced.saturating_add(avax(&t.stake)),
         U::AddPermissionlessDelegatorTx(t) => produced = produced.saturating_add(avax(&t.stake)),
         U::ConvertSubnetToL1Tx(t) => {
             produced = produced.saturating_add(
@@ -809,5 +811,167 @@ pub fn disable_l1_validator_tx(
     plan.trailing.push(signers);
     build(ctx, payer, plan, |base, _| {
         platform::DisableL1ValidatorTx::new(base, validation_id, auth.clone()).into()
+    })
+}
+
+/// An auto-renewed Primary Network validator (ACP-236, accepted since Helicon): its stake
+/// stays locked period after period until its authority sets a period of 0.
+#[derive(Debug, Clone)]
+pub struct AutoRenewedValidatorRequest {
+    /// The node that validates.
+    pub node_id: NodeId,
+    /// The stake (nAVAX).
+    pub weight: u64,
+    /// The BLS public key and its proof of possession (the node requires one).
+    pub signer: ([u8; 48], [u8; 96]),
+    /// Who receives the validation rewards that are not restaked.
+    pub validator_rewards: secp256k1fx::OutputOwners,
+    /// Who receives the delegation fees that are not restaked.
+    pub delegator_rewards: secp256k1fx::OutputOwners,
+    /// Who may change the configuration (`SetAutoRenewedValidatorConfigTx`).
+    pub validator_authority: secp256k1fx::OutputOwners,
+    /// The delegation fee in millionths.
+    pub shares: u32,
+    /// The share of each period's rewards restaked, in millionths (0: all paid out,
+    /// 1000000: all restaked).
+    pub auto_compound_reward_shares: u32,
+    /// The length of each period (seconds), within the network's staking durations.
+    pub period: u64,
+}
+
+fn check_compound(field: &str, shares: u32) -> Result<(), BuildError> {
+    if shares > 1_000_000 {
+        return Err(BuildError::invalid(
+            field,
+            format!("{shares} millionths; at most 1000000 (all rewards restaked)"),
+        ));
+    }
+    Ok(())
+}
+
+fn check_renewal_period(ctx: &Context, field: &str, period: u64) -> Result<(), BuildError> {
+    let r = &ctx.staking;
+    if period < r.min_stake_duration {
+        return Err(BuildError::invalid(
+            field,
+            format!(
+                "{period} s; the shortest staking period is {} s",
+                r.min_stake_duration
+            ),
+        ));
+    }
+    if period > r.max_stake_duration {
+        return Err(BuildError::invalid(
+            field,
+            format!(
+                "{period} s; the longest staking period is {} s",
+                r.max_stake_duration
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// An AddAutoRenewedValidatorTx (`newAddAutoRenewedValidatorTx`): stakeable-locked UTXOs
+/// staked first, then unlocked ones. The node accepts it once Helicon is active.
+pub fn add_auto_renewed_validator_tx(
+    ctx: &Context,
+    utxos: &[platform::Utxo],
+    payer: &Payer,
+    req: &AutoRenewedValidatorRequest,
+) -> Result<Unsigned, BuildError> {
+    let r = &ctx.staking;
+    if req.weight < r.min_validator_stake {
+        return Err(BuildError::invalid(
+            "weight",
+            format!(
+                "{} nAVAX is below the minimum validator stake of {} nAVAX",
+                req.weight, r.min_validator_stake
+            ),
+        ));
+    }
+    if req.weight > r.max_validator_stake {
+        return Err(BuildError::invalid(
+            "weight",
+            format!(
+                "{} nAVAX is above the maximum validator stake of {} nAVAX",
+                req.weight, r.max_validator_stake
+            ),
+        ));
+    }
+    if req.shares < r.min_delegation_fee || req.shares > 1_000_000 {
+        return Err(BuildError::invalid(
+            "shares",
+            format!(
+                "{} millionths; the delegation fee is between {} and 1000000",
+                req.shares, r.min_delegation_fee
+            ),
+        ));
+    }
+    check_compound("autoCompoundRewardShares", req.auto_compound_reward_shares)?;
+    check_renewal_period(ctx, "period", req.period)?;
+    check_owners("validatorRewards", &req.validator_rewards)?;
+    check_owners("delegatorRewards", &req.delegator_rewards)?;
+    check_owners("validatorAuthority", &req.validator_authority)?;
+    let (pk, pop) = req.signer;
+    let signer =
+        platform::Signer::ProofOfPossession(Box::new(platform::ProofOfPossession::new(pk, pop)));
+    let mut plan = Plan::new(utxos, payer)?;
+    plan.to_stake = Amounts(vec![(ctx.avax_asset_id, req.weight)]);
+    plan.consolidate = true;
+    plan.use_locked = true;
+    build(ctx, payer, plan, |base, stake| {
+        platform::AddAutoRenewedValidatorTx::new(
+            base,
+            req.node_id.as_bytes().to_vec(),
+            signer.clone(),
+            stake,
+            owner(&req.validator_rewards),
+            owner(&req.delegator_rewards),
+            owner(&req.validator_authority),
+            req.shares,
+            req.auto_compound_reward_shares,
+            req.period,
+        )
+        .into()
+    })
+}
+
+/// A SetAutoRenewedValidatorConfigTx (`newSetAutoRenewedValidatorConfigTx`): from the end
+/// of the current period, `auto_compound_reward_shares` of the rewards are restaked and the
+/// next period lasts `period` seconds; a period of 0 ends the validation with the current
+/// period. `tx_id` is the validator's latest staking transaction (its `txID` in
+/// `platform.getCurrentValidators`), `authority` its validator authority.
+pub fn set_auto_renewed_validator_config_tx(
+    ctx: &Context,
+    utxos: &[platform::Utxo],
+    payer: &Payer,
+    tx_id: Id,
+    authority: &Authority,
+    auto_compound_reward_shares: u32,
+    period: u64,
+) -> Result<Unsigned, BuildError> {
+    if tx_id == Id::ZERO {
+        return Err(BuildError::invalid(
+            "txID",
+            "the zero ID; give the validator's staking transaction",
+        ));
+    }
+    check_compound("autoCompoundRewardShares", auto_compound_reward_shares)?;
+    if period != 0 {
+        check_renewal_period(ctx, "period", period)?;
+    }
+    let (auth, signers) = authority.auth("auth", payer)?;
+    let mut plan = Plan::new(utxos, payer)?;
+    plan.trailing.push(signers);
+    build(ctx, payer, plan, |base, _| {
+        platform::SetAutoRenewedValidatorConfigTx::new(
+            base,
+            tx_id,
+            auth.clone(),
+            auto_compound_reward_shares,
+            period,
+        )
+        .into()
     })
 }

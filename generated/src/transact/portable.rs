@@ -335,6 +335,15 @@ fn p_view(bytes: &[u8]) -> Result<(platform::UnsignedTx, View), PortableError> {
         U::AddPermissionlessDelegatorTx(t) => {
             flows.extend(t.stake.iter().map(|o| p_flow("staked", o)))
         }
+        U::AddAutoRenewedValidatorTx(t) => {
+            flows.extend(t.stake.iter().map(|o| p_flow("staked", o)))
+        }
+        U::SetAutoRenewedValidatorConfigTx(_) => {
+            return Err(PortableError::new(
+                "unsignedTx",
+                "a SetAutoRenewedValidatorConfigTx: its authorization (the validator's authority) is not carried in this format",
+            ));
+        }
         U::ConvertSubnetToL1Tx(t) => {
             balances = t
                 .validators

@@ -195,6 +195,64 @@ fn a_period_that_has_passed_or_is_too_long_is_refused_naming_end() {
 }
 
 #[test]
+fn an_auto_renewed_validator_is_refused_naming_period_compounding_and_txid() {
+    let c = ctx();
+    let a = key(1).address();
+    let utxos = vec![p_utxo(1, 5_000 * AVAX, one(a, 0))];
+    let payer = Payer::new(vec![a], NOW);
+    let bls = crate::bls::SecretKey::from_seed(&[7; 32]).unwrap();
+    let req = |period: u64, compound: u32| p::AutoRenewedValidatorRequest {
+        node_id: NodeId::new([9; 20]),
+        weight: 2_000 * AVAX,
+        signer: (bls.public_key(), bls.proof_of_possession()),
+        validator_rewards: one(a, 0),
+        delegator_rewards: one(a, 0),
+        validator_authority: one(a, 0),
+        shares: 20_000,
+        auto_compound_reward_shares: compound,
+        period,
+    };
+    let ok = p::add_auto_renewed_validator_tx(&c, &utxos, &payer, &req(86_400, 500_000)).unwrap();
+    let platform::UnsignedTx::AddAutoRenewedValidatorTx(t) = ok.tx() else {
+        panic!("{:?}", ok.tx())
+    };
+    assert_eq!((t.period, t.auto_compound_reward_shares), (86_400, 500_000));
+    assert_eq!(t.node_id, vec![9; 20]);
+    assert_eq!(ok.burned(), ok.fee());
+    let t = text(p::add_auto_renewed_validator_tx(&c, &utxos, &payer, &req(3_600, 0)).unwrap_err());
+    assert!(
+        t.starts_with("`period`:") && t.contains("shortest staking period is 86400 s"),
+        "{t}"
+    );
+    let t = text(
+        p::add_auto_renewed_validator_tx(&c, &utxos, &payer, &req(86_400, 1_000_001)).unwrap_err(),
+    );
+    assert!(t.starts_with("`autoCompoundRewardShares`:"), "{t}");
+    let authority = p::Authority::new(one(a, 0));
+    let set = |tx_id, period| {
+        p::set_auto_renewed_validator_config_tx(&c, &utxos, &payer, tx_id, &authority, 0, period)
+    };
+    let t = text(set(Id::ZERO, 86_400).unwrap_err());
+    assert!(t.starts_with("`txID`:"), "{t}");
+    let t = text(set(Id::new([5; 32]), 400 * 86_400).unwrap_err());
+    assert!(
+        t.starts_with("`period`:") && t.contains("longest staking period is 31536000 s"),
+        "{t}"
+    );
+    // A period of 0 stops the renewals.
+    assert!(set(Id::new([5; 32]), 0).is_ok());
+    let other = p::Authority::new(one(key(2).address(), 0));
+    let t = text(
+        p::set_auto_renewed_validator_config_tx(&c, &utxos, &payer, Id::new([5; 32]), &other, 0, 0)
+            .unwrap_err(),
+    );
+    assert!(
+        t.starts_with("`auth`:") && t.contains("cannot authorize"),
+        "{t}"
+    );
+}
+
+#[test]
 fn a_stake_below_the_minimum_and_a_delegation_over_the_limit_are_refused_naming_weight() {
     let c = ctx();
     let a = key(1).address();

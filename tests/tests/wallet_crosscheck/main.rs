@@ -1,7 +1,8 @@
 //! The wallet's builders against AvalancheJS 5.2.0's: generated contexts, UTXO sets and
 //! requests go through `avalanche_rpc::transact` and, in `tests/wallets/crosscheck.mjs`,
-//! through AvalancheJS's `newBaseTx`, `newExportTx`, `newImportTx` and Etna P-chain
-//! builders; the unsigned bytes, the fee (P: `pvm.calculateFee`) and the AVAX burned must be
+//! through AvalancheJS's `newBaseTx`, `newExportTx`, `newImportTx`, Etna P-chain
+//! builders and the ACP-236 ones (`newAddAutoRenewedValidatorTx`,
+//! `newSetAutoRenewedValidatorConfigTx`); the unsigned bytes, the fee (P: `pvm.calculateFee`) and the AVAX burned must be
 //! the same. Many small UTXOs, several assets, locked and stakeable-locked funds, change
 //! and none, multisig owners.
 //!
@@ -15,7 +16,9 @@ mod c;
 
 use avalanche_rpc::codec::{Verify, avax, avm, platform, secp256k1fx, warp};
 use avalanche_rpc::keys::PrivateKey;
-use avalanche_rpc::transact::p::{self as pb, Authority, ChainRequest, Stake, ValidatorRequest};
+use avalanche_rpc::transact::p::{
+    self as pb, Authority, AutoRenewedValidatorRequest, ChainRequest, Stake, ValidatorRequest,
+};
 use avalanche_rpc::transact::x as xb;
 use avalanche_rpc::transact::{self, Context, FeeConfig, FeeState, Payer, StakingRules, Unsigned};
 use avalanche_rpc::wire::{Id, NodeId, ShortId};
@@ -732,6 +735,88 @@ fn cases() -> Vec<Case> {
             }
         }
     }
+
+    // P-chain, ACP-236 (since Helicon): auto-renewed validators and their configuration.
+    for seed in 1..=12u64 {
+        let mut rng = Rng(seed * 15_485_863);
+        let ctx = context(&mut rng, if seed % 3 == 0 { 12345 } else { 5 });
+        // A validator stakes 2,000 AVAX or more: large UTXOs, some stakeable-locked.
+        let shape = if seed % 2 == 1 {
+            Shape { count: 12, ..big }
+        } else {
+            [small, mixed, big][seed as usize % 3]
+        };
+        let shape = Shape {
+            max: shape.max.max(3 * AVAX),
+            ..shape
+        };
+        let assets = [rng.id()];
+        let utxos = p_utxos(&mut rng, &ctx, shape, &assets);
+        let bytes: Vec<Vec<u8>> = utxos.iter().map(|u| u.to_bytes().unwrap()).collect();
+        let payer = payer_of(if shape.multisig { 2 } else { 1 }, &mut rng);
+        let period = ctx.staking.min_stake_duration + rng.below(60 * 24 * 3600);
+        let compound = [0, 300_000, 1_000_000][seed as usize % 3];
+        let (name, kind, params, built) = if seed % 2 == 1 {
+            let bls = avalanche_rpc::bls::SecretKey::from_seed(&[seed as u8 + 100; 32]).unwrap();
+            // The authority: one or two of the keys, either of which may sign.
+            let authority = if seed % 4 == 1 {
+                vec![k[2]]
+            } else {
+                vec![k[1], k[3]]
+            };
+            let req = AutoRenewedValidatorRequest {
+                node_id: node_id(&mut rng),
+                weight: 2_000 * AVAX + rng.below(500 * AVAX),
+                signer: (bls.public_key(), bls.proof_of_possession()),
+                validator_rewards: owners(&[k[0]], 1, 0),
+                delegator_rewards: owners(&[k[1]], 1, 0),
+                validator_authority: owners(&authority, 1, 0),
+                shares: 20_000 + rng.below(100_000) as u32,
+                auto_compound_reward_shares: compound,
+                period,
+            };
+            let params = json!({"nodeID": req.node_id.to_string(), "weight": req.weight.to_string(), "publicKey": hex(&bls.public_key()), "signature": hex(&bls.proof_of_possession()), "rewardAddresses": addrs(&[k[0]]), "delegatorRewardAddresses": addrs(&[k[1]]), "ownerAddresses": addrs(&authority), "shares": req.shares, "autoCompoundRewardShares": compound, "period": period.to_string()});
+            (
+                "auto-renewed validator",
+                "autoRenewedValidator",
+                params,
+                result(pb::add_auto_renewed_validator_tx(
+                    &ctx, &utxos, &payer, &req,
+                )),
+            )
+        } else {
+            let auth = Authority {
+                owner: if seed % 4 == 0 {
+                    owners(&[k[0], k[1], k[2]], 2, 0)
+                } else {
+                    owners(&[k[0]], 1, 0)
+                },
+                signers: Some(vec![k[0], k[1]]),
+            };
+            // A period of 0 ends the validation with the current period.
+            let period = if seed == 6 { 0 } else { period };
+            let tx_id = rng.id();
+            let a = auth_indices(&auth, &payer);
+            (
+                "set auto-renewed validator config",
+                "setAutoRenewedValidatorConfig",
+                json!({"txID": tx_id.to_string(), "auth": a, "autoCompoundRewardShares": compound, "period": period.to_string()}),
+                result(pb::set_auto_renewed_validator_config_tx(
+                    &ctx, &utxos, &payer, tx_id, &auth, compound, period,
+                )),
+            )
+        };
+        out.push(Case {
+            name: format!("p {name} {seed}"),
+            chain: "P",
+            kind,
+            utxos: bytes,
+            ctx,
+            payer,
+            params,
+            built,
+        });
+    }
     out
 }
 
@@ -770,6 +855,24 @@ fn every_case_builds_what_the_node_takes() {
     assert!(cases.len() >= 40, "{} cases", cases.len());
     let built = cases.iter().filter(|c| c.built.is_ok()).count();
     assert!(built >= 40, "only {built} of {} cases build", cases.len());
+    // Every ACP-236 case builds (so that AvalancheJS is compared on bytes, not on errors).
+    let acp236: Vec<&Case> = cases
+        .iter()
+        .filter(|c| c.name.contains("auto-renewed"))
+        .collect();
+    assert_eq!(acp236.len(), 12);
+    let mut staked_locked = 0;
+    for c in acp236 {
+        let Ok((bytes, ..)) = &c.built else {
+            panic!("{}: {:?}", c.name, c.built.as_ref().err());
+        };
+        // Stakeable-locked inputs (LockIn, type 21) staked by a validator.
+        staked_locked += usize::from(!c.name.contains("config") && hex(bytes).contains("00000015"));
+    }
+    assert!(
+        staked_locked >= 1,
+        "no auto-renewed validator stakes locked funds"
+    );
     // What the cases cover: stakeable-locked inputs staked, the excess burned for want of a
     // change output, several assets, multisig inputs, no change at all.
     let (mut locked_in, mut excess_burned, mut assets, mut multisig, mut no_change) =

@@ -140,6 +140,7 @@ async fn main() {
             mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
             db_cache_bytes: avalanche_devnet::store::CACHE_BYTES,
             p_chain_lead: avalanche_devnet::LEAD,
+            upgrade_file: None,
         })
         .expect("a devnet"),
     );
@@ -307,6 +308,7 @@ async fn main() {
             mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
             db_cache_bytes: avalanche_devnet::store::CACHE_BYTES,
             p_chain_lead: avalanche_devnet::LEAD,
+            upgrade_file: None,
         })
         .unwrap();
         let utxos = x_utxos(&fresh, &faucet);
@@ -394,6 +396,7 @@ fn in_memory() -> Devnet {
         mempool_bytes: avalanche_devnet::engine::pool::MAX_BYTES,
         db_cache_bytes: avalanche_devnet::store::CACHE_BYTES,
         p_chain_lead: avalanche_devnet::LEAD,
+        upgrade_file: None,
     })
     .expect("a devnet")
 }

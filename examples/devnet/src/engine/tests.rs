@@ -26,6 +26,7 @@ fn devnet() -> Devnet {
         mempool_bytes: super::pool::MAX_BYTES,
         db_cache_bytes: store::CACHE_BYTES,
         p_chain_lead: 600,
+        upgrade_file: None,
     })
     .expect("an in-memory devnet opens")
 }

@@ -87,6 +87,22 @@ pub fn verify(
     price: u64,
     state: &mut dyn ChainState,
 ) -> Result<Effects, VerifyError> {
+    if let platform::UnsignedTx::AddAutoRenewedValidatorTx(_)
+    | platform::UnsignedTx::SetAutoRenewedValidatorConfigTx(_) = &tx.unsigned
+        && time < rules.helicon
+    {
+        // `staker_tx_verification.go` (`verifyAddAutoRenewedValidatorTx`,
+        // `verifySetAutoRenewedValidatorConfigTx`): `errHeliconUpgradeNotActive`.
+        return Err(Refusal::node(
+            "attempting to use a Helicon-upgrade feature prior to activation",
+            format!(
+                "a {} needs Helicon, active from {} (the chain time is {time}; schedule it with --upgrade-file)",
+                tx.unsigned.type_name(),
+                rules.helicon
+            ),
+        )
+        .into());
+    }
     let kind = PTxKind::of(&tx.unsigned)?;
     // The base's rules are `avax.BaseTx.Verify`'s (the memo's limit among its metadata), which
     // the kind may wrap; the kind's own fields' rules are not.

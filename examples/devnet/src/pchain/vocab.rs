@@ -18,6 +18,8 @@ pub struct Rules {
     pub x_chain: Id,
     /// The C-chain's ID: imports and exports go to and from it or the X-chain.
     pub c_chain: Id,
+    /// When Helicon activates (Unix seconds): the ACP-236 kinds are accepted from then on.
+    pub helicon: u64,
 }
 
 /// What verification reads of the chain's state: the last accepted state when a transaction

@@ -13,8 +13,6 @@ use std::sync::Arc;
 pub const NODE_VERSION: &str = "1.15.0";
 /// The node's RPC protocol version at that release.
 const RPC_PROTOCOL_VERSION: u32 = 45;
-/// An upgrade not scheduled: the node's `UnscheduledActivationTime`, 9999-12-01T00:00:00Z.
-const UNSCHEDULED: i64 = 253_399_622_400;
 
 pub struct Info {
     pub devnet: Arc<Devnet>,
@@ -202,26 +200,27 @@ impl InfoServer for Info {
     }
 
     async fn upgrades(&self, _: UpgradesParams) -> Result<UpgradesResult, RpcError> {
-        let on = || Timestamp::from_unix(crate::genesis::INITIALLY_ACTIVE as i64, 0);
+        let u = &self.devnet.upgrades;
+        let t = |name| u.time(name);
         Ok(Upgrades::new(
-            on(),
-            on(),
-            on(),
-            on(),
-            0u64,
-            on(),
-            on(),
-            on(),
-            on(),
-            on(),
-            on(),
-            Id::ZERO,
-            on(),
-            on(),
-            on(),
-            on(),
-            30_000_000_000u64,
-            Timestamp::from_unix(UNSCHEDULED, 0),
+            t("apricotPhase1Time"),
+            t("apricotPhase2Time"),
+            t("apricotPhase3Time"),
+            t("apricotPhase4Time"),
+            u.apricot_phase4_min_p_chain_height,
+            t("apricotPhase5Time"),
+            t("apricotPhasePre6Time"),
+            t("apricotPhase6Time"),
+            t("apricotPhasePost6Time"),
+            t("banffTime"),
+            t("cortinaTime"),
+            u.cortina_x_chain_stop_vertex_id,
+            t("durangoTime"),
+            t("etnaTime"),
+            t("fortunaTime"),
+            t("graniteTime"),
+            u.granite_epoch_ns,
+            t("heliconTime"),
         ))
     }
 }

@@ -438,6 +438,7 @@ async fn a_p_chain_transfer_pays_the_dynamic_fee_and_moves_the_fee_state() {
 async fn p_chain_blocks_are_a_second_apart_and_run_ahead_at_most_the_lead() {
     let d = Devnet::start(avalanche_devnet::Options {
         p_chain_lead: avalanche_devnet::LEAD,
+        upgrade_file: None,
         ..common::options()
     })
     .await;

@@ -29,6 +29,7 @@ const NETWORK: u32 = 12345;
 
 fn rules() -> Rules {
     Rules {
+        helicon: crate::upgrade::UNSCHEDULED as u64,
         network_id: NETWORK,
         avax: Id::new([1; 32]),
         x_chain: Id::new([2; 32]),

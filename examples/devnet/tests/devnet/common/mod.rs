@@ -28,6 +28,7 @@ pub fn options() -> Options {
         // ahead instead of waiting a second a block past the node's 10 s (pchain.rs checks
         // the default).
         p_chain_lead: 600,
+        upgrade_file: None,
     }
 }
 
@@ -234,7 +235,8 @@ impl Devnet {
     /// Every P-chain UTXO of `key`, through `platform.getUTXOs`.
     pub async fn p_utxos(&self, key: &PrivateKey) -> Vec<avalanche_devnet::pchain::Utxo> {
         use avalanche_rpc::platform::{GetUtxosParams, PlatformClient};
-        let a = Address::new(Some("P"), "local", *key.address().as_bytes()).unwrap();
+        let hrp = avalanche_rpc::network::hrp(self.devnet.options.network_id);
+        let a = Address::new(Some("P"), hrp, *key.address().as_bytes()).unwrap();
         self.node
             .platform()
             .get_utxos(GetUtxosParams::new(vec![a]))
