@@ -381,7 +381,10 @@ pub async fn from_node<T: Transport>(
                         .and_then(|e| e.get(p.name))
                         .filter(|_| round >= 2)
                         .cloned();
-                    match value_for(&h.values, m, p, &path, None, &params, false).or(fallback) {
+                    // A value of the path's chain first, else any.
+                    let v = value_for(&h.values, m, p, &path, None, &params, true)
+                        .or_else(|| value_for(&h.values, m, p, &path, None, &params, false));
+                    match v.or(fallback) {
                         Some(v) => {
                             params.insert(p.name.to_string(), v);
                         }

@@ -9,7 +9,8 @@
 //!
 //! Each method also gets a "Try it" form, built by `html/try.js` from one JSON object of
 //! per-method data (`try_it`): it sends the request to the node URL of the sidebar
-//! (`#node-url`) when asked, never at load.
+//! (`#node-url`) when asked, never at load; "Fill forms" (`#fill-from-node`) fills every form
+//! from that node's replies, when pressed.
 
 mod codec;
 mod markup;
@@ -64,7 +65,9 @@ pub fn page(spec: &Spec) -> String {
 <div class="node">
 <label for="node-url" title="Where the Try it forms send their requests">Node</label>
 <input id="node-url" type="url" value="{url}" autocomplete="off" spellcheck="false">
+<button id="fill-from-node" type="button" title="Ask this node for values its forms can send: an address of its network, IDs and heights it has">Fill forms</button>
 </div>
+<p id="fill-status" class="muted small" hidden></p>
 <nav id="nav">
 <p id="search-count" hidden></p>
 <p id="no-match" hidden>No method matches.</p>
@@ -158,7 +161,7 @@ fn overview(h: &mut String, spec: &Spec, total: usize) {
 <pre class="code">curl -s -X POST -H 'content-type: application/json' \
   --data '{{"jsonrpc":"2.0","id":1,"method":"info.getNodeVersion","params":{{}}}}' \
   {url}/ext/info</pre>
-<p><strong>Trying a method here.</strong> Each method has a <em>Try it</em> form, prefilled from its first example, that sends the request from this page to the node named at the top of the sidebar (<code>{url}</code>, the devnet's and a node's default) and shows the reply. The browser lets the page read the reply only if the node allows the page's origin by CORS: start it with <code>--http-allowed-origins</code> naming that origin (<code>null</code> for a page opened from a file) or <code>*</code>, which is avalanchego's and <code>avalanche-devnet</code>'s default.</p>
+<p><strong>Trying a method here.</strong> Each method has a <em>Try it</em> form, prefilled from its first example, that sends the request from this page to the node named at the top of the sidebar (<code>{url}</code>, the devnet's and a node's default) and shows the reply. The examples are mainnet's: before sending to another network, press <em>Fill forms</em> (next to the node URL), once for the page: it asks the node for what its forms need, calling the methods that only read (first those that take no argument, at each of their paths, then those whose arguments earlier replies gave, in a few rounds), and fills each form's fields that hold a value that must exist on the node (an address, rewritten to the form's chain; a transaction, block or asset ID; a height) with a value of the same name and form from its replies, and its path with the first that answered (the X-chain's transactions are indexed in its blocks on a network that began linearized). Values that every node knows (<code>latest</code>, <code>hex</code>, <code>AVAX</code>) stay the example's; nothing is fetched until a button is pressed. <code>avax-rpc call METHOD --help</code> fills its example the same way. The browser lets the page read the reply only if the node allows the page's origin by CORS: start it with <code>--http-allowed-origins</code> naming that origin (<code>null</code> for a page opened from a file) or <code>*</code>, which is avalanchego's and <code>avalanche-devnet</code>'s default.</p>
 </div>
 <h2 class="subhead">Interfaces</h2>
 <table class="table">
