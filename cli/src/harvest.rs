@@ -6,7 +6,7 @@
 //! validator).
 //!
 //! The API page's Try it forms harvest the same way in JavaScript
-//! (`codegen/src/html/try.js`, `harvest`).
+//! (`codegen/src/html/harvest.js`).
 
 use avalanche_rpc::METHODS;
 use avalanche_rpc::rpc::{JsonKind, MethodInfo, ParamInfo, Transport};

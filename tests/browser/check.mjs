@@ -402,6 +402,14 @@ async function fillAndSendEveryRead(page, formOf, send, parsed, requests) {
   check(reads.length >= 60 && failed.length === 0, `every read method's filled form (${reads.length}) shows a result`, `${failed.length} failed: ${failed.map((f) => f.split(":")[0]).join(", ")}`);
   const tx = parsed(await send("avm.getTx"));
   check(/^0x/.test(tx?.result?.tx ?? ""), "avm.getTx's filled txID is a transaction of the devnet's X-chain", JSON.stringify(tx));
+
+  // No node there: said, and the forms keep what they hold.
+  await page.fill("#node-url", NOTHING);
+  await page.click("#fill-from-node");
+  await page.waitForSelector("#fill-status[data-done]", { timeout: 60000 });
+  const none = await page.textContent("#fill-status");
+  check(none.startsWith(`No reply from ${NOTHING}`), `Fill forms with nothing at ${NOTHING} says so`, none);
+  check(/^X-local1/.test(await address.inputValue()), "and the forms keep their values", await address.inputValue());
 }
 
 if (failures > 0) {

@@ -17,7 +17,7 @@
 //! `optional`, `changesState` (`changes-state` in the spec) and `positional` (params sent as an
 //! array in declared order, `params: positional`) appear only when true.
 //!
-//! "Fill forms" (`try.js`, the same harvest as `cli/src/harvest.rs`) reads this data too: the
+//! "Fill forms" (`harvest.js`, the same harvest as `cli/src/harvest.rs`) reads this data too: the
 //! methods without `changesState` are the ones it calls, first those with no param lacking
 //! `optional` at every path `paths` gives (each variable at its `value`, then its `examples`),
 //! then the others with values of their params' `name`s; a form's param takes a harvested
