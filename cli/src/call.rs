@@ -27,6 +27,12 @@
 //! message and data on standard error) or could not be reached; 2, a usage problem (unknown
 //! method or flag, a param refused: nothing was sent); 3, the result was printed but does not
 //! decode as the spec's result type (the problem on standard error).
+//!
+//! `METHOD --help` shows the spec's first example filled from the node at `--url` (the
+//! devnet's URL by default) where a value must exist there: an address of its network, an ID
+//! its chain has, a height it has, the index path that holds containers (`harvest.rs`, by
+//! param name, a few seconds at most). When no node answers it says so in one line and shows
+//! the spec's example.
 
 use std::collections::BTreeMap;
 use std::process::ExitCode;
@@ -125,7 +131,11 @@ fn call(args: Vec<String>) -> Result<String, Failure> {
         _ => {}
     }
     let method = find(first).map_err(Failure::Usage)?;
-    let flags = Flags::of(method);
+    let mut flags = Flags::of(method);
+    if args[1..].iter().any(|a| a == "--help" || a == "-h") {
+        flags.help_url = url_given(&args[1..]);
+        flags.filled = filled(method, flags.help_url.clone());
+    }
     let matches = match flags.command().try_get_matches_from(
         std::iter::once(format!("avax-rpc call {}", method.name)).chain(args.into_iter().skip(1)),
     ) {
@@ -394,6 +404,114 @@ struct Flags {
     path_vars: Vec<(&'static str, String)>,
     /// Param → its flag's name.
     params: Vec<(&'static ParamInfo, String)>,
+    /// For `--help`: the example filled from the node at `--url`, or why not.
+    filled: Filled,
+    /// For `--help`: `--url`'s value, which the example names unless it is the default.
+    help_url: String,
+}
+
+/// The example `--help` shows: the spec's first example with the values a node at `--url`
+/// has where one must exist there (an address of its network, an ID from its index, a height
+/// it has): from [`harvest`](super::harvest), by param name.
+enum Filled {
+    /// Not asked for (no `--help`), or nothing to fill (no params, no example).
+    Spec,
+    /// No node answered at the URL.
+    NoNode(String),
+    /// The node at the URL answered: the params, and the names of those its replies gave.
+    Node {
+        url: String,
+        /// The path variables: those of the first path at which the node answered.
+        path_values: BTreeMap<&'static str, String>,
+        params: Value,
+        from_node: Vec<&'static str>,
+    },
+}
+
+/// The value of `--url` in `args` (`--url URL` or `--url=URL`), else the default.
+fn url_given(args: &[String]) -> String {
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        if a == "--url" {
+            if let Some(u) = it.next() {
+                return u.clone();
+            }
+        } else if let Some(u) = a.strip_prefix("--url=") {
+            return u.to_string();
+        }
+    }
+    DEFAULT_URL.to_string()
+}
+
+/// Seconds each call of the harvest for `--help` may take, and all of them together.
+const HELP_CALL_TIMEOUT: u64 = 2;
+const HELP_TIMEOUT: u64 = 8;
+
+/// The spec's first example of `m` (or its required params) filled from the node at `url`.
+fn filled(m: &'static MethodInfo, url: String) -> Filled {
+    use super::harvest;
+    let example = m
+        .examples
+        .first()
+        .map_or_else(|| Value::Object(Map::new()), |e| e.params());
+    let Some(object) = example.as_object() else {
+        return Filled::Spec;
+    };
+    let wanted: Vec<&'static ParamInfo> = m
+        .params
+        .iter()
+        .filter(|p| !p.optional || object.contains_key(p.name))
+        .collect();
+    if wanted.is_empty() {
+        return Filled::Spec;
+    }
+    let base = url.trim_end_matches('/').to_string();
+    let Ok(transport) = HttpTransport::builder(&base)
+        .timeout(Duration::from_secs(HELP_CALL_TIMEOUT))
+        .build()
+    else {
+        return Filled::Spec;
+    };
+    let Ok(runtime) = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    else {
+        return Filled::Spec;
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(HELP_TIMEOUT);
+    // A value of the path's chain first (an X-chain transaction for `avm.getTx`), else any.
+    let fill = |h: &harvest::Harvested, own_chain_only: bool| {
+        let path = h.path(m);
+        let mut params = object.clone();
+        let mut from_node = Vec::new();
+        for p in &wanted {
+            let e = object.get(p.name);
+            // An unsigned Warp message: the node's network and one of its chains as source.
+            let warp = || e.and_then(|e| harvest::warp_message(&h.values, e));
+            let v = harvest::value_for(&h.values, m, p, &path, e, &params, true).or_else(warp);
+            let v = v.or_else(|| {
+                (!own_chain_only)
+                    .then(|| harvest::value_for(&h.values, m, p, &path, e, &params, false))
+                    .flatten()
+            });
+            if let Some(v) = v {
+                params.insert(p.name.to_string(), v);
+                from_node.push(p.name);
+            }
+        }
+        (path, params, from_node)
+    };
+    let enough = |h: &harvest::Harvested| fill(h, true).2.len() == wanted.len();
+    let Ok(h) = runtime.block_on(harvest::from_node(&transport, enough, deadline)) else {
+        return Filled::NoNode(base);
+    };
+    let (path, params, from_node) = fill(&h, false);
+    Filled::Node {
+        url: base,
+        path_values: harvest::path_values(m, &path),
+        params: Value::Object(params),
+        from_node,
+    }
 }
 
 impl Flags {
@@ -427,6 +545,8 @@ impl Flags {
             method,
             path_vars,
             params,
+            filled: Filled::Spec,
+            help_url: DEFAULT_URL.to_string(),
         }
     }
 
@@ -551,14 +671,43 @@ impl Flags {
         cmd
     }
 
-    /// An example built from the spec's first example, and how values are read.
+    /// An example built from the spec's first example (filled from the node at `--url`
+    /// when one answers), and how values are read.
     fn after_help(&self) -> String {
         let mut text = String::new();
-        if let Some(e) = self.method.examples.first() {
+        let spec = self.method.examples.first();
+        match &self.filled {
+            Filled::Node {
+                url,
+                path_values,
+                params,
+                from_node,
+            } => {
+                let own = if from_node.is_empty() {
+                    "no value of its params in its replies".to_string()
+                } else {
+                    format!("{} from its replies", from_node.join(", "))
+                };
+                let rest = spec.map_or(String::new(), |e| {
+                    format!("; the rest from the spec's \"{}\"", e.name)
+                });
+                text.push_str(&format!(
+                    "Example (for the node at {url}: {own}{rest}):\n  {}\n\n",
+                    self.example(params, url, path_values)
+                ));
+            }
+            Filled::NoNode(url) => {
+                text.push_str(&format!(
+                    "No node answers at {url}: the example is the spec's, with the values of its network.\n"
+                ));
+            }
+            Filled::Spec => {}
+        }
+        if let (Some(e), false) = (spec, matches!(self.filled, Filled::Node { .. })) {
             text.push_str(&format!(
                 "Example (the spec's \"{}\"):\n  {}\n\n",
                 e.name,
-                self.example(&e.params())
+                self.example(&e.params(), &self.help_url, &BTreeMap::new())
             ));
         }
         text.push_str(
@@ -570,13 +719,26 @@ impl Flags {
         text
     }
 
-    /// `avax-rpc call METHOD [--VAR value]… --PARAM value…` for `params` (a JSON object).
-    fn example(&self, params: &Value) -> String {
+    /// `avax-rpc call METHOD [--url URL] [--VAR value]… --PARAM value…` for `params` (a JSON
+    /// object); `--url` unless `url` is the default; path variables from `path_values`, else
+    /// their defaults.
+    fn example(
+        &self,
+        params: &Value,
+        url: &str,
+        path_values: &BTreeMap<&'static str, String>,
+    ) -> String {
         let m = self.method;
         let mut words = vec!["avax-rpc".to_string(), "call".into(), m.name.into()];
+        if url.trim_end_matches('/') != DEFAULT_URL.trim_end_matches('/') {
+            words.push("--url".into());
+            words.push(shell_word(url));
+        }
         for (var, flag) in &self.path_vars {
             let v = m.path_params.iter().find(|p| p.name == *var);
-            if let Some(value) = v.and_then(|v| v.default.or(v.examples.first().copied())) {
+            let value = path_values.get(var).map(String::as_str);
+            if let Some(value) = value.or(v.and_then(|v| v.default.or(v.examples.first().copied())))
+            {
                 words.push(format!("--{flag}"));
                 words.push(shell_word(value));
             }

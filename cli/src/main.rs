@@ -13,6 +13,7 @@ mod call;
 mod codec;
 mod conformance;
 mod export;
+mod harvest;
 mod secrets;
 mod units;
 mod wallet;

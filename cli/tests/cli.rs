@@ -2747,3 +2747,107 @@ fn decode_reads_stdin_and_takes_the_network_from_the_node() {
         )
     );
 }
+
+/// `call METHOD --url URL --help`: the example's line after the line starting with `head`,
+/// as words, with the lines before it.
+fn filled_help(method: &str, url: &str, head: &str) -> (Vec<String>, String) {
+    let (code, out, err) = run_code(&["call", method, "--url", url, "--help"]);
+    assert_eq!(code, Some(0), "{err}");
+    let mut lines = out.lines();
+    let found = lines
+        .find(|l| l.starts_with(head))
+        .unwrap_or_else(|| panic!("no line starting {head:?} in the help of {method}:\n{out}"));
+    let line = lines.next().expect("the example's line").trim();
+    let words = shell_words(line);
+    assert_eq!(words[..3], ["avax-rpc", "call", method], "{line}");
+    (words[3..].to_vec(), found.to_string())
+}
+
+/// The value of `--flag` in an example's words.
+fn flag_value<'a>(words: &'a [String], flag: &str) -> &'a str {
+    let at = words
+        .iter()
+        .position(|w| w == flag)
+        .unwrap_or_else(|| panic!("no {flag} in {words:?}"));
+    &words[at + 1]
+}
+
+#[test]
+fn call_help_without_a_node_says_so_in_one_line_and_shows_the_spec_example() {
+    let url = format!("http://127.0.0.1:{}", closed_port());
+    let (code, out, err) = run_code(&["call", "avm.getBalance", "--url", &url, "--help"]);
+    assert_eq!(code, Some(0), "{err}");
+    let at = out.find("No node answers").expect(&out);
+    let rest: Vec<&str> = out[at..].lines().take(3).collect();
+    assert_eq!(
+        rest[0],
+        format!(
+            "No node answers at {url}: the example is the spec's, with the values of its network."
+        )
+    );
+    assert!(rest[1].starts_with("Example (the spec's \""), "{out}");
+    // The spec's example, mainnet's address, at the URL given.
+    assert!(
+        rest[2].contains(&format!("--url {url} ")) && rest[2].contains("--address X-avax1"),
+        "{out}"
+    );
+}
+
+/// `call METHOD --help` against the devnet fills its example from the devnet's state: an
+/// address of its network (HRP `local`), a transaction its X-chain has, a height its
+/// P-chain has, the index path that holds containers; and each example, run as shown,
+/// succeeds.
+#[test]
+#[ignore = "needs a devnet: tests/with-devnet 19651 wallet cargo test -p avax-rpc --test cli -- --ignored"]
+fn call_help_fills_its_example_from_the_devnet() {
+    let url = std::env::var("DEVNET_URL")
+        .expect("DEVNET_URL is not set: run `tests/with-devnet 19651 wallet cargo test -p avax-rpc --test cli -- --ignored`");
+    let _turn = devnet_turn();
+    let head = format!("Example (for the node at {url}: ");
+    let runs = |method: &str, words: &[String]| {
+        let mut args = vec!["call", method];
+        args.extend(words.iter().map(String::as_str));
+        let (code, out, err) = run_code(&args);
+        assert_eq!(code, Some(0), "{method} {words:?}: {err}");
+        serde_json::from_str::<serde_json::Value>(&out).expect(&out)
+    };
+
+    let (words, line) = filled_help("avm.getBalance", &url, &head);
+    assert!(
+        line.contains(": address from its replies; the rest from the spec's"),
+        "{line}"
+    );
+    assert_eq!(flag_value(&words, "--url"), url);
+    let address = flag_value(&words, "--address");
+    assert!(address.starts_with("X-local1"), "{words:?}");
+    // The asset's alias, which every network knows, is the spec's.
+    assert_eq!(flag_value(&words, "--assetID"), "AVAX");
+    runs("avm.getBalance", &words);
+
+    let (words, _) = filled_help("avm.getTx", &url, &head);
+    let tx = runs("avm.getTx", &words);
+    assert!(
+        tx["tx"].as_str().is_some_and(|t| t.starts_with("0x")),
+        "{tx}"
+    );
+
+    let (words, _) = filled_help("platform.getBlockByHeight", &url, &head);
+    let height: u64 = flag_value(&words, "--height").parse().unwrap();
+    let now = run_code(&["call", "platform.getHeight", "--url", &url]).1;
+    let now: serde_json::Value = serde_json::from_str(&now).unwrap();
+    assert!(height <= text(&now["height"]).parse::<u64>().unwrap());
+    runs("platform.getBlockByHeight", &words);
+
+    // The X-chain's transaction index is empty (its transactions are in blocks): the
+    // block index, where the devnet has containers.
+    let (words, _) = filled_help("index.getContainerByID", &url, &head);
+    assert_eq!(flag_value(&words, "--kind"), "block", "{words:?}");
+    runs("index.getContainerByID", &words);
+
+    let (words, _) = filled_help("platform.getBalance", &url, &head);
+    assert!(
+        flag_value(&words, "--addresses").starts_with("P-local1"),
+        "{words:?}"
+    );
+    runs("platform.getBalance", &words);
+}

@@ -6,19 +6,23 @@
 // SCREENSHOT (default /tmp/api-page.png; the Try it one goes next to it, -try.png),
 // CHROMIUM (default /usr/bin/chromium), EXPECTED_METHODS (default 81), VIEWPORT
 // (WIDTHxHEIGHT, default 1440x900), DEVNET_BIN (the avalanche-devnet binary; default
-// ../../target/debug/avalanche-devnet; run.sh builds it).
+// ../../target/debug/avalanche-devnet; run.sh builds it), PORT_BASE (the first of the ten
+// ports the devnets use; default 19660).
 //
 // Asserts that every method is listed, that the search box filters the list as one types,
 // that a method link (#platform.getValidatorsAt) scrolls the method into view, and that the
 // page fetches nothing and logs no error. Then saves a screenshot.
 //
-// Then the Try it forms, against two devnets this script starts (and always stops): one on
-// 127.0.0.1:19660 allowing the page's origin (`null`: the page is a file), one on :19661
-// allowing only http://example.com; nothing listens on :19669. Sent from their forms,
+// Then the Try it forms, against three devnets this script starts (and always stops): one on
+// 127.0.0.1:PORT_BASE allowing the page's origin (`null`: the page is a file), one on
+// PORT_BASE+1 allowing only http://example.com, a fresh one on PORT_BASE+2 no form has sent
+// to before; nothing listens on PORT_BASE+9. Sent from their forms,
 // info.getNetworkID and platform.getHeight show their results, a JSON-RPC error is shown as
 // one, a field holding invalid JSON is refused (naming it) without a request, the whole-params
 // JSON mode sends, path variables fill the path, the node URL is remembered, and the two
-// refused cases (CORS, nothing listening) show the explanation.
+// refused cases (CORS, nothing listening) show the explanation. Last, "Fill forms" against the
+// fresh devnet fills the forms from its replies, and every read method's form (every one not
+// marked changesState), sent as filled, shows a result.
 
 import { chromium } from "playwright-core";
 import { spawn } from "node:child_process";
@@ -56,9 +60,12 @@ if (!existsSync(devnetBin)) {
   console.error(`no devnet at ${devnetBin}; build it (cargo build -p avalanche-devnet) or set DEVNET_BIN`);
   process.exit(2);
 }
-const ALLOWED = "http://127.0.0.1:19660"; // --http-allowed-origins null: the page's origin
-const EXCLUDED = "http://127.0.0.1:19661"; // --http-allowed-origins http://example.com
-const NOTHING = "http://127.0.0.1:19669"; // nothing listens
+const portBase = Number(process.env.PORT_BASE || 19660);
+const at = (offset) => `http://127.0.0.1:${portBase + offset}`;
+const ALLOWED = at(0); // --http-allowed-origins null: the page's origin
+const EXCLUDED = at(1); // --http-allowed-origins http://example.com
+const FRESH = at(2); // --http-allowed-origins null, and only "Fill forms" and the sends below
+const NOTHING = at(9); // nothing listens
 const devnets = [];
 function stopDevnets() {
   for (const d of devnets) if (d.exitCode === null && d.signalCode === null) d.kill("SIGKILL");
@@ -88,7 +95,11 @@ function startDevnet(base, origins) {
     });
   });
 }
-const devnetsReady = Promise.all([startDevnet(ALLOWED, "null"), startDevnet(EXCLUDED, "http://example.com")]);
+const devnetsReady = Promise.all([
+  startDevnet(ALLOWED, "null"),
+  startDevnet(EXCLUDED, "http://example.com"),
+  startDevnet(FRESH, "null"),
+]);
 devnetsReady.catch(() => {}); // awaited below; a failure must not crash the process before that
 
 const userDataDir = mkdtempSync(path.join(tmpdir(), "api-page-chromium-"));
@@ -352,7 +363,53 @@ async function tryIt(context, page) {
   shown = await send("info.getNetworkID");
   check(shown.kind === "unreachable" && /not running/i.test(shown.why ?? ""), `nothing at ${NOTHING}: the same explanation, not running among the causes`, `${shown.kind}: ${shown.status}`);
 
+  await fillAndSendEveryRead(page, formOf, send, parsed, requests);
   check(errors.length === 0, "no page errors while trying", errors.join("; "));
+}
+
+// 5. "Fill forms" from the fresh devnet, then every read method's form, as filled, shows a
+// result: the spec's examples are mainnet's (an X-avax1 address, mainnet IDs and heights),
+// and the fill puts in the devnet's own (its HRP, IDs its chains have, heights it has, the
+// index path that holds containers).
+async function fillAndSendEveryRead(page, formOf, send, parsed, requests) {
+  await page.fill("#node-url", FRESH);
+  await page.reload({ waitUntil: "load" });
+  const reads = await page.evaluate(() =>
+    Object.entries(JSON.parse(document.getElementById("try-data").textContent).methods)
+      .filter(([, m]) => !m.changesState)
+      .map(([n]) => n),
+  );
+  const before = requests.length;
+  const address = formOf("avm.getBalance").locator('[data-param="address"]');
+  check(/^X-avax1/.test(await address.inputValue()), "before filling, avm.getBalance's address is the spec's (mainnet's)", await address.inputValue());
+  await page.click("#fill-from-node");
+  await page.waitForSelector("#fill-status[data-done]", { timeout: 60000 });
+  const status = await page.textContent("#fill-status");
+  console.log(`      Fill forms: ${status} (${requests.length - before} requests)`);
+  check(/^Filled \d+ values in \d+ forms from /.test(status), "Fill forms says what it filled", status);
+  check(requests.slice(before).every((r) => r.startsWith(`POST ${FRESH}/`)), `its requests all went to ${FRESH}`, requests.slice(before).find((r) => !r.startsWith(`POST ${FRESH}/`)));
+  check(/^X-local1/.test(await address.inputValue()), "avm.getBalance's address is now one of the devnet's network (X-local1…)", await address.inputValue());
+  const kind = formOf("index.getContainerByID").locator('[data-var="kind"]');
+  check((await kind.inputValue()) === "block", "the index forms take the path that holds containers (X/block: X/tx is empty on a network linearized from its start)", await kind.inputValue());
+
+  const failed = [];
+  for (const method of reads) {
+    const shown = await send(method);
+    if (shown.kind !== "result") failed.push(`${method}: ${shown.status}`);
+  }
+  console.log(`      sent ${reads.length} read methods' filled forms to ${FRESH}`);
+  for (const f of failed) console.log(`        ${f}`);
+  check(reads.length >= 60 && failed.length === 0, `every read method's filled form (${reads.length}) shows a result`, `${failed.length} failed: ${failed.map((f) => f.split(":")[0]).join(", ")}`);
+  const tx = parsed(await send("avm.getTx"));
+  check(/^0x/.test(tx?.result?.tx ?? ""), "avm.getTx's filled txID is a transaction of the devnet's X-chain", JSON.stringify(tx));
+
+  // No node there: said, and the forms keep what they hold.
+  await page.fill("#node-url", NOTHING);
+  await page.click("#fill-from-node");
+  await page.waitForSelector("#fill-status[data-done]", { timeout: 60000 });
+  const none = await page.textContent("#fill-status");
+  check(none.startsWith(`No reply from ${NOTHING}`), `Fill forms with nothing at ${NOTHING} says so`, none);
+  check(/^X-local1/.test(await address.inputValue()), "and the forms keep their values", await address.inputValue());
 }
 
 if (failures > 0) {

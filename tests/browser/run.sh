@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Checks generated/docs/api.html in headless Chromium: every method listed, search filters,
-# method links scroll into view, and the Try it forms against two devnets (check.mjs starts
-# and stops them, on 127.0.0.1:19660-19669). Installs what it needs (Debian's chromium,
+# method links scroll into view, and the Try it forms against three devnets (check.mjs starts
+# and stops them, on 127.0.0.1:19660-19669, or from PORT_BASE on), "Fill forms" and every read
+# method's filled form against a fresh one. Installs what it needs (Debian's chromium,
 # playwright-core) and builds avalanche-devnet unless DEVNET_BIN names one.
 #
 #   tests/browser/run.sh [SCREENSHOT]     (default /tmp/api-page.png)

@@ -1,6 +1,7 @@
 // "Try it": a form per method, built from #try-data (html/try_it.rs says its shape). Send
 // POSTs the JSON-RPC request to the node URL of the sidebar (remembered in localStorage) plus
-// the interface's path, and shows the reply. Nothing is fetched until Send is pressed.
+// the interface's path, and shows the reply. Nothing is fetched until Send (or "Fill the forms
+// from this node") is pressed.
 (function () {
   "use strict";
   var data = JSON.parse(document.getElementById("try-data").textContent);
@@ -8,6 +9,7 @@
   var KEY = "avalanche-rpc.node-url";
   var nextId = 1;
   var refreshers = [];
+  var fillers = []; // one per form: fills it from a harvest (Fill forms, below)
   try { if (localStorage.getItem(KEY)) nodeInput.value = localStorage.getItem(KEY); } catch (e) { /* storage off */ }
   nodeInput.addEventListener("input", function () {
     try { localStorage.setItem(KEY, nodeInput.value.trim()); } catch (e) { /* storage off */ }
@@ -128,6 +130,24 @@
     function refresh() { target.textContent = "POST " + address(); }
     refresh();
     refreshers.push(refresh);
+    // From the node: the path variables of the first path that answered, and each param
+    // the example gives (or that is required) a harvested value of its name and form.
+    fillers.push(function (h) {
+      var path = h.pathOf(m), filled = 0;
+      var values = harvestNode.pathValues(m.path, path);
+      varInputs.forEach(function (i) { var v = values[i.getAttribute("data-var")]; if (v !== undefined) i.value = v; });
+      refresh();
+      m.params.forEach(function (p, n) {
+        if (p.example === undefined && p.optional) return;
+        var v = h.valueFor(p, path, p.example, true);
+        if (v === undefined) v = h.valueFor(p, path, p.example, false);
+        if (v === undefined && p.example !== undefined) v = harvestNode.warpMessage(h, p.example);
+        if (v === undefined) return;
+        inputs[n].value = shown(p, v);
+        filled++;
+      });
+      return filled;
+    });
 
     // The params from the fields; throws naming the first field that is not valid JSON.
     function fromFields() {
@@ -249,5 +269,26 @@
   Object.keys(data.methods).forEach(function (method) {
     var section = document.getElementById(method);
     if (section) build(section, method, data.methods[method]);
+  });
+
+  // ---- Fill forms: every form from the node's replies (html/harvest.js) ----
+  var fillButton = document.getElementById("fill-from-node");
+  var fillStatus = document.getElementById("fill-status");
+  if (fillButton) fillButton.addEventListener("click", function () {
+    var base = nodeInput.value.trim().replace(/\/+$/, "");
+    fillStatus.hidden = false;
+    if (!/^https?:\/\//i.test(base)) { fillStatus.textContent = "The node URL must start with http:// or https://."; return; }
+    fillButton.disabled = true;
+    fillStatus.textContent = "Asking " + base + "…";
+    fillStatus.removeAttribute("data-done");
+    harvestNode.harvest(data, base).then(function (h) {
+      if (!h.served.length) {
+        fillStatus.textContent = "No reply from " + base + " (see a form's Send for why): the forms keep the spec's examples.";
+      } else {
+        var values = 0, forms = 0;
+        fillers.forEach(function (f) { var n = f(h); values += n; if (n) forms++; });
+        fillStatus.textContent = "Filled " + values + " values in " + forms + " forms from " + base + ".";
+      }
+    }).then(function () { fillButton.disabled = false; fillStatus.setAttribute("data-done", ""); });
   });
 })();

@@ -16,6 +16,13 @@
 //! string (a wire type written as a string, or an enum), which the form takes bare;
 //! `optional`, `changesState` (`changes-state` in the spec) and `positional` (params sent as an
 //! array in declared order, `params: positional`) appear only when true.
+//!
+//! "Fill forms" (`harvest.js`, the same harvest as `cli/src/harvest.rs`) reads this data too: the
+//! methods without `changesState` are the ones it calls, first those with no param lacking
+//! `optional` at every path `paths` gives (each variable at its `value`, then its `examples`),
+//! then the others with values of their params' `name`s; a form's param takes a harvested
+//! value when it has an `example` of the same form (or is required), `string` and `type`
+//! (`list<…>`) deciding how the value is written.
 
 use crate::model::{Body, JsonKind, Method, Spec, TypeRef};
 use serde_json::{Map, Value, json};
