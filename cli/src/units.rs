@@ -357,3 +357,49 @@ pub fn format_period(mut secs: u64) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn units(text: &str, denomination: u32) -> Result<u64, String> {
+        parse_amount(text)?.units(denomination, "T")
+    }
+
+    #[test]
+    fn amounts_are_whole_units_of_the_denomination() {
+        assert_eq!(units("1.5AVAX", 9), Ok(1_500_000_000));
+        assert_eq!(units("0.25 AVAX", 9), Ok(250_000_000));
+        assert_eq!(units("5", 6), Ok(5_000_000));
+        assert_eq!(units(".5", 1), Ok(5));
+        assert_eq!(units("7", 0), Ok(7));
+        // nAVAX are base units whatever the asset's denomination.
+        assert_eq!(units("250000000nAVAX", 6), Ok(250_000_000));
+        // The node allows 32 decimal places: 10^32 base units per unit.
+        assert_eq!(units("0.00000000000000000000000000000001", 32), Ok(1));
+        assert!(units("1", 32).unwrap_err().contains("more than the most"));
+        assert_eq!(units("18446744073709551615", 0), Ok(u64::MAX));
+        assert!(units("18446744073709551616", 0).is_err());
+        assert_eq!(
+            units("0.5", 0),
+            Err("0.5 T: a T has no fraction (its denomination is 0): give whole T".into())
+        );
+        assert_eq!(format_units(1, 32), "0.00000000000000000000000000000001");
+        assert_eq!(
+            format_units(u64::MAX, 32),
+            "0.00000000000018446744073709551615"
+        );
+    }
+
+    #[test]
+    fn the_unit_after_the_number() {
+        let a = parse_amount("5DVT").unwrap();
+        assert_eq!((a.number(), a.other_symbol()), ("5", Some("DVT")));
+        assert_eq!(parse_amount("2 avax").unwrap().other_symbol(), None);
+        assert_eq!(parse_amount("3").unwrap().unit, Unit::Asset);
+        assert_eq!(parse_amount("3nAVAX").unwrap().unit, Unit::NanoAvax);
+        for bad in ["", ".", "5 D V T", "5DVT2", "1,5", "--5", "+-5"] {
+            assert!(parse_amount(bad).is_err(), "{bad}");
+        }
+    }
+}

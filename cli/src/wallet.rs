@@ -960,8 +960,18 @@ impl Asset {
 /// `--chain`, when given, must be. Checked before anything is asked of a node.
 fn send_chain(given: Option<Chain>, to: &str) -> Result<Chain, String> {
     let t = to.trim();
-    let shown = avalanche_rpc::rpc::excerpt(t);
     let prefix = t.split_once('-').map_or("", |(p, _)| p);
+    // Quoted only when it is an address: what else was pasted here (a key?) is not repeated.
+    let shown = if t.parse::<Address>().is_ok() {
+        t.to_string()
+    } else if prefix.len() == 1 {
+        format!(
+            "{prefix}-… (not an address, {} characters)",
+            t.chars().count()
+        )
+    } else {
+        format!("({} characters)", t.chars().count())
+    };
     let of = if prefix.eq_ignore_ascii_case("X") {
         Chain::X
     } else if prefix.eq_ignore_ascii_case("P") {
@@ -971,7 +981,7 @@ fn send_chain(given: Option<Chain>, to: &str) -> Result<Chain, String> {
         let what = if prefix.is_empty() {
             "an EVM address (`0x…`)".to_string()
         } else {
-            shown.to_string()
+            shown
         };
         return Err(format!(
             "`--to`: {what} is on the C-chain, and `wallet send` sends on the X- and P-chains \
@@ -981,7 +991,7 @@ fn send_chain(given: Option<Chain>, to: &str) -> Result<Chain, String> {
         ));
     } else {
         return Err(format!(
-            "`--to`: `{shown}` names no chain: write the recipient as `X-…` or `P-…`, an address \
+            "`--to` {shown} names no chain: write the recipient as `X-…` or `P-…`, an address \
              of the node's network (`wallet address` prints the keys')"
         ));
     };

@@ -1146,9 +1146,16 @@ fn wallet_send_takes_the_chain_from_the_recipient() {
         ),
         (
             vec!["--to", "local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u"],
-            "avax-rpc: `--to`: `local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u` names no chain: \
-             write the recipient as `X-…` or `P-…`, an address of the node's network (`wallet \
+            "avax-rpc: `--to` local18jma8ppw3nhx5r4ap8clazz0dps7rv5u00z96u names no chain: write \
+             the recipient as `X-…` or `P-…`, an address of the node's network (`wallet \
              address` prints the keys')"
+                .to_string(),
+        ),
+        // What is not an address is not repeated (a key pasted there would be shown).
+        (
+            vec!["--to", "oops"],
+            "avax-rpc: `--to` (4 characters) names no chain: write the recipient as `X-…` or \
+             `P-…`, an address of the node's network (`wallet address` prints the keys')"
                 .to_string(),
         ),
     ] {
