@@ -856,10 +856,14 @@ async fn balance(c: &Common, a: BalanceArgs) -> Result<(), String> {
     if a.chain != Some(Chain::X) {
         let utxos = s.p_utxos(None).await?;
         for b in transact::balance::of_p(avax, &utxos, &owners, s.time) {
+            // An asset other than AVAX came from the X-chain, which describes it.
             let (symbol, denomination) = if b.asset == avax {
                 ("AVAX".to_string(), 9)
             } else {
-                (String::new(), 0)
+                match s.describe(&b.asset.to_string()).await {
+                    Ok(d) => (d.symbol, d.denomination),
+                    Err(_) => (String::new(), 0),
+                }
             };
             rows.push(Holding {
                 chain: "P",
