@@ -947,12 +947,14 @@ struct Asset {
     id: Id,
     symbol: String,
     denomination: u32,
+    /// The network's AVAX (not merely an asset of that symbol).
+    avax: bool,
 }
 
 impl Asset {
     /// `DVT (2Z…)`, or `AVAX`.
     fn named(&self) -> String {
-        if self.symbol == "AVAX" {
+        if self.avax {
             "AVAX".into()
         } else {
             format!("{} ({})", self.symbol, self.id)
@@ -1032,6 +1034,7 @@ impl Session {
             id: self.ctx.avax_asset_id,
             symbol: "AVAX".into(),
             denomination: units::AVAX_DENOMINATION,
+            avax: true,
         }
     }
 
@@ -1044,6 +1047,7 @@ impl Session {
             .await
             .map_err(|e| e.to_string())?;
         Ok(Asset {
+            avax: d.asset_id == self.ctx.avax_asset_id,
             id: d.asset_id,
             symbol: d.symbol,
             denomination: u32::from(d.denomination.0),
