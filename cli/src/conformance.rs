@@ -10,7 +10,11 @@
 //! than it sent, and a member newer than it may be missing; a method or param the node's
 //! version no longer has is not expected (a method is still called, to see whether it answers),
 //! and a method or member that a release before the node's removed but that the node still
-//! serves is a `removed-but-served` notice, which fails the check only with `--strict`.
+//! serves is a `removed-but-served` notice, which fails the check only with `--strict`. A
+//! method the document says a server keeps serving on purpose (`x-still-served`, the spec's
+//! `still-served`: the devnet's `avm.buildGenesis`) stays a notice, with the reason, even with
+//! `--strict`, once the server is found to be that one (it answers at its own interface's
+//! path); against any other server it is drift with `--strict`.
 //!
 //! A method is checked once one reply of it was validated. An argument is taken from the
 //! replies of the same chain first (a `txID` from the X-chain's UTXOs for `avm.getTx`, a
@@ -53,7 +57,9 @@ pub struct Conformance {
     #[arg(long, default_value_t = 400)]
     max_calls: usize,
     /// Count methods and members that the spec says the node's version no longer has, but
-    /// that it still serves (`removed-but-served`), as drift (exit 1) rather than notices.
+    /// that it still serves (`removed-but-served`), as drift (exit 1) rather than notices;
+    /// except a method the spec says this server keeps serving on purpose (`still-served`, as
+    /// the devnet does `avm.buildGenesis`), which stays a notice with the reason.
     #[arg(long)]
     strict: bool,
 }
@@ -65,6 +71,9 @@ pub struct Drift {
     path: String,
     kind: &'static str,
     detail: String,
+    /// For a `removed-but-served` method: the server it is, which the spec says keeps serving
+    /// it on purpose, and why (`x-still-served`). Such a notice stays one with `--strict`.
+    on_purpose: Option<String>,
 }
 
 /// What the node still serves although the spec says its version no longer has it: a notice,
@@ -106,8 +115,11 @@ pub fn run(a: Conformance) -> Result<(String, bool), String> {
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
     let mut report = runtime.block_on(check(&doc, &base, a.timeout, a.max_calls))?;
     if a.strict {
-        let notices = std::mem::take(&mut report.notices);
-        report.drift.extend(notices);
+        let (kept, drift): (Vec<Drift>, Vec<Drift>) = std::mem::take(&mut report.notices)
+            .into_iter()
+            .partition(|n| n.on_purpose.is_some());
+        report.notices = kept;
+        report.drift.extend(drift);
     }
     // A method answered only with errors says nothing of the node's replies: the check
     // fails, as it does on drift, so a node that answers nothing cannot pass.
@@ -501,6 +513,7 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
             ));
         }
     }
+    still_served(doc, &transport, &mut report).await;
     Ok(report)
 }
 
@@ -523,7 +536,85 @@ fn drift(r: &mut Report, method: &str, path: &str, kind: &'static str, detail: S
         },
         kind,
         detail,
+        on_purpose: None,
     });
+}
+
+/// Marks the `removed-but-served` notices of methods the document says a server keeps
+/// serving on purpose (`x-still-served`), when this is that server, with the reason.
+async fn still_served(
+    doc: &Value,
+    transport: &avalanche_rpc::rpc::HttpTransport,
+    report: &mut Report,
+) {
+    let mut known: BTreeMap<String, bool> = BTreeMap::new();
+    for i in 0..report.notices.len() {
+        let n = &report.notices[i];
+        if n.kind != REMOVED_BUT_SERVED || n.path != "(reply)" {
+            continue;
+        }
+        let Some(m) = doc["methods"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|m| m["name"].as_str() == Some(n.method.as_str()))
+        else {
+            continue;
+        };
+        let kept = &m["x-still-served"];
+        let (Some(by), Some(why)) = (kept["by"].as_str(), kept["why"].as_str()) else {
+            continue;
+        };
+        let is = match known.get(by) {
+            Some(is) => *is,
+            None => {
+                let is = is_server(doc, transport, by, &mut report.calls).await;
+                known.insert(by.to_string(), is);
+                is
+            }
+        };
+        if is {
+            report.notices[i].on_purpose = Some(format!("served on purpose by the {by}: {why}"));
+        }
+    }
+}
+
+/// Whether the server is `source` (`devnet`), which has an interface of its own: it answers a
+/// method of that interface that changes nothing (with no params) at the interface's path
+/// with anything but "method not found" (a node answers HTTP 404 there).
+async fn is_server(
+    doc: &Value,
+    transport: &avalanche_rpc::rpc::HttpTransport,
+    source: &str,
+    calls: &mut usize,
+) -> bool {
+    let Some((name, path)) = doc["methods"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|m| m["x-source"].as_str() == Some(source) && m["x-changes-state"] != json!(true))
+        .find_map(|m| Some((m["name"].as_str()?, m["x-path"].as_str()?)))
+    else {
+        return false;
+    };
+    *calls += 1;
+    let body = json!({"jsonrpc": "2.0", "id": *calls, "method": name, "params": {}});
+    let Ok(reply) = transport.post(path, body.to_string().into_bytes()).await else {
+        return false;
+    };
+    let Ok(reply) = serde_json::from_slice::<Value>(&reply.body) else {
+        return false;
+    };
+    if reply.get("result").is_some() {
+        return true;
+    }
+    let Some(err) = reply.get("error") else {
+        return false;
+    };
+    let message = err["message"].as_str().unwrap_or("");
+    err["code"].as_i64() != Some(-32601)
+        && !message.contains("can't find method")
+        && !message.contains("method not found")
 }
 
 /// A node version: (major, minor, patch).
@@ -805,11 +896,15 @@ fn as_table(r: &Report) -> String {
         out.push('\n');
     }
     for d in &r.notices {
-        let _ = writeln!(
+        let _ = write!(
             out,
             "notice: {} {} {}: {}",
             d.method, d.path, d.kind, d.detail
         );
+        if let Some(why) = &d.on_purpose {
+            let _ = write!(out, "; {why}");
+        }
+        out.push('\n');
     }
     for (m, why) in &r.absent {
         let _ = writeln!(out, "absent: {m} ({why})");
@@ -835,9 +930,14 @@ fn as_table(r: &Report) -> String {
 fn as_json(r: &Report) -> String {
     let list = |l: &[Drift]| {
         l.iter()
-            .map(
-                |d| json!({"method": d.method, "path": d.path, "kind": d.kind, "detail": d.detail}),
-            )
+            .map(|d| {
+                let mut v =
+                    json!({"method": d.method, "path": d.path, "kind": d.kind, "detail": d.detail});
+                if let Some(why) = &d.on_purpose {
+                    v["onPurpose"] = json!(why);
+                }
+                v
+            })
             .collect::<Vec<_>>()
     };
     let v = json!({

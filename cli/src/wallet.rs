@@ -25,7 +25,7 @@ use serde_json::{Value, json};
 use zeroize::Zeroizing;
 
 use super::codec::Chain;
-use super::units::{self, Amount, End};
+use super::units::{self, Amount, End, Unit};
 
 mod file;
 
@@ -104,7 +104,8 @@ enum Action {
     /// What the keys hold, per chain and asset: spendable now, and locked (until a time, or
     /// stakeable only), read from every page of getUTXOs.
     Balance(BalanceArgs),
-    /// Send an asset (AVAX by default) to an address on the X- or P-chain.
+    /// Send an asset (AVAX by default) to an address on the X- or P-chain: the chain of the
+    /// recipient's address (`X-…`, `P-…`).
     Send(SendArgs),
     /// Export AVAX from one chain to another of X, P and C (the keys' EVM accounts); import it
     /// there next.
@@ -178,18 +179,23 @@ struct BalanceArgs {
 
 #[derive(Args)]
 struct SendArgs {
-    /// The chain: X or P.
+    /// The chain, X or P; the recipient's address says it (`X-…`, `P-…`), and when given it
+    /// must agree.
     #[arg(long, value_enum)]
-    chain: Chain,
-    /// The recipient, an address of that chain on the node's network (`X-local1…`).
+    chain: Option<Chain>,
+    /// The recipient, an address of the X- or P-chain on the node's network (`X-local1…`):
+    /// the transaction is sent on its chain.
     #[arg(long, value_name = "ADDRESS")]
     to: String,
-    /// How much: base units (nAVAX for AVAX), or AVAX with its unit (`1.5AVAX`).
-    #[arg(long, value_parser = units::parse_amount)]
+    /// How much, in whole units of the asset (its denomination read from the node): `5` (of
+    /// --asset, AVAX by default), `1.5AVAX`, `0.25 AVAX`, `5DVT`; nAVAX only with its unit
+    /// (`250000000nAVAX`).
+    #[arg(long, value_parser = units::parse_amount, allow_hyphen_values = true)]
     amount: Amount,
-    /// The asset: `AVAX`, an asset ID, or (on X) an asset's alias.
-    #[arg(long, default_value = "AVAX")]
-    asset: String,
+    /// The asset: `AVAX`, a symbol of an asset the keys hold (`DVT`), an asset ID, or an
+    /// alias the X-chain knows. AVAX by default, or the symbol written after --amount.
+    #[arg(long)]
+    asset: Option<String>,
     #[command(flatten)]
     issue: Issue,
 }
@@ -202,8 +208,9 @@ struct ExportArgs {
     /// The chain it goes to: another of X, P and C.
     #[arg(long, value_enum)]
     to_chain: Shared,
-    /// How much: nAVAX, or AVAX with its unit (`10AVAX`).
-    #[arg(long, value_parser = units::parse_amount)]
+    /// How much AVAX: `10` or `10AVAX` (whole AVAX, up to 9 decimal places), or nAVAX with
+    /// its unit (`250000000nAVAX`).
+    #[arg(long, value_parser = units::parse_amount, allow_hyphen_values = true)]
     amount: Amount,
     /// Who may import it, an address of the destination chain (`X-…`, `P-…`, `C-…`; the
     /// first key's by default).
@@ -234,8 +241,8 @@ struct StakeArgs {
     /// The node to validate (`NodeID-…`).
     #[arg(long)]
     node_id: NodeId,
-    /// The stake: nAVAX, or AVAX with its unit (`2000AVAX`).
-    #[arg(long, value_parser = units::parse_amount)]
+    /// The stake in AVAX: `2000` or `2000AVAX`, or nAVAX with its unit.
+    #[arg(long, value_parser = units::parse_amount, allow_hyphen_values = true)]
     weight: Amount,
     /// When validation ends: a period from now (`30d`, `1d12h`) or a Unix time.
     #[arg(long, value_parser = units::parse_end)]
@@ -264,8 +271,8 @@ struct DelegateArgs {
     /// The validator (`NodeID-…`), read with platform.getCurrentValidators.
     #[arg(long)]
     node_id: NodeId,
-    /// The stake: nAVAX, or AVAX with its unit (`25AVAX`).
-    #[arg(long, value_parser = units::parse_amount)]
+    /// The stake in AVAX: `25` or `25AVAX`, or nAVAX with its unit.
+    #[arg(long, value_parser = units::parse_amount, allow_hyphen_values = true)]
     weight: Amount,
     /// When the delegation ends (at or before the validator's end): a period from now
     /// (`14d`) or a Unix time.
@@ -849,10 +856,14 @@ async fn balance(c: &Common, a: BalanceArgs) -> Result<(), String> {
     if a.chain != Some(Chain::X) {
         let utxos = s.p_utxos(None).await?;
         for b in transact::balance::of_p(avax, &utxos, &owners, s.time) {
+            // An asset other than AVAX came from the X-chain, which describes it.
             let (symbol, denomination) = if b.asset == avax {
                 ("AVAX".to_string(), 9)
             } else {
-                (String::new(), 0)
+                match s.describe(&b.asset.to_string()).await {
+                    Ok(d) => (d.symbol, d.denomination),
+                    Err(_) => (String::new(), 0),
+                }
             };
             rows.push(Holding {
                 chain: "P",
@@ -931,57 +942,275 @@ async fn balance(c: &Common, a: BalanceArgs) -> Result<(), String> {
     Ok(())
 }
 
-/// The asset `--asset` names: `AVAX`, an ID, or (on X) an alias the node resolves.
-async fn asset_of(s: &Session, chain: Chain, text: &str) -> Result<Id, String> {
-    if text.eq_ignore_ascii_case("AVAX") {
-        return Ok(s.ctx.avax_asset_id);
+/// An asset as the X-chain describes it.
+struct Asset {
+    id: Id,
+    symbol: String,
+    denomination: u32,
+    /// The network's AVAX (not merely an asset of that symbol).
+    avax: bool,
+}
+
+impl Asset {
+    /// `DVT (2Z…)`, or `AVAX`.
+    fn named(&self) -> String {
+        if self.avax {
+            "AVAX".into()
+        } else {
+            format!("{} ({})", self.symbol, self.id)
+        }
     }
-    if let Ok(id) = text.parse::<Id>() {
-        return Ok(id);
+}
+
+/// The chain `wallet send` sends on: that of the recipient's address (`X-…`, `P-…`), which
+/// `--chain`, when given, must be. Checked before anything is asked of a node.
+fn send_chain(given: Option<Chain>, to: &str) -> Result<Chain, String> {
+    let t = to.trim();
+    let prefix = t.split_once('-').map_or("", |(p, _)| p);
+    // Quoted only when it is an address: what else was pasted here (a key?) is not repeated.
+    let shown = if t.parse::<Address>().is_ok() {
+        t.to_string()
+    } else if prefix.len() == 1 {
+        format!(
+            "{prefix}-… (not an address, {} characters)",
+            t.chars().count()
+        )
+    } else {
+        format!("({} characters)", t.chars().count())
+    };
+    let of = if prefix.eq_ignore_ascii_case("X") {
+        Chain::X
+    } else if prefix.eq_ignore_ascii_case("P") {
+        Chain::P
+    } else if prefix.eq_ignore_ascii_case("C") || t.starts_with("0x") || t.starts_with("0X") {
+        // An EVM address is not quoted: 40 hex digits are hidden from output as a key might be.
+        let what = if prefix.is_empty() {
+            "an EVM address (`0x…`)".to_string()
+        } else {
+            shown
+        };
+        return Err(format!(
+            "`--to`: {what} is on the C-chain, and `wallet send` sends on the X- and P-chains \
+             only; to move AVAX to the C-chain, export it there and import it: `avax-rpc wallet \
+             export --from-chain X --to-chain C --amount 5`, then `avax-rpc wallet import \
+             --to-chain C --from-chain X --to 0x…`"
+        ));
+    } else {
+        return Err(format!(
+            "`--to` {shown} names no chain: write the recipient as `X-…` or `P-…`, an address \
+             of the node's network (`wallet address` prints the keys')"
+        ));
+    };
+    match given {
+        Some(g) if g != of => Err(format!(
+            "`--chain` {} and `--to` {shown} disagree: the recipient's address is on the \
+             {}-chain; leave out --chain to send there, or give an address of the {}-chain",
+            letter(g),
+            letter(of),
+            letter(g)
+        )),
+        _ => Ok(of),
     }
-    if chain == Chain::X {
-        return s
+}
+
+/// An amount of AVAX (a stake, an export): whole AVAX, or nAVAX with its unit.
+fn avax_units(flag: &str, what: &str, amount: &Amount) -> Result<u64, String> {
+    if let Some(symbol) = amount.other_symbol() {
+        return Err(format!(
+            "`{flag}` {}: {what} is in AVAX, not {symbol}: write `{}` or `{}AVAX`",
+            amount.text(),
+            amount.number(),
+            amount.number()
+        ));
+    }
+    amount
+        .units(units::AVAX_DENOMINATION, "AVAX")
+        .map_err(|e| format!("`{flag}`: {e}"))
+}
+
+impl Session {
+    fn avax(&self) -> Asset {
+        Asset {
+            id: self.ctx.avax_asset_id,
+            symbol: "AVAX".into(),
+            denomination: units::AVAX_DENOMINATION,
+            avax: true,
+        }
+    }
+
+    /// `avm.getAssetDescription` of an asset ID or alias.
+    async fn describe(&self, text: &str) -> Result<Asset, String> {
+        let d = self
             .node
             .avm("X")
             .get_asset_description(avalanche_rpc::avm::GetAssetDescriptionParams::new(text))
             .await
-            .map(|d| d.asset_id)
-            .map_err(|e| {
-                format!("`--asset`: {text} is not an asset ID nor an alias the node knows ({e})")
-            });
+            .map_err(|e| e.to_string())?;
+        Ok(Asset {
+            avax: d.asset_id == self.ctx.avax_asset_id,
+            id: d.asset_id,
+            symbol: d.symbol,
+            denomination: u32::from(d.denomination.0),
+        })
     }
-    Err(format!(
-        "`--asset`: {text} is not an asset ID (the P-chain knows no aliases; AVAX is `AVAX`)"
-    ))
+
+    /// The asset `text` names (read from the flag `label` names, with its value: `` `--amount`
+    /// 5DVT ``): `AVAX`, an asset ID, the symbol of an asset the keys hold (`held`, on
+    /// `chain`), or an alias the X-chain knows.
+    async fn asset_named(
+        &self,
+        label: &str,
+        chain: Chain,
+        text: &str,
+        held: &[Id],
+    ) -> Result<Asset, String> {
+        let shown = avalanche_rpc::rpc::excerpt(text);
+        if text.eq_ignore_ascii_case("AVAX") {
+            return Ok(self.avax());
+        }
+        if let Ok(id) = text.parse::<Id>() {
+            if id == self.ctx.avax_asset_id {
+                return Ok(self.avax());
+            }
+            return self.describe(text).await.map_err(|e| {
+                format!(
+                    "{label}: {shown} is no asset the X-chain knows (avm.getAssetDescription: {e})"
+                )
+            });
+        }
+        let mut matches = Vec::new();
+        let mut symbols = vec!["AVAX".to_string()];
+        for id in held.iter().filter(|id| **id != self.ctx.avax_asset_id) {
+            if let Ok(a) = self.describe(&id.to_string()).await {
+                symbols.push(a.symbol.clone());
+                if a.symbol.eq_ignore_ascii_case(text) {
+                    matches.push(a);
+                }
+            }
+        }
+        if matches.len() > 1 {
+            let mut ids: Vec<String> = matches.iter().map(|a| a.id.to_string()).collect();
+            ids.sort();
+            return Err(format!(
+                "{label}: {shown} is ambiguous: the keys hold {} assets with the symbol {} on \
+                 the {}-chain, {}; name one by its ID with --asset",
+                matches.len(),
+                matches[0].symbol,
+                letter(chain),
+                ids.join(" and ")
+            ));
+        }
+        if let Some(a) = matches.pop() {
+            return Ok(a);
+        }
+        // Not held: an alias the X-chain knows (`DVT` on the devnet).
+        if let Ok(a) = self.describe(text).await {
+            return Ok(a);
+        }
+        symbols.sort();
+        symbols.dedup();
+        Err(format!(
+            "{label}: {shown} is no asset: not the symbol of one the keys hold on the {}-chain \
+             ({}), nor an asset ID or alias the X-chain knows",
+            letter(chain),
+            symbols.join(", ")
+        ))
+    }
+
+    /// The asset `wallet send` sends, from `--asset` and the unit written after `--amount`,
+    /// and the amount in its base units.
+    async fn sending(
+        &self,
+        chain: Chain,
+        asset: Option<&str>,
+        amount: &Amount,
+        held: &[Id],
+    ) -> Result<(Id, u64), String> {
+        let named = match asset {
+            Some(t) => Some(self.asset_named("`--asset`", chain, t, held).await?),
+            None => None,
+        };
+        let asset = match (&amount.unit, named) {
+            (Unit::NanoAvax, Some(n)) if n.id != self.ctx.avax_asset_id => {
+                return Err(format!(
+                    "`--amount` {}: nAVAX are AVAX's base units, but `--asset` is {}: write the \
+                     amount in {} (`{}`, `{}{}`)",
+                    amount.text(),
+                    n.named(),
+                    n.symbol,
+                    amount.number(),
+                    amount.number(),
+                    n.symbol
+                ));
+            }
+            (Unit::NanoAvax, _) => self.avax(),
+            (Unit::Symbol(symbol), named) => {
+                let label = format!("`--amount` {}", amount.text());
+                let by_unit = self.asset_named(&label, chain, symbol, held).await?;
+                if let Some(n) = named
+                    && n.id != by_unit.id
+                {
+                    return Err(format!(
+                        "`--amount` {} is in {}, but `--asset` is {}: name the asset once, or \
+                         the same in both",
+                        amount.text(),
+                        by_unit.named(),
+                        n.named()
+                    ));
+                }
+                by_unit
+            }
+            (Unit::Asset, Some(n)) => n,
+            (Unit::Asset, None) => self.avax(),
+        };
+        let units = amount
+            .units(asset.denomination, &asset.symbol)
+            .map_err(|e| format!("`--amount`: {e}"))?;
+        Ok((asset.id, units))
+    }
 }
 
-/// An amount of `asset`: the AVAX unit only for AVAX.
-fn units_of(s: &Session, flag: &str, amount: Amount, asset: Id) -> Result<u64, String> {
-    if amount.avax && asset != s.ctx.avax_asset_id {
-        return Err(BuildError::invalid(
-            flag,
-            format!("written in AVAX, but the asset is {asset}: give its base units"),
-        )
-        .to_string());
+/// The assets of `ids`, each once.
+fn distinct(ids: impl Iterator<Item = Id>) -> Vec<Id> {
+    let mut out: Vec<Id> = Vec::new();
+    for id in ids {
+        if !out.contains(&id) {
+            out.push(id);
+        }
     }
-    Ok(amount.units)
+    out
 }
 
 async fn send(c: &Common, a: SendArgs) -> Result<(), String> {
+    let chain = send_chain(a.chain, &a.to)?;
+    // An amount of AVAX is checked before anything is asked of the node.
+    if a.asset
+        .as_deref()
+        .is_none_or(|t| t.eq_ignore_ascii_case("AVAX"))
+        && a.amount.other_symbol().is_none()
+    {
+        avax_units("--amount", "it", &a.amount)?;
+    }
     let mut s = Session::open(c, Some(&a.issue)).await?;
-    let to = s.owner("--to", a.chain, Some(&a.to))?;
-    let asset = asset_of(&s, a.chain, &a.asset).await?;
-    let amount = units_of(&s, "--amount", a.amount, asset)?;
+    let to = s.owner("--to", chain, Some(&a.to))?;
     let payer = s.payer();
-    match a.chain {
+    match chain {
         Chain::X => {
             let utxos = s.x_utxos(None).await?;
+            let held = distinct(utxos.iter().map(|u| u.asset_id));
+            let (asset, amount) = s
+                .sending(chain, a.asset.as_deref(), &a.amount, &held)
+                .await?;
             let u = xb::base_tx(&s.ctx, &utxos, &payer, &[xb::output(asset, amount, to)])
                 .map_err(build_error)?;
             s.finish_x(u, &a.issue).await
         }
         Chain::P => {
             let utxos = s.p_utxos(None).await?;
+            let held = distinct(utxos.iter().map(|u| u.asset_id));
+            let (asset, amount) = s
+                .sending(chain, a.asset.as_deref(), &a.amount, &held)
+                .await?;
             let outputs = [pb::output(asset, amount, to)];
             let u = s
                 .build_p(|ctx, payer| pb::base_tx(ctx, &utxos, payer, &outputs))
@@ -1004,9 +1233,9 @@ fn two_chains(flag: &str, from: Shared, to: Shared) -> Result<(), String> {
 
 async fn export(c: &Common, a: ExportArgs) -> Result<(), String> {
     two_chains("--to-chain", a.from_chain, a.to_chain)?;
+    let amount = avax_units("--amount", "an export", &a.amount)?;
     let mut s = Session::open(c, Some(&a.issue)).await?;
     let avax = s.ctx.avax_asset_id;
-    let amount = units_of(&s, "--amount", a.amount, avax)?;
     let destination = a.to_chain.id(&s.ctx);
     let to = s.owner_on("--to", a.to_chain, a.to.as_deref())?;
     match a.from_chain {
@@ -1162,6 +1391,7 @@ fn save_bls_key(path: &Path, key: &bls::SecretKey) -> Result<(), String> {
 }
 
 async fn stake(c: &Common, a: StakeArgs) -> Result<(), String> {
+    let weight = avax_units("--weight", "a stake", &a.weight)?;
     if a.bls_key_file.is_none() && a.save_bls_key.is_none() && !a.issue.dry_run {
         return Err(
             "a validator needs its node's BLS key: give --bls-key-file FILE (the node's \
@@ -1175,7 +1405,6 @@ async fn stake(c: &Common, a: StakeArgs) -> Result<(), String> {
     };
     let mut s = Session::open(c, Some(&a.issue)).await?;
     let rewards = s.owner("--reward-to", Chain::P, a.reward_to.as_deref())?;
-    let weight = units_of(&s, "--weight", a.weight, s.ctx.avax_asset_id)?;
     let end = a.end.at(s.time);
     let (public_key, pop) = transact::bls_signer(&key);
     let req = ValidatorRequest {
@@ -1214,9 +1443,9 @@ async fn stake(c: &Common, a: StakeArgs) -> Result<(), String> {
 }
 
 async fn delegate(c: &Common, a: DelegateArgs) -> Result<(), String> {
+    let weight = avax_units("--weight", "a stake", &a.weight)?;
     let mut s = Session::open(c, Some(&a.issue)).await?;
     let rewards = s.owner("--reward-to", Chain::P, a.reward_to.as_deref())?;
-    let weight = units_of(&s, "--weight", a.weight, s.ctx.avax_asset_id)?;
     let end = a.end.at(s.time);
     let validators = s
         .node

@@ -705,7 +705,7 @@ fn multisig_x_send_p_validator_and_subnet_authorization_signed_apart_and_issued(
     // 2. A Primary Network validator, paid and staked 2 of 3.
     let node_id = avalanche_rpc::wire::NodeId::new(<[u8; 20]>::try_from(&fresh(8)[..20]).unwrap());
     let node_id_text = node_id.to_string();
-    let weight = format!("{stake}");
+    let weight = format!("{stake}nAVAX");
     let (pa, pb) = (text("P", &a), text("P", &b));
     let bls = dir.path("bls.key");
     let f = round_trip(

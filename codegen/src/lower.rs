@@ -743,6 +743,34 @@ impl Cx {
             .as_deref()
             .and_then(|v| self.version(doc, &path.at("removed"), v));
         self.since_before_removed(doc, path, since, removed);
+        let still_served = m.still_served.and_then(|s| {
+            let at = path.at("still-served");
+            if removed.is_none() {
+                self.errors.push(doc.err(
+                    &at,
+                    "`still-served` says who serves a removed method on purpose: the method has no `removed`",
+                ));
+                return None;
+            }
+            if s.by != "devnet" {
+                self.errors.push(doc.err(
+                    &at.at("by"),
+                    format!(
+                        "`by` is `devnet` (a server with an interface of its own), not `{}`",
+                        s.by
+                    ),
+                ));
+                return None;
+            }
+            if s.why.trim().is_empty() {
+                self.errors.push(doc.err(&at.at("why"), "`why` is empty"));
+                return None;
+            }
+            Some(StillServed {
+                by: s.by,
+                why: s.why.trim_end().to_string(),
+            })
+        });
         let params = self.fields(doc, &path.at("params"), m.params, names, local);
         // A param's place is its position: one the caller may leave out cannot come before one
         // it must give.
@@ -819,6 +847,7 @@ impl Cx {
             source: m.source,
             since,
             removed,
+            still_served,
             changes_state: m.changes_state,
             positional,
             pagination,

@@ -240,6 +240,8 @@ pub struct Method {
     pub since: Option<Version>,
     /// The first node version that no longer serves it; `None` while current nodes do.
     pub removed: Option<Version>,
+    /// A server that keeps serving it after `removed` on purpose, and why.
+    pub still_served: Option<StillServed>,
     /// The method changes the node's state (issues a transaction).
     pub changes_state: bool,
     /// Its params travel as a JSON array in declared order (its interface's `params:
@@ -253,6 +255,16 @@ pub struct Method {
     pub errors: Vec<ErrorCase>,
     pub examples: Vec<Example>,
     pub origin: Origin,
+}
+
+/// A server that keeps serving a removed method on purpose (`still-served:`): a conformance
+/// check against that server reports the method as a documented notice, not drift.
+#[derive(Debug, Clone)]
+pub struct StillServed {
+    /// The server: a `source` whose own interface the spec describes (`devnet`).
+    pub by: String,
+    /// Why it does.
+    pub why: String,
 }
 
 /// How a method's list comes page by page (`pagination:`), checked against its params and

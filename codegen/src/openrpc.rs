@@ -19,7 +19,9 @@
 //! - **Members newer than the oldest supported node** (`since`) are not required: an older
 //!   node's reply lacks them; their description and `x-since` say from which version on.
 //!   Members a later node removed (`removed`) are not required either; `x-removed` on a
-//!   method, param or member names the first node version without it.
+//!   method, param or member names the first node version without it, and `x-still-served`
+//!   (`{by, why}`, the spec's `still-served`) on a removed method names a server that keeps
+//!   serving it on purpose and why.
 //! - **Node version.** By default a document describes every node version from the oldest
 //!   supported one on. Generated for one node version (`AVALANCHE_RPC_NODE_VERSION`, or the
 //!   CLI's `--node-version`), it leaves out what that version did not serve and says which
@@ -618,6 +620,9 @@ impl Cx<'_> {
         }
         if let Some(v) = &m.removed {
             o.insert("x-removed".into(), json!(v.to_string()));
+        }
+        if let Some(s) = &m.still_served {
+            o.insert("x-still-served".into(), json!({"by": s.by, "why": s.why}));
         }
         if let Some(p) = &m.pagination {
             o.insert("x-pagination".into(), pagination(p));

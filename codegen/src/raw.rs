@@ -198,6 +198,9 @@ pub struct Method {
     pub since: Option<String>,
     /// The first node version that no longer serves this method.
     pub removed: Option<String>,
+    /// A server that keeps serving it after `removed` on purpose, and why.
+    #[serde(rename = "still-served")]
+    pub still_served: Option<StillServed>,
     /// The method changes the node's state (issues a transaction): tools that only look, as
     /// the conformance check, never call it.
     #[serde(default, rename = "changes-state")]
@@ -211,6 +214,15 @@ pub struct Method {
     pub errors: Vec<ErrorCase>,
     #[serde(default)]
     pub examples: Vec<Example>,
+}
+
+/// `still-served:` of a removed method: which server (a `source` with an interface of its
+/// own: `devnet`) keeps serving it on purpose, and why.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StillServed {
+    pub by: String,
+    pub why: String,
 }
 
 /// `pagination:` of a method: which result member holds a page's items and how the next

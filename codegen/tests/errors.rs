@@ -1722,3 +1722,29 @@ fn pagination_cursor_of_another_type_than_its_param() {
         "{shown:#?}"
     );
 }
+
+#[test]
+fn still_served_goes_with_removed_and_names_the_devnet() {
+    let s = base_with(
+        "interfaces/info.yaml",
+        "    summary: Height of the last accepted block.",
+        "    summary: Height of the last accepted block.\n    still-served: { by: devnet, why: Tests run against it. }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml:33:5",
+        "method `info.getHeight`, still-served",
+        "the method has no `removed`",
+    );
+    let s = base_with(
+        "interfaces/info.yaml",
+        "    summary: Height of the last accepted block.",
+        "    summary: Height of the last accepted block.\n    removed: v1.13.1\n    still-served: { by: node, why: Tests run against it. }",
+    );
+    assert_error(
+        &s,
+        "interfaces/info.yaml:34:25",
+        "method `info.getHeight`, still-served, by",
+        "`by` is `devnet` (a server with an interface of its own), not `node`",
+    );
+}
