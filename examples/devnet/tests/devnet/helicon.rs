@@ -10,7 +10,8 @@ use avalanche_devnet::upgrade::{GRANITE_EPOCH_NS, TIMES};
 use avalanche_rpc::devnet::{AdvanceClockParams, DevnetClient};
 use avalanche_rpc::info::{InfoClient, UpgradesParams};
 use avalanche_rpc::platform::{
-    GetBalanceParams, GetCurrentValidatorsParams, GetRewardUtxosParams, PlatformClient,
+    GetBalanceParams, GetCurrentSupplyParams, GetCurrentValidatorsParams, GetRewardUtxosParams,
+    PlatformClient,
 };
 use avalanche_rpc::transact::bls_signer;
 use avalanche_rpc::transact::p::{self, Authority, AutoRenewedValidatorRequest};
@@ -264,6 +265,17 @@ async fn an_auto_renewed_validator_renews_at_its_period_end_then_leaves() {
 
     // Past its end (time travel): renewed from its old end for the next period, a quarter
     // of its reward restaked, the rest paid to its reward owner by the reward tx.
+    let supply = || {
+        let p = p.clone();
+        async move {
+            p.get_current_supply(GetCurrentSupplyParams::new())
+                .await
+                .unwrap()
+                .supply
+                .get()
+        }
+    };
+    let supply_before = supply().await;
     let travel = end + 10 - d.devnet.engine.clock.now();
     control
         .advance_clock(AdvanceClockParams::new(travel))
@@ -281,6 +293,11 @@ async fn an_auto_renewed_validator_renews_at_its_period_end_then_leaves() {
     assert!(
         second_reward > first_reward,
         "a longer period, a larger stake"
+    );
+    assert_eq!(
+        supply().await,
+        supply_before + second_reward,
+        "the supply counts the next cycle's reward at once"
     );
     assert_eq!(balance(p_address(payee)).await, first_reward - restaked);
     let reward_tx = |at: u64| {
