@@ -260,16 +260,12 @@ fn renew(
         )?;
         return stakers::remove_staker(w, &s.subnet, &s.node, height, s.weight());
     }
-    // `restakeAutoRenewedValidatorOnCommit`.
-    let mut restake_validation = split(s.potential_reward, r.auto_compound_shares).0;
-    let mut restake_delegatee = split(s.accrued, r.auto_compound_shares).0;
-    let capacity = crate::genesis::staking::MAX_VALIDATOR_STAKE.saturating_sub(r.weight);
-    let total = restake_validation.saturating_add(restake_delegatee);
-    if total > capacity {
-        restake_validation =
-            (u128::from(restake_validation) * u128::from(capacity) / u128::from(total)) as u64;
-        restake_delegatee = capacity - restake_validation;
-    }
+    let (restake_validation, restake_delegatee) = restaked(
+        s.potential_reward,
+        s.accrued,
+        r.auto_compound_shares,
+        r.weight,
+    );
     mint(
         s.potential_reward - restake_validation,
         s.accrued - restake_delegatee,
@@ -295,6 +291,24 @@ fn renew(
     let delta = i64::try_from(restaked)
         .map_err(|_| StoreError::Invalid("a restaked reward above 2^63".into()))?;
     stakers::change_weight(w, (height, &s.subnet, &s.node), delta, None)
+}
+
+/// What an auto-renewed validator of weight `weight` restakes of its validation reward and
+/// its delegatee reward at its cycle's end, by its share (millionths), so that its weight
+/// stays within the maximum stake (`restakeAutoRenewedValidatorOnCommit`: what does not fit
+/// is withdrawn, the validation reward's part scaled down and rounded down, the delegatee
+/// reward's the rest of the room).
+pub fn restaked(validation: u64, delegatee: u64, shares: u32, weight: u64) -> (u64, u64) {
+    let restake_validation = split(validation, shares).0;
+    let restake_delegatee = split(delegatee, shares).0;
+    let capacity = crate::genesis::staking::MAX_VALIDATOR_STAKE.saturating_sub(weight);
+    let total = restake_validation.saturating_add(restake_delegatee);
+    if total <= capacity {
+        return (restake_validation, restake_delegatee);
+    }
+    let scaled = u128::from(restake_validation) * u128::from(capacity) / u128::from(total);
+    let scaled = scaled as u64; // at most `restake_validation`
+    (scaled, capacity - scaled)
 }
 
 /// A delegator's reward split between its validator (the delegation fee, `shares` in
@@ -324,4 +338,24 @@ pub fn reward_utxos(r: &redb::ReadTransaction, tx: &Id) -> Result<Vec<Vec<u8>>, 
         out.push(e?.1.value().to_vec());
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::restaked;
+    use crate::genesis::staking::MAX_VALIDATOR_STAKE;
+
+    #[test]
+    fn an_auto_renewed_validator_restakes_its_share_within_the_maximum_stake() {
+        // Room enough: the share of each reward, rounded as `reward.Split`.
+        assert_eq!(restaked(1_000, 400, 250_000, 0), (250, 100));
+        assert_eq!(restaked(1_001, 0, 250_000, 0), (251, 0));
+        assert_eq!(restaked(1_000, 400, 0, 0), (0, 0));
+        assert_eq!(restaked(1_000, 400, 1_000_000, 0), (1_000, 400));
+        // 70 of room for 100 + 40: the validation part scaled down (100 × 70 / 140), the
+        // delegatee part the rest; the weight ends at the maximum.
+        let weight = MAX_VALIDATOR_STAKE - 70;
+        assert_eq!(restaked(100, 40, 1_000_000, weight), (50, 20));
+        assert_eq!(restaked(100, 40, 1_000_000, MAX_VALIDATOR_STAKE), (0, 0));
+    }
 }

@@ -216,6 +216,27 @@ async fn an_auto_renewed_validator_renews_at_its_period_end_then_leaves() {
     );
     let first_reward = v.potential_reward.unwrap().get();
     assert!(first_reward > 0);
+    // The same node again, and a stake below the minimum, are refused with the node's words.
+    let again = d
+        .p_tx(key, |c, u, p| {
+            p::add_auto_renewed_validator_tx(c, u, p, &req)
+        })
+        .await;
+    let e = d.p_issue(&again).await.unwrap_err();
+    assert!(e.contains(&format!("duplicate validator: {node}")), "{e}");
+    let small = AutoRenewedValidatorRequest {
+        node_id: NodeId::new([39; 20]),
+        weight: AVAX,
+        ..req.clone()
+    };
+    let lenient = common::lenient(d.context());
+    let small = d
+        .p_tx_in(&lenient, key, |c, u, p| {
+            p::add_auto_renewed_validator_tx(c, u, p, &small)
+        })
+        .await;
+    let e = d.p_issue(&small).await.unwrap_err();
+    assert!(e.contains("weight of this validator is too low"), "{e}");
 
     // Its authority changes its next period and restaked share.
     let cx = common::lenient(d.context());
@@ -258,6 +279,22 @@ async fn an_auto_renewed_validator_renews_at_its_period_end_then_leaves() {
         .await;
     let e = d.p_issue(&forged).await.unwrap_err();
     assert!(e.contains("unauthorized"), "{e}");
+    // A tx ID that added nothing.
+    let unknown = d
+        .p_tx(key, |c, u, p| {
+            p::set_auto_renewed_validator_config_tx(
+                c,
+                u,
+                p,
+                Id::new([7; 32]),
+                &Authority::new(one(key.address())),
+                0,
+                0,
+            )
+        })
+        .await;
+    let e = d.p_issue(&unknown).await.unwrap_err();
+    assert!(e.contains("getting staker tx: not found"), "{e}");
     // A next period below the minimum (which the builder refuses too) is refused with the
     // node's words.
     let e = d.p_issue(&set(3600, 0).await).await.unwrap_err();
