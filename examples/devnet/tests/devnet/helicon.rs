@@ -14,7 +14,7 @@ use avalanche_rpc::platform::{
     PlatformClient,
 };
 use avalanche_rpc::transact::bls_signer;
-use avalanche_rpc::transact::p::{self, Authority, AutoRenewedValidatorRequest};
+use avalanche_rpc::transact::p::{self, Authority, AutoRenewedValidatorRequest, Stake};
 use avalanche_rpc::wire::{Address, Id, NodeId, Timestamp};
 
 /// An upgrade file: every upgrade up to Granite initially active, Helicon at `helicon`.
@@ -300,8 +300,28 @@ async fn an_auto_renewed_validator_renews_at_its_period_end_then_leaves() {
     let e = d.p_issue(&set(3600, 0).await).await.unwrap_err();
     assert!(e.contains("staking period is too short"), "{e}");
 
+    // A delegation to it for the rest of its cycle: rewarded first at the cycle's end, its
+    // 5 % fee the validator's delegatee reward.
+    let delegation = Stake {
+        node_id: node,
+        start: 0,
+        end,
+        weight: 500 * AVAX,
+    };
+    d.p_do(stranger, |c, u, p| {
+        p::add_permissionless_delegator_tx(c, u, p, delegation, &one(stranger.address()), None)
+    })
+    .await
+    .unwrap();
+    let v = current().await.remove(0);
+    assert_eq!(v.delegator_weight.unwrap().get(), 500 * AVAX);
+    let delegated = v.delegators.unwrap()[0].potential_reward.unwrap().get();
+    let fee = avalanche_devnet::pchain::reward::split(delegated, 50_000).0;
+    assert!(fee > 0);
+
     // Past its end (time travel): renewed from its old end for the next period, a quarter
-    // of its reward restaked, the rest paid to its reward owner by the reward tx.
+    // of its rewards (its own and its fee) restaked, the rest paid to its reward owners by
+    // the reward tx.
     let supply = || {
         let p = p.clone();
         async move {
@@ -321,11 +341,17 @@ async fn an_auto_renewed_validator_renews_at_its_period_end_then_leaves() {
     let restaked = avalanche_devnet::pchain::reward::split(first_reward, 250_000).0;
     // `reward.Split`: the withdrawn part rounded down, the restaked part the rest.
     assert_eq!(restaked, first_reward - first_reward * 750_000 / 1_000_000);
+    let fee_restaked = fee - fee * 750_000 / 1_000_000;
     let v = current().await.remove(0);
     assert_eq!(v.tx_id, Some(add_id), "it keeps its tx ID across cycles");
     assert_eq!(v.start_time.get(), end);
     assert_eq!(v.end_time.unwrap().get(), end + 3 * DAY);
-    assert_eq!(v.weight.get(), 2_000 * AVAX + restaked);
+    assert_eq!(v.weight.get(), 2_000 * AVAX + restaked + fee_restaked);
+    assert_eq!(
+        v.accrued_delegatee_reward.unwrap().get(),
+        0,
+        "a new cycle's"
+    );
     let second_reward = v.potential_reward.unwrap().get();
     assert!(
         second_reward > first_reward,
@@ -336,7 +362,10 @@ async fn an_auto_renewed_validator_renews_at_its_period_end_then_leaves() {
         supply_before + second_reward,
         "the supply counts the next cycle's reward at once"
     );
-    assert_eq!(balance(p_address(payee)).await, first_reward - restaked);
+    assert_eq!(
+        balance(p_address(payee)).await,
+        first_reward - restaked + fee - fee_restaked
+    );
     let reward_tx = |at: u64| {
         let tx = avalanche_rpc::codec::platform::Tx::new(
             avalanche_rpc::codec::platform::RewardAutoRenewedValidatorTx::new(add_id, at).into(),
@@ -348,7 +377,11 @@ async fn an_auto_renewed_validator_renews_at_its_period_end_then_leaves() {
         .get_reward_utxos(GetRewardUtxosParams::new(reward_tx(end)))
         .await
         .unwrap();
-    assert_eq!(paid.num_fetched.get(), 1);
+    assert_eq!(
+        paid.num_fetched.get(),
+        2,
+        "the validation and the delegatee reward"
+    );
 
     // Next period 0: at the next end the stake comes back and every reward is paid (this
     // cycle's and the one restaked before).
@@ -366,12 +399,13 @@ async fn an_auto_renewed_validator_renews_at_its_period_end_then_leaves() {
     assert_eq!(balance(staker).await, before + 2_000 * AVAX);
     assert_eq!(
         balance(p_address(payee)).await,
-        first_reward - restaked + second_reward + restaked
+        first_reward + second_reward + fee,
+        "this cycle's reward and every reward restaked before"
     );
     let paid = p
         .get_reward_utxos(GetRewardUtxosParams::new(reward_tx(end + 3 * DAY)))
         .await
         .unwrap();
-    assert_eq!(paid.num_fetched.get(), 1);
+    assert_eq!(paid.num_fetched.get(), 2);
     d.stop().await;
 }
