@@ -121,6 +121,7 @@ pub fn write_genesis(w: &WriteTransaction, g: &Genesis) -> Result<(), StoreError
             potential_reward: 0,
             start: 0,
             accrued: 0,
+            renew: None,
         };
         let v = staker.terms().ok_or_else(|| {
             StoreError::Invalid(
@@ -128,20 +129,21 @@ pub fn write_genesis(w: &WriteTransaction, g: &Genesis) -> Result<(), StoreError
                     .into(),
             )
         })?;
-        let duration = v.validator.end - v.validator.start;
-        let reward = staking::reward(duration, v.validator.weight, supply);
+        let duration = v.end - v.start;
+        let reward = staking::reward(duration, v.weight, supply);
         supply = supply.saturating_add(reward);
         stakers::add_staker(
             w,
-            (&Id::ZERO, &v.validator.node_id),
+            (&Id::ZERO, &v.node),
             Record {
                 tx_id: id,
                 reward,
-                start: v.validator.start,
+                start: v.start,
                 accrued: 0,
+                renew: None,
             },
             0,
-            v.validator.weight,
+            v.weight,
             staker.public_key(),
         )?;
     }

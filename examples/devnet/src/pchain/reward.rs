@@ -6,6 +6,12 @@
 //!   (`vms/platformvm/txs/executor/proposal_tx_executor.go`): a delegator's reward is split
 //!   with its validator by the delegation fee, the validator's share accrued and paid with the
 //!   validator's own reward;
+//! - an auto-renewed validator (ACP-236) gets a RewardAutoRenewedValidatorTx instead
+//!   (`RewardAutoRenewedValidatorTx`, `restakeAutoRenewedValidatorOnCommit` in the same
+//!   file): with a next period, its rewards are split by its restaked share (capped at the
+//!   maximum validator stake), the rest paid, its weight raised and a new cycle begun at the
+//!   old end; with none, its stake is returned and every reward paid. Its reward UTXOs are the
+//!   reward tx's outputs (`mintRewards`);
 //! - a permissioned Subnet validator leaves in an empty standard block that moves the chain
 //!   time to its end.
 
@@ -111,10 +117,18 @@ pub fn reward_stakers(engine: &Engine, vm: &PVm) -> Result<usize, StoreError> {
             rewarded += 1;
             continue;
         }
-        let reward_tx = platform::Tx::new(
-            platform::RewardValidatorTx::new(due.tx_id()).into(),
-            Vec::new(),
-        );
+        let renewed = matches!(&due, Due::Validator(s) if s.renew.is_some());
+        let reward_tx = if renewed {
+            platform::Tx::new(
+                platform::RewardAutoRenewedValidatorTx::new(due.tx_id(), time).into(),
+                Vec::new(),
+            )
+        } else {
+            platform::Tx::new(
+                platform::RewardValidatorTx::new(due.tx_id()).into(),
+                Vec::new(),
+            )
+        };
         let reward_bytes = encode(&reward_tx.to_bytes())?;
         let proposal = platform::Block::from(platform::BanffProposalBlock::new(
             time,
@@ -153,7 +167,11 @@ pub fn reward_stakers(engine: &Engine, vm: &PVm) -> Result<usize, StoreError> {
         )?;
         // The stake comes back, then the rewards: outputs numbered after the tx's own
         // (`rewardValidatorTx`, `rewardDelegatorTx`).
+        let reward_id = Id::from_sha256(&reward_bytes);
         match &due {
+            Due::Validator(s) if renewed => {
+                renew(&w, s, (&reward_id, commit_height), avax)?;
+            }
             Due::Validator(s) => {
                 let v = s.terms().ok_or_else(|| {
                     StoreError::Invalid(format!("validator {} has no staking terms", s.tx_id))
@@ -205,6 +223,94 @@ pub fn reward_stakers(engine: &Engine, vm: &PVm) -> Result<usize, StoreError> {
     }
 }
 
+/// The end of an auto-renewed validator's cycle, committed by reward tx `reward_id` at
+/// `height` (`RewardAutoRenewedValidatorTx`: every devnet node is up, so the commit path).
+fn renew(
+    w: &WriteTransaction,
+    s: &stakers::Staker,
+    (reward_id, height): (&Id, u64),
+    avax: Id,
+) -> Result<(), StoreError> {
+    let (Some(v), Some(r)) = (s.terms(), s.renew) else {
+        return Err(StoreError::Invalid(format!(
+            "validator {} is not auto-renewed",
+            s.tx_id
+        )));
+    };
+    // `mintRewards`: the validation reward, then the delegatee reward, as the reward tx's
+    // outputs from 0 (it has none of its own).
+    let mint = |validation: u64, delegatee: u64| -> Result<(), StoreError> {
+        let mut index = 0;
+        if validation > 0 {
+            pay(w, (reward_id, index), avax, validation, v.validation_owner)?;
+            index += 1;
+        }
+        if delegatee > 0 {
+            pay(w, (reward_id, index), avax, delegatee, v.delegation_owner)?;
+        }
+        Ok(())
+    };
+    if r.next_period == 0 {
+        // A graceful exit: the stake comes back as the staking tx's outputs, every reward
+        // is paid.
+        unstake(w, &s.tx_id, v.outputs, v.stake)?;
+        mint(
+            s.potential_reward.saturating_add(r.accrued_validation),
+            s.accrued.saturating_add(r.accrued_delegatee),
+        )?;
+        return stakers::remove_staker(w, &s.subnet, &s.node, height, s.weight());
+    }
+    let (restake_validation, restake_delegatee) = restaked(
+        s.potential_reward,
+        s.accrued,
+        r.auto_compound_shares,
+        r.weight,
+    );
+    mint(
+        s.potential_reward - restake_validation,
+        s.accrued - restake_delegatee,
+    )?;
+    let restaked = restake_validation + restake_delegatee;
+    let weight = r.weight.saturating_add(restaked);
+    let reward = super::kind::staking::potential_reward(w, r.next_period, weight)?;
+    let start = r.end;
+    let rec = stakers::Record {
+        tx_id: s.tx_id,
+        reward,
+        start,
+        accrued: 0,
+        renew: Some(stakers::Renewal {
+            end: start.saturating_add(r.next_period),
+            weight,
+            accrued_validation: r.accrued_validation.saturating_add(restake_validation),
+            accrued_delegatee: r.accrued_delegatee.saturating_add(restake_delegatee),
+            ..r
+        }),
+    };
+    stakers::set_record(w, &s.subnet, &s.node, rec)?;
+    let delta = i64::try_from(restaked)
+        .map_err(|_| StoreError::Invalid("a restaked reward above 2^63".into()))?;
+    stakers::change_weight(w, (height, &s.subnet, &s.node), delta, None)
+}
+
+/// What an auto-renewed validator of weight `weight` restakes of its validation reward and
+/// its delegatee reward at its cycle's end, by its share (millionths), so that its weight
+/// stays within the maximum stake (`restakeAutoRenewedValidatorOnCommit`: what does not fit
+/// is withdrawn, the validation reward's part scaled down and rounded down, the delegatee
+/// reward's the rest of the room).
+pub fn restaked(validation: u64, delegatee: u64, shares: u32, weight: u64) -> (u64, u64) {
+    let restake_validation = split(validation, shares).0;
+    let restake_delegatee = split(delegatee, shares).0;
+    let capacity = crate::genesis::staking::MAX_VALIDATOR_STAKE.saturating_sub(weight);
+    let total = restake_validation.saturating_add(restake_delegatee);
+    if total <= capacity {
+        return (restake_validation, restake_delegatee);
+    }
+    let scaled = u128::from(restake_validation) * u128::from(capacity) / u128::from(total);
+    let scaled = scaled as u64; // at most `restake_validation`
+    (scaled, capacity - scaled)
+}
+
 /// A delegator's reward split between its validator (the delegation fee, `shares` in
 /// millionths) and itself (`reward.Split`): (the validator's, the delegator's).
 pub fn split(total: u64, shares: u32) -> (u64, u64) {
@@ -232,4 +338,24 @@ pub fn reward_utxos(r: &redb::ReadTransaction, tx: &Id) -> Result<Vec<Vec<u8>>, 
         out.push(e?.1.value().to_vec());
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::restaked;
+    use crate::genesis::staking::MAX_VALIDATOR_STAKE;
+
+    #[test]
+    fn an_auto_renewed_validator_restakes_its_share_within_the_maximum_stake() {
+        // Room enough: the share of each reward, rounded as `reward.Split`.
+        assert_eq!(restaked(1_000, 400, 250_000, 0), (250, 100));
+        assert_eq!(restaked(1_001, 0, 250_000, 0), (251, 0));
+        assert_eq!(restaked(1_000, 400, 0, 0), (0, 0));
+        assert_eq!(restaked(1_000, 400, 1_000_000, 0), (1_000, 400));
+        // 70 of room for 100 + 40: the validation part scaled down (100 × 70 / 140), the
+        // delegatee part the rest; the weight ends at the maximum.
+        let weight = MAX_VALIDATOR_STAKE - 70;
+        assert_eq!(restaked(100, 40, 1_000_000, weight), (50, 20));
+        assert_eq!(restaked(100, 40, 1_000_000, MAX_VALIDATOR_STAKE), (0, 0));
+    }
 }

@@ -22,6 +22,27 @@ pub struct Record {
     pub start: u64,
     /// The delegatee reward accrued from its delegators' rewards, paid at its end.
     pub accrued: u64,
+    /// An auto-renewed validator's cycle and configuration (ACP-236).
+    pub renew: Option<Renewal>,
+}
+
+/// What an auto-renewed validator (AddAutoRenewedValidatorTx) keeps beyond its tx, which
+/// changes with each cycle: the node's `state.Staker` end and weight and its
+/// `state.StakingInfo` (`vms/platformvm/state/staking_info.go`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Renewal {
+    /// When the current cycle ends.
+    pub end: u64,
+    /// Its weight: the stake plus the rewards restaked so far.
+    pub weight: u64,
+    /// The next cycle's length in seconds (0: it leaves at the end of this one).
+    pub next_period: u64,
+    /// The share of rewards restaked at the cycle's end, in millionths.
+    pub auto_compound_shares: u32,
+    /// Validation rewards restaked by earlier cycles.
+    pub accrued_validation: u64,
+    /// Delegatee rewards restaked by earlier cycles.
+    pub accrued_delegatee: u64,
 }
 
 impl Record {
@@ -35,16 +56,37 @@ impl Record {
             reward: u(32..40),
             start: u(40..48),
             accrued: u(48..56),
+            renew: (v.len() >= 104).then(|| Renewal {
+                end: u(56..64),
+                weight: u(64..72),
+                next_period: u(72..80),
+                auto_compound_shares: u(80..88) as u32,
+                accrued_validation: u(88..96),
+                accrued_delegatee: u(96..104),
+            }),
         }
     }
 
     fn encode(&self) -> Vec<u8> {
-        store::key(&[
+        let mut v = store::key(&[
             self.tx_id.as_bytes(),
             &self.reward.to_be_bytes(),
             &self.start.to_be_bytes(),
             &self.accrued.to_be_bytes(),
-        ])
+        ]);
+        if let Some(r) = &self.renew {
+            for n in [
+                r.end,
+                r.weight,
+                r.next_period,
+                u64::from(r.auto_compound_shares),
+                r.accrued_validation,
+                r.accrued_delegatee,
+            ] {
+                v.extend_from_slice(&n.to_be_bytes());
+            }
+        }
+        v
     }
 }
 
@@ -58,14 +100,22 @@ pub struct Staker {
     pub potential_reward: u64,
     pub start: u64,
     pub accrued: u64,
+    /// An auto-renewed validator's cycle and configuration.
+    pub renew: Option<Renewal>,
 }
 
 /// What a reward-earning validator's tx says, whichever its type: an
-/// AddPermissionlessValidatorTx, or the AddValidatorTx a genesis file's staker without a BLS
-/// key gets (one owner for both rewards).
+/// AddPermissionlessValidatorTx, an AddAutoRenewedValidatorTx (its period and weight those
+/// of its current cycle), or the AddValidatorTx a genesis file's staker without a BLS key
+/// gets (one owner for both rewards).
 #[derive(Debug, Clone, Copy)]
 pub struct Terms<'a> {
-    pub validator: &'a platform::Validator,
+    pub node: NodeId,
+    /// When its period starts, as its tx says (an auto-renewed validator's: its cycle's).
+    pub start: u64,
+    pub end: u64,
+    /// Its own stake (an auto-renewed validator's with its restaked rewards).
+    pub weight: u64,
     /// How many outputs the tx's base has (returned stake and rewards are numbered after).
     pub outputs: usize,
     pub stake: &'a [platform::TransferableOutput],
@@ -74,6 +124,8 @@ pub struct Terms<'a> {
     /// The delegation fee, in millionths.
     pub shares: u32,
     pub signer: Option<&'a platform::Signer>,
+    /// An auto-renewed validator's authority over its configuration.
+    pub authority: Option<&'a platform::Owner>,
 }
 
 impl Staker {
@@ -83,26 +135,49 @@ impl Staker {
         use platform::UnsignedTx as T;
         if let T::AddPermissionlessValidatorTx(v) = &self.tx.unsigned {
             return Some(Terms {
-                validator: &v.validator,
+                node: v.validator.node_id,
+                start: v.validator.start,
+                end: v.validator.end,
+                weight: v.validator.weight,
                 outputs: v.base.outputs.len(),
                 stake: &v.stake,
                 validation_owner: &v.validator_rewards_owner,
                 delegation_owner: &v.delegator_rewards_owner,
                 shares: v.delegation_shares,
                 signer: Some(&v.signer),
+                authority: None,
+            });
+        }
+        if let (T::AddAutoRenewedValidatorTx(v), Some(r)) = (&self.tx.unsigned, &self.renew) {
+            return Some(Terms {
+                node: self.node,
+                start: self.start,
+                end: r.end,
+                weight: r.weight,
+                outputs: v.base.outputs.len(),
+                stake: &v.stake,
+                validation_owner: &v.validator_rewards_owner,
+                delegation_owner: &v.delegator_rewards_owner,
+                shares: v.delegation_shares,
+                signer: Some(&v.signer),
+                authority: Some(&v.validator_authority),
             });
         }
         let T::AddValidatorTx(v) = &self.tx.unsigned else {
             return None;
         };
         Some(Terms {
-            validator: &v.validator,
+            node: v.validator.node_id,
+            start: v.validator.start,
+            end: v.validator.end,
+            weight: v.validator.weight,
             outputs: v.base.outputs.len(),
             stake: &v.stake,
             validation_owner: &v.rewards_owner,
             delegation_owner: &v.rewards_owner,
             shares: v.delegation_shares,
             signer: None,
+            authority: None,
         })
     }
 
@@ -114,20 +189,22 @@ impl Staker {
         Some(v)
     }
 
-    fn period(&self) -> Option<&platform::Validator> {
-        self.terms()
-            .map(|t| t.validator)
-            .or(self.subnet_validator().map(|v| &v.validator.validator))
-    }
-
     /// Its own stake weight (delegations not counted).
     pub fn weight(&self) -> u64 {
-        self.period().map_or(0, |v| v.weight)
+        match (self.terms(), self.subnet_validator()) {
+            (Some(t), _) => t.weight,
+            (None, Some(v)) => v.validator.validator.weight,
+            (None, None) => 0,
+        }
     }
 
     /// When its period ends.
     pub fn end(&self) -> u64 {
-        self.period().map_or(0, |v| v.end)
+        match (self.terms(), self.subnet_validator()) {
+            (Some(t), _) => t.end,
+            (None, Some(v)) => v.validator.validator.end,
+            (None, None) => 0,
+        }
     }
 
     pub fn public_key(&self) -> Option<[u8; 48]> {
@@ -184,6 +261,7 @@ pub fn staker<R: Reader>(r: &R, subnet: &Id, node: &NodeId) -> Result<Option<Sta
                 potential_reward: rec.reward,
                 start: rec.start,
                 accrued: rec.accrued,
+                renew: rec.renew,
             })
         })
         .transpose()
@@ -206,6 +284,7 @@ pub fn stakers<R: Reader>(r: &R, subnet: &Id) -> Result<Vec<Staker>, StoreError>
             potential_reward: rec.reward,
             start: rec.start,
             accrued: rec.accrued,
+            renew: rec.renew,
         });
     }
     Ok(out)
@@ -370,6 +449,18 @@ pub fn accrue(
     let mut rec = record(w, subnet, node)?
         .ok_or_else(|| StoreError::Invalid(format!("{node} does not validate {subnet}")))?;
     rec.accrued = rec.accrued.saturating_add(amount);
+    w.open_table(store::P_STAKERS)?
+        .insert(staker_key(subnet, node).as_slice(), rec.encode().as_slice())?;
+    Ok(())
+}
+
+/// Replaces a current validator's record (its weight unchanged).
+pub fn set_record(
+    w: &WriteTransaction,
+    subnet: &Id,
+    node: &NodeId,
+    rec: Record,
+) -> Result<(), StoreError> {
     w.open_table(store::P_STAKERS)?
         .insert(staker_key(subnet, node).as_slice(), rec.encode().as_slice())?;
     Ok(())

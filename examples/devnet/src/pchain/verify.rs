@@ -209,6 +209,9 @@ fn check_authority(
         Authority::Deactivation(id) => {
             kind::l1::check_disable_auth(state, id, auth, (tx, hash, time))
         }
+        Authority::AutoRenewed(id) => {
+            kind::staking::check_renew_auth(state, id, auth, (tx, hash, time))
+        }
     }
 }
 

@@ -323,6 +323,15 @@ impl<R: Reader> ChainState for StoredState<'_, R> {
         warp::canonical(self.r, &subnet, self.warp_height).map(Some)
     }
 
+    fn tx(&mut self, id: &Id) -> Result<Option<platform::Tx>, StoreError> {
+        let Some(stored) = ledger::tx(self.r, Chain::P, id)? else {
+            return Ok(None);
+        };
+        platform::Tx::from_bytes(&stored.bytes)
+            .map(Some)
+            .map_err(|e| StoreError::Invalid(format!("stored tx {id} does not decode: {e}")))
+    }
+
     fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, StoreError> {
         let Some(s) = stakers::staker(self.r, subnet, node)? else {
             return Ok(None);
@@ -332,6 +341,7 @@ impl<R: Reader> ChainState for StoredState<'_, R> {
             .map(|d| d.tx.validator.weight)
             .fold(0, u64::saturating_add);
         Ok(Some(Current {
+            tx_id: s.tx_id,
             weight: s.weight(),
             delegated,
             end: s.end(),

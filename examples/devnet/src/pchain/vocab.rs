@@ -46,6 +46,8 @@ pub trait ChainState {
     fn has_expiry(&mut self, expiry: u64, validation_id: &Id) -> Result<bool, StoreError>;
     /// The canonical validator set of the Subnet validating `chain`, now.
     fn warp_validators(&mut self, chain: &Id) -> Result<Option<warp::Canonical>, StoreError>;
+    /// An accepted P-chain transaction.
+    fn tx(&mut self, id: &Id) -> Result<Option<platform::Tx>, StoreError>;
     /// A current validator of a Subnet.
     fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, StoreError>;
 }
@@ -53,6 +55,8 @@ pub trait ChainState {
 /// A current validator, as verification needs it.
 #[derive(Debug, Clone, Copy)]
 pub struct Current {
+    /// The tx that added it.
+    pub tx_id: Id,
     /// Its own stake.
     pub weight: u64,
     /// The stake of its current delegators.
@@ -91,6 +95,21 @@ pub enum StakingChange {
         weight: u64,
         start: u64,
         end: u64,
+    },
+    /// An auto-renewed validator (ACP-236): its first cycle from `start` for `period`.
+    AddAutoRenewed {
+        node: NodeId,
+        weight: u64,
+        public_key: [u8; 48],
+        start: u64,
+        period: u64,
+        auto_compound_shares: u32,
+    },
+    /// An auto-renewed validator's configuration for its next cycles.
+    SetAutoRenewedConfig {
+        node: NodeId,
+        next_period: u64,
+        auto_compound_shares: u32,
     },
 }
 
@@ -201,6 +220,8 @@ pub enum Authority<'t> {
     Subnet(&'t Id),
     /// An L1 validator's deactivation owner.
     Deactivation(&'t Id),
+    /// The validator authority of the auto-renewed validator this tx added.
+    AutoRenewed(&'t Id),
 }
 
 impl Authority<'_> {
@@ -209,6 +230,7 @@ impl Authority<'_> {
         match self {
             Authority::Subnet(_) => ", then one for the Subnet authorization",
             Authority::Deactivation(_) => ", then one for the disable authorization",
+            Authority::AutoRenewed(_) => ", then one for the validator authority",
         }
     }
 }

@@ -84,9 +84,9 @@ impl PChain {
             .iter()
             .map(|d| d.tx.validator.weight)
             .fold(0u64, u64::saturating_add);
-        let mut c = CurrentValidator::new(s.start, v.validator.weight, s.node)
+        let mut c = CurrentValidator::new(s.start, v.weight, s.node)
             .with_tx_id(s.tx_id)
-            .with_end_time(v.validator.end)
+            .with_end_time(v.end)
             .with_potential_reward(s.potential_reward)
             .with_accrued_delegatee_reward(s.accrued)
             .with_delegation_fee(Percent(f64::from(v.shares) / 10_000.0))
@@ -107,6 +107,15 @@ impl PChain {
                 HexBytes(p.public_key.to_vec()),
                 HexBytes(p.proof_of_possession.to_vec()),
             ));
+        }
+        // An auto-renewed validator's configuration (`service.go`, `AutoRenewedConfig`).
+        if let (Some(authority), Some(r)) = (v.authority, &s.renew)
+            && let Some(o) = self.owner(authority)
+        {
+            c = c
+                .with_validator_authority(o)
+                .with_next_period(r.next_period)
+                .with_auto_compound_reward_shares(r.auto_compound_shares);
         }
         if listed {
             c = c.with_delegators(

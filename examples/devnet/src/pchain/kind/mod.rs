@@ -32,6 +32,8 @@ pub enum PTxKind<'t> {
     Export(&'t platform::ExportTx),
     AddPermissionlessValidator(&'t platform::AddPermissionlessValidatorTx),
     AddPermissionlessDelegator(&'t platform::AddPermissionlessDelegatorTx),
+    AddAutoRenewedValidator(&'t platform::AddAutoRenewedValidatorTx),
+    SetAutoRenewedValidatorConfig(&'t platform::SetAutoRenewedValidatorConfigTx),
     CreateSubnet(&'t platform::CreateSubnetTx),
     CreateChain(&'t platform::CreateChainTx),
     AddSubnetValidator(&'t platform::AddSubnetValidatorTx),
@@ -63,6 +65,8 @@ impl<'t> PTxKind<'t> {
             self,
             PTxKind::AddPermissionlessValidator(_)
                 | PTxKind::AddPermissionlessDelegator(_)
+                | PTxKind::AddAutoRenewedValidator(_)
+                | PTxKind::SetAutoRenewedValidatorConfig(_)
                 | PTxKind::AddSubnetValidator(_)
                 | PTxKind::RemoveSubnetValidator(_)
         )
@@ -75,6 +79,8 @@ impl<'t> PTxKind<'t> {
         match self {
             PTxKind::AddPermissionlessValidator(_)
             | PTxKind::AddPermissionlessDelegator(_)
+            | PTxKind::AddAutoRenewedValidator(_)
+            | PTxKind::SetAutoRenewedValidatorConfig(_)
             | PTxKind::AddSubnetValidator(_)
             | PTxKind::RemoveSubnetValidator(_)
             | PTxKind::TransferSubnetOwnership(_) => Some("flow check failed"),
@@ -93,6 +99,8 @@ impl<'t> PTxKind<'t> {
             T::ExportTx(t) => PTxKind::Export(t),
             T::AddPermissionlessValidatorTx(t) => PTxKind::AddPermissionlessValidator(t),
             T::AddPermissionlessDelegatorTx(t) => PTxKind::AddPermissionlessDelegator(t),
+            T::AddAutoRenewedValidatorTx(t) => PTxKind::AddAutoRenewedValidator(t),
+            T::SetAutoRenewedValidatorConfigTx(t) => PTxKind::SetAutoRenewedValidatorConfig(t),
             T::CreateSubnetTx(t) => PTxKind::CreateSubnet(t),
             T::CreateChainTx(t) => PTxKind::CreateChain(t),
             T::AddSubnetValidatorTx(t) => PTxKind::AddSubnetValidator(t),
@@ -120,6 +128,8 @@ impl<'t> PTxKind<'t> {
             PTxKind::Export(t) => t,
             PTxKind::AddPermissionlessValidator(t) => t,
             PTxKind::AddPermissionlessDelegator(t) => t,
+            PTxKind::AddAutoRenewedValidator(t) => t,
+            PTxKind::SetAutoRenewedValidatorConfig(t) => t,
             PTxKind::CreateSubnet(t) => t,
             PTxKind::CreateChain(t) => t,
             PTxKind::AddSubnetValidator(t) => t,

@@ -226,6 +226,7 @@ pub fn apply(
                 reward: 0,
                 start,
                 accrued: 0,
+                renew: None,
             };
             stakers::add_staker(w, (&subnet, &node), rec, height, weight, None)
         }

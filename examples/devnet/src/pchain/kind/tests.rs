@@ -103,6 +103,10 @@ impl ChainState for Fake {
         Ok(self.warp.get(chain).cloned())
     }
 
+    fn tx(&mut self, _: &Id) -> Result<Option<platform::Tx>, StoreError> {
+        Ok(None)
+    }
+
     fn validator(&mut self, subnet: &Id, node: &NodeId) -> Result<Option<Current>, StoreError> {
         Ok(self.validators.get(&(*subnet, *node)).copied())
     }
@@ -216,6 +220,7 @@ impl World {
         permissioned: bool,
     ) {
         let v = Current {
+            tx_id: Id::ZERO,
             weight,
             delegated: 0,
             end,
