@@ -21,9 +21,11 @@ pub mod engine;
 pub mod flow;
 pub mod genesis;
 pub mod genesis_file;
+pub mod health;
 pub mod http;
 pub mod index;
 pub mod ledger;
+pub mod logs;
 
 pub mod network;
 pub mod os;
@@ -32,18 +34,27 @@ pub mod proposer;
 pub mod refusal;
 pub mod rpc;
 pub mod secp;
+pub mod serving;
 pub mod store;
 pub mod view;
 pub mod xchain;
 
 pub use devnet::{Devnet, LEAD, Options, StartError};
 
-/// The whole HTTP API: every interface behind the host and CORS checks.
+/// The whole HTTP API of a started devnet: every interface behind the host and CORS checks,
+/// health included, admin off, the loggers at INFO (printing). `serving::app` serves from
+/// before the start.
 pub fn app(devnet: std::sync::Arc<Devnet>, public: bool, gate: http::Gate) -> axum::Router {
-    let gate = std::sync::Arc::new(gate);
-    rpc::router(devnet, public).layer(axum::middleware::from_fn(move |req, next| {
-        http::gate(gate.clone(), req, next)
-    }))
+    let info = logs::Levels {
+        log: logs::Level::Info,
+        display: logs::Level::Info,
+    };
+    let serving = std::sync::Arc::new(serving::Serving::new(
+        std::sync::Arc::new(logs::Logs::new(info, None)),
+        None,
+    ));
+    serving.started(devnet, public);
+    serving::app(serving, gate)
 }
 
 /// Serves `devnet` with the crate's hardened server on an ephemeral port of 127.0.0.1, every

@@ -14,6 +14,7 @@ mod context;
 mod control;
 mod crash;
 mod genesis;
+mod health_admin;
 mod history;
 mod mempool;
 mod methods;
