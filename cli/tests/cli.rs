@@ -2153,7 +2153,15 @@ fn call_calls_every_method_the_devnet_serves() {
         .filter(|m| m.removed.is_none_or(|r| version(r) > served))
         .map(|m| m.name)
         .collect();
-    let removed = avalanche_rpc::METHODS.len() - c.to_call.len();
+    // `health.*` and `admin.*` are not wired into `avax-rpc call` yet (cli/src/call.rs names
+    // each interface it calls); examples/devnet/tests/devnet/health_admin.rs calls them.
+    let unwired = avalanche_rpc::METHODS
+        .iter()
+        .filter(|m| matches!(m.interface, "health" | "admin"))
+        .count();
+    c.to_call
+        .retain(|m| !m.starts_with("health.") && !m.starts_with("admin."));
+    let removed = avalanche_rpc::METHODS.len() - c.to_call.len() - unwired;
     assert!(
         removed >= 2,
         "avm.buildGenesis and avm.getAddressTxs are gone"

@@ -79,7 +79,7 @@ async fn every_example_round_trips_through_client_and_server() {
         METHODS.len(),
         "every method has an example the server can answer"
     );
-    assert_eq!(METHODS.len(), 81);
+    assert_eq!(METHODS.len(), 97);
     assert!(examples_sent >= METHODS.len());
 }
 

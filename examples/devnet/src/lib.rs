@@ -41,17 +41,32 @@ pub mod xchain;
 
 pub use devnet::{Devnet, LEAD, Options, StartError};
 
-/// The whole HTTP API of a started devnet: every interface behind the host and CORS checks,
-/// health included, admin off, the loggers at INFO (printing). `serving::app` serves from
-/// before the start.
+/// The whole HTTP API of a started devnet, as the tests and benchmarks serve it: every
+/// interface behind the host and CORS checks, health and admin included (as with
+/// `--api-admin-enabled`; `getConfig` gives its options), the loggers at INFO (printing).
+/// The binary serves `serving::app`, from before the start and admin only when asked.
 pub fn app(devnet: std::sync::Arc<Devnet>, public: bool, gate: http::Gate) -> axum::Router {
     let info = logs::Levels {
         log: logs::Level::Info,
         display: logs::Level::Info,
     };
+    let o = &devnet.options;
+    let config = serde_json::json!({
+        "networkID": o.network_id,
+        "dbDir": o.db_dir,
+        "indexEnabled": o.index_enabled,
+        "indexAllowIncomplete": o.index_allow_incomplete,
+        "stakingPort": o.staking_port,
+        "genesisFile": o.genesis.is_some(),
+        "mempoolBytes": o.mempool_bytes,
+        "dbCacheBytes": o.db_cache_bytes,
+        "pChainLead": o.p_chain_lead,
+        "public": public,
+        "apiAdminEnabled": true,
+    });
     let serving = std::sync::Arc::new(serving::Serving::new(
         std::sync::Arc::new(logs::Logs::new(info, None)),
-        None,
+        Some(config),
     ));
     serving.started(devnet, public);
     serving::app(serving, gate)

@@ -1,6 +1,8 @@
-//! `health.*` at `/ext/health` (also `/ext/health/readiness` and `/ext/health/liveness`, as
-//! the node serves every method at each), and the plain GET forms of the three answers
-//! (`api/health/handler.go`, NewGetHandler: `?tag=` per tag, 503 when unhealthy).
+//! `health.*` at `/ext/health`, and the plain forms of the three answers as the node routes
+//! them (`node/node.go`, initHealthAPI; `api/health/handler.go`, NewGetHandler: `?tag=` per
+//! tag, 503 when unhealthy): a GET of `/ext/health` (health), and any request to
+//! `/ext/health/readiness`, `/ext/health/health` and `/ext/health/liveness` (the node's
+//! handler there answers every HTTP method alike, a POST's body unread).
 
 use crate::health::Set;
 use crate::serving::Serving;
@@ -39,26 +41,40 @@ impl HealthServer for Health {
     }
 }
 
-/// The health interface at its paths, with their GET forms.
+/// The health interface at its path, with the plain forms.
 pub fn router(serving: Arc<Serving>) -> axum::Router {
     let s = serving.clone();
-    avalanche_rpc::health::router(Health(serving)).layer(axum::middleware::from_fn(
-        move |req, next| get(s.clone(), req, next),
-    ))
+    let mut r = avalanche_rpc::health::router(Health(serving.clone())).layer(
+        axum::middleware::from_fn(move |req, next| get(s.clone(), req, next)),
+    );
+    for (path, set) in [
+        ("/ext/health/readiness", Set::Readiness),
+        ("/ext/health/health", Set::Health),
+        ("/ext/health/liveness", Set::Liveness),
+    ] {
+        let s = serving.clone();
+        r = r.route(
+            path,
+            axum::routing::any(move |req: Request<Body>| {
+                let s = s.clone();
+                async move { plain(&s, set, req.uri().query()) }
+            }),
+        );
+    }
+    r
 }
 
-/// A GET of `/ext/health`, `/ext/health/readiness` or `/ext/health/liveness`: the answer as
-/// JSON, 200 when healthy, 503 when not. Other methods go on to JSON-RPC.
+/// A GET of `/ext/health`: the plain answer. Other methods go on to JSON-RPC.
 async fn get(serving: Arc<Serving>, req: Request<Body>, next: Next) -> Response<Body> {
     if req.method() != Method::GET {
         return next.run(req).await;
     }
-    let set = match req.uri().path().trim_end_matches('/') {
-        "/ext/health/readiness" => Set::Readiness,
-        "/ext/health/liveness" => Set::Liveness,
-        _ => Set::Health,
-    };
-    let tags = tags(req.uri().query().unwrap_or(""));
+    plain(&serving, Set::Health, req.uri().query())
+}
+
+/// The answer of `set` as plain JSON, 200 when healthy, 503 when not.
+fn plain(serving: &Serving, set: Set, query: Option<&str>) -> Response<Body> {
+    let tags = tags(query.unwrap_or(""));
     let (checks, healthy) = serving.health.results(set, &tags);
     let body = serde_json::json!({ "checks": checks, "healthy": healthy });
     let mut r = Response::new(Body::from(format!("{body}\n")));

@@ -35,8 +35,15 @@ async fn serve(serving: Arc<Serving>) -> String {
 
 /// A plain HTTP GET: the status and the body.
 async fn get(addr: &str, path: &str) -> (u16, String) {
+    request(addr, "GET", path).await
+}
+
+/// A plain HTTP request without a body: the status and the body.
+async fn request(addr: &str, method: &str, path: &str) -> (u16, String) {
     let mut s = tokio::net::TcpStream::connect(addr).await.unwrap();
-    let req = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n");
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+    );
     s.write_all(req.as_bytes()).await.unwrap();
     let mut text = String::new();
     s.read_to_string(&mut text).await.unwrap();
@@ -118,6 +125,13 @@ async fn readiness_fails_until_the_devnet_has_started_then_passes() {
     assert_eq!(b.message, Some(serde_json::json!([])));
     let (status, body) = get(&addr, "/ext/health/readiness").await;
     assert_eq!(status, 200, "{body}");
+    // The sub-paths answer any method with the plain answer, as the node's handler does.
+    let (status, body) = request(&addr, "POST", "/ext/health/readiness").await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.starts_with("{\"checks\":{\"bootstrapped\""), "{body}");
+    let (status, body) = get(&addr, "/ext/health/health").await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("\"X\":"), "{body}");
     let h = node.health().health(HealthParams::new()).await.unwrap();
     assert!(h.healthy, "{h:?}");
     assert_eq!(names(&h.checks), ["C", "P", "X", "bootstrapped"]);
