@@ -44,7 +44,7 @@ pub use devnet::{Devnet, LEAD, Options, StartError};
 /// The whole HTTP API of a started devnet, as the tests and benchmarks serve it: every
 /// interface behind the host and CORS checks, health and admin included (as with
 /// `--api-admin-enabled`; `getConfig` gives its options), the loggers at INFO (printing).
-/// The binary serves `serving::app`, from before the start and admin only when asked.
+/// The binary serves [`serving_app`], from before the start and admin only when asked.
 pub fn app(devnet: std::sync::Arc<Devnet>, public: bool, gate: http::Gate) -> axum::Router {
     let info = logs::Levels {
         log: logs::Level::Info,
@@ -68,8 +68,19 @@ pub fn app(devnet: std::sync::Arc<Devnet>, public: bool, gate: http::Gate) -> ax
         std::sync::Arc::new(logs::Logs::new(info, None)),
         Some(config),
     ));
-    serving.started(devnet, public);
-    serving::app(serving, gate)
+    serving.started(devnet.clone(), rpc::router(devnet, public));
+    serving_app(serving, gate)
+}
+
+/// The whole HTTP API across the devnet's start (see [`serving`]): health from the first
+/// moment, admin when its configuration is given, every other interface once
+/// [`serving::Serving::started`].
+pub fn serving_app(serving: std::sync::Arc<serving::Serving>, gate: http::Gate) -> axum::Router {
+    let mut inner = rpc::health_router(serving.clone());
+    if serving.admin.is_some() {
+        inner = inner.merge(rpc::admin_router(serving.clone()));
+    }
+    serving::app(serving, inner, gate)
 }
 
 /// Serves `devnet` with the crate's hardened server on an ephemeral port of 127.0.0.1, every

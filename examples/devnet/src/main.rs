@@ -224,7 +224,7 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
             .collect(),
         origins: flags.http_allowed_origins.clone(),
     };
-    let app = avalanche_devnet::serving::app(serving.clone(), gate);
+    let app = avalanche_devnet::serving_app(serving.clone(), gate);
     let listener = listen(&flags.http_host, flags.http_port)
         .await
         .map_err(|e| bind_error(&flags.http_host, flags.http_port, &e))?;
@@ -303,7 +303,7 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
         let every = std::time::Duration::from_secs_f64(flags.block_interval);
         tokio::spawn(avalanche_devnet::activity::run(devnet.clone(), every));
     }
-    serving.started(devnet.clone(), flags.public);
+    serving.started(devnet.clone(), rpc::router(devnet.clone(), flags.public));
     logs.log(
         "main",
         Level::Info,

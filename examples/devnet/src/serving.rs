@@ -36,9 +36,10 @@ impl Serving {
         }
     }
 
-    /// The devnet has started: its interfaces are served, readiness passes.
-    pub fn started(&self, devnet: Arc<Devnet>, public: bool) {
-        let _ = self.full.set(crate::rpc::router(devnet.clone(), public));
+    /// The devnet has started: its interfaces (`full`, every one but health and admin) are
+    /// served, readiness passes.
+    pub fn started(&self, devnet: Arc<Devnet>, full: axum::Router) {
+        let _ = self.full.set(full);
         self.health.started(devnet);
     }
 
@@ -97,12 +98,9 @@ impl Serving {
     }
 }
 
-/// The whole HTTP API across the devnet's start, behind the host and CORS checks.
-pub fn app(serving: Arc<Serving>, gate: crate::http::Gate) -> axum::Router {
-    let mut inner = axum::Router::new().merge(crate::rpc::health_router(serving.clone()));
-    if serving.admin.is_some() {
-        inner = inner.merge(crate::rpc::admin_router(serving.clone()));
-    }
+/// The whole HTTP API across the devnet's start, behind the host and CORS checks: `inner`
+/// (health, and admin when on) first, then every other interface once started (503 before).
+pub fn app(serving: Arc<Serving>, inner: axum::Router, gate: crate::http::Gate) -> axum::Router {
     let s = serving.clone();
     let inner = inner.fallback(move |req: Request<Body>| {
         let s = s.clone();

@@ -26,7 +26,7 @@ fn gate() -> Gate {
 async fn serve(serving: Arc<Serving>) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap().to_string();
-    let app = avalanche_devnet::serving::app(serving, gate());
+    let app = avalanche_devnet::serving_app(serving, gate());
     tokio::spawn(async move {
         let _ = axum::serve(listener, app).await;
     });
@@ -59,6 +59,12 @@ fn serving(admin: bool) -> (Arc<Serving>, Arc<Logs>) {
     }));
     let config = admin.then(|| serde_json::json!({ "apiAdminEnabled": true }));
     (Arc::new(Serving::new(logs.clone(), config)), logs)
+}
+
+/// Opens a devnet and marks `serving` started with it.
+fn start(serving: &Serving) {
+    let devnet = Arc::new(avalanche_devnet::Devnet::open(options()).unwrap());
+    serving.started(devnet.clone(), avalanche_devnet::rpc::router(devnet, false));
 }
 
 fn names(checks: &std::collections::BTreeMap<String, HealthCheck>) -> Vec<&str> {
@@ -113,7 +119,7 @@ async fn readiness_fails_until_the_devnet_has_started_then_passes() {
 
     // The start: readiness passes, with nothing still bootstrapping; each chain has its check.
     let devnet = Arc::new(avalanche_devnet::Devnet::open(options()).unwrap());
-    serving.started(devnet, false);
+    serving.started(devnet.clone(), avalanche_devnet::rpc::router(devnet, false));
     let r = node
         .health()
         .readiness(ReadinessParams::new())
@@ -152,10 +158,7 @@ async fn readiness_fails_until_the_devnet_has_started_then_passes() {
 async fn tags_select_checks_as_the_node_does() {
     let (serving, _) = serving(false);
     let addr = serve(serving.clone()).await;
-    serving.started(
-        Arc::new(avalanche_devnet::Devnet::open(options()).unwrap()),
-        false,
-    );
+    start(&serving);
     let node = Node::http(&format!("http://{addr}")).unwrap();
     let with = |tags: &[&str]| {
         HealthParams::new().with_tags(tags.iter().map(|t| t.to_string()).collect::<Vec<_>>())
@@ -191,7 +194,7 @@ async fn aliases_change_what_the_devnet_answers_to() {
     let addr = serve(serving.clone()).await;
     let devnet = Arc::new(avalanche_devnet::Devnet::open(options()).unwrap());
     let x_id = devnet.genesis.x_chain_id;
-    serving.started(devnet, false);
+    serving.started(devnet.clone(), avalanche_devnet::rpc::router(devnet, false));
     let node = Node::http(&format!("http://{addr}")).unwrap();
     let admin = node.admin();
 
@@ -267,10 +270,7 @@ async fn aliases_change_what_the_devnet_answers_to() {
 async fn logger_levels_are_set_and_read_back_and_filter_the_log() {
     let (serving, logs) = serving(true);
     let addr = serve(serving.clone()).await;
-    serving.started(
-        Arc::new(avalanche_devnet::Devnet::open(options()).unwrap()),
-        false,
-    );
+    start(&serving);
     let node = Node::http(&format!("http://{addr}")).unwrap();
     let admin = node.admin();
     let all = admin
@@ -371,10 +371,7 @@ async fn logger_levels_are_set_and_read_back_and_filter_the_log() {
 async fn admin_is_off_unless_enabled() {
     let (serving, _) = serving(false);
     let addr = serve(serving.clone()).await;
-    serving.started(
-        Arc::new(avalanche_devnet::Devnet::open(options()).unwrap()),
-        false,
-    );
+    start(&serving);
     let node = Node::http(&format!("http://{addr}")).unwrap();
     let e = node
         .admin()
