@@ -251,7 +251,7 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
     let server = tokio::spawn(avalanche_rpc::rpc::serve(listener, app, serve));
     logs.log(
         "main",
-        Level::Info,
+        Level::Debug,
         &format!("starting; /ext/health answers on http://{addr}"),
     );
     let genesis = match &flags.genesis_file {
@@ -304,12 +304,13 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
         tokio::spawn(avalanche_devnet::activity::run(devnet.clone(), every));
     }
     serving.started(devnet.clone(), rpc::router(devnet.clone(), flags.public));
+    // The banner first: its first line says the devnet is up (tests wait for it).
+    print_banner(&devnet, &addr.to_string(), &flags);
     logs.log(
         "main",
         Level::Info,
         "started: every interface answers, readiness passes",
     );
-    print_banner(&devnet, &addr.to_string(), &flags);
     server.await??;
     Ok(())
 }
