@@ -2333,7 +2333,11 @@ fn call_runs_every_methods_help_example_against_the_spec_examples() {
         format!("http://{addr}")
     });
     let mut failures = Vec::new();
-    for m in METHODS {
+    // `health.*` and `admin.*` are not wired into `avax-rpc call` yet (cli/src/call.rs).
+    for m in METHODS
+        .iter()
+        .filter(|m| !matches!(m.interface, "health" | "admin"))
+    {
         let first = &m.examples[0];
         // The example the server answers with: the first of the same params it can send.
         let asked = m.roundtrip_params(&first.params()).unwrap();
@@ -2568,7 +2572,15 @@ fn call_calls_every_method_the_devnet_serves() {
         .filter(|m| m.removed.is_none_or(|r| version(r) > served))
         .map(|m| m.name)
         .collect();
-    let removed = avalanche_rpc::METHODS.len() - c.to_call.len();
+    // `health.*` and `admin.*` are not wired into `avax-rpc call` yet (cli/src/call.rs names
+    // each interface it calls); examples/devnet/tests/devnet/health_admin.rs calls them.
+    let unwired = avalanche_rpc::METHODS
+        .iter()
+        .filter(|m| matches!(m.interface, "health" | "admin"))
+        .count();
+    c.to_call
+        .retain(|m| !m.starts_with("health.") && !m.starts_with("admin."));
+    let removed = avalanche_rpc::METHODS.len() - c.to_call.len() - unwired;
     assert!(
         removed >= 2,
         "avm.buildGenesis and avm.getAddressTxs are gone"

@@ -103,11 +103,13 @@ fn there_is_one_document_per_interface_and_a_combined_one() {
     assert_eq!(
         names,
         [
+            "admin.json",
             "avax.json",
             "avm-static.json",
             "avm.json",
             "devnet.json",
             "eth.json",
+            "health.json",
             "index.json",
             "info.json",
             "platform.json",
@@ -120,8 +122,8 @@ fn there_is_one_document_per_interface_and_a_combined_one() {
     let methods = combined["methods"].as_array().unwrap();
     assert_eq!(
         methods.len(),
-        81,
-        "63 from the description + getAllValidatorsAt and the two proposervm methods + the devnet's six + the C-chain's four avax.* and five eth_"
+        97,
+        "63 from the description + getAllValidatorsAt and the two proposervm methods + the devnet's six + the C-chain's four avax.* and five eth_ + the node's three health.* and 13 admin.*"
     );
     let devnet: Vec<&str> = methods
         .iter()
@@ -143,7 +145,7 @@ fn there_is_one_document_per_interface_and_a_combined_one() {
         .iter()
         .map(|(_, d)| d["methods"].as_array().unwrap().len())
         .sum();
-    assert_eq!(per_interface, 81);
+    assert_eq!(per_interface, 97);
     for (name, doc) in &docs {
         assert_eq!(doc["openrpc"], "1.3.2", "{name}");
         assert_eq!(doc["info"]["version"], env!("CARGO_PKG_VERSION"), "{name}");
@@ -496,7 +498,7 @@ fn a_changed_spec_makes_the_committed_outputs_stale() {
     // the committed files being current; `committed_outputs_are_up_to_date` checks that).
     let scratch = TempDir::new("stale");
     let written = docs::write_outputs(&spec(), &scratch.0).unwrap();
-    assert_eq!(written.len(), 12);
+    assert_eq!(written.len(), 14);
     assert!(docs::stale_files(&spec(), &scratch.0).is_empty());
 
     // A summary changed.
@@ -554,8 +556,8 @@ fn a_changed_spec_makes_the_committed_outputs_stale() {
 fn the_html_page_lists_every_method_and_fetches_nothing() {
     let spec = spec();
     let page = avalanche_rpc_codegen::html::page(&spec);
-    assert_eq!(page.matches("<section class=\"method").count(), 81);
-    assert_eq!(page.matches("class=\"nav-method").count(), 81);
+    assert_eq!(page.matches("<section class=\"method").count(), 97);
+    assert_eq!(page.matches("class=\"nav-method").count(), 97);
     assert_eq!(page.matches("badge badge-devnet\" title").count(), 6);
     for (_, m) in spec.methods() {
         let id = format!("id=\"{}\"", m.wire_name);
@@ -597,7 +599,7 @@ fn the_html_page_carries_a_try_it_form_per_method() {
     assert!(!text.contains('<'), "every < is escaped inside the script");
     let data: Value = serde_json::from_str(text).unwrap();
     let methods = data["methods"].as_object().unwrap();
-    assert_eq!(methods.len(), 81);
+    assert_eq!(methods.len(), 97);
     for (i, m) in spec.methods() {
         let d = &methods[&m.wire_name];
         assert_eq!(d["path"], json!(i.path), "{}", m.wire_name);

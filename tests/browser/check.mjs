@@ -4,7 +4,7 @@
 //
 // Environment: API_PAGE (the page to open; default ../../generated/docs/api.html),
 // SCREENSHOT (default /tmp/api-page.png; the Try it one goes next to it, -try.png),
-// CHROMIUM (default /usr/bin/chromium), EXPECTED_METHODS (default 81), VIEWPORT
+// CHROMIUM (default /usr/bin/chromium), EXPECTED_METHODS (default 97), VIEWPORT
 // (WIDTHxHEIGHT, default 1440x900), DEVNET_BIN (the avalanche-devnet binary; default
 // ../../target/debug/avalanche-devnet; run.sh builds it), PORT_BASE (the first of the ten
 // ports the devnets use; default 19660).
@@ -35,7 +35,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const pagePath = path.resolve(process.env.API_PAGE || path.join(here, "../../generated/docs/api.html"));
 const screenshot = process.argv[2] || process.env.SCREENSHOT || "/tmp/api-page.png";
 const executablePath = process.env.CHROMIUM || "/usr/bin/chromium";
-const expected = Number(process.env.EXPECTED_METHODS || 81);
+const expected = Number(process.env.EXPECTED_METHODS || 97);
 const [width, height] = (process.env.VIEWPORT || "1440x900").split("x").map(Number);
 const url = pathToFileURL(pagePath).href;
 

@@ -5,7 +5,8 @@ mod common;
 
 use avalanche_rpc::rpc::{ClientError, Node};
 use avalanche_rpc::{
-    METHODS, avax, avm, avm_static, devnet, eth, index, info, platform, proposervm, wallet,
+    METHODS, admin, avax, avm, avm_static, devnet, eth, health, index, info, platform, proposervm,
+    wallet,
 };
 use serde_json::Value;
 
@@ -26,6 +27,8 @@ async fn call(
         "devnet" => devnet::call_json(&node.devnet(), method, params).await,
         "avax" => avax::call_json(&node.avax("C"), method, params).await,
         "eth" => eth::call_json(&node.eth("C"), method, params).await,
+        "health" => health::call_json(&node.health(), method, params).await,
+        "admin" => admin::call_json(&node.admin(), method, params).await,
         other => panic!("no client for interface {other}"),
     }
 }
@@ -79,7 +82,7 @@ async fn every_example_round_trips_through_client_and_server() {
         METHODS.len(),
         "every method has an example the server can answer"
     );
-    assert_eq!(METHODS.len(), 81);
+    assert_eq!(METHODS.len(), 97);
     assert!(examples_sent >= METHODS.len());
 }
 

@@ -631,15 +631,15 @@ fn the_map_sees_use_trees_and_paths_in_code() {
 const DEVNET_LAYERS: [&[&str]; 9] = [
     &["store"],
     &[
-        "ledger", "index", "proposer", "clock", "refusal", "secp", "flow",
+        "ledger", "index", "proposer", "clock", "refusal", "secp", "flow", "logs",
     ],
     &["genesis", "network", "genesis_file"],
     &["engine"],
     &["xchain", "pchain", "cchain"],
     &["view"],
     &["devnet"],
-    &["context", "control", "activity"],
-    &["rpc", "http", "duration", "os", ""],
+    &["context", "control", "activity", "health"],
+    &["rpc", "http", "duration", "os", "serving", ""],
 ];
 
 #[test]

@@ -52,6 +52,8 @@ async fn call(m: &MethodInfo, answer: Value, params: Value) -> Result<Value, Cli
         "devnet" => devnet::call_json(&node.devnet(), name, p).await,
         "avax" => avax::call_json(&node.avax("C"), name, p).await,
         "eth" => eth::call_json(&node.eth("C"), name, p).await,
+        "health" => avalanche_rpc::health::call_json(&node.health(), name, p).await,
+        "admin" => avalanche_rpc::admin::call_json(&node.admin(), name, p).await,
         other => panic!("no client for interface {other}"),
     }
 }

@@ -83,6 +83,9 @@ pub struct Devnet {
     pub fresh: bool,
     /// The upgrades' schedule (`info.upgrades`; Helicon gates ACP-236 on the P-chain).
     pub upgrades: crate::upgrade::Upgrades,
+    /// Chain aliases given with `admin.aliasChain` since the start, in order: the alias and
+    /// the chain's letter (`X`, `P`, `C`).
+    pub chain_aliases: std::sync::RwLock<Vec<(String, char)>>,
 }
 
 impl Devnet {
@@ -225,6 +228,7 @@ impl Devnet {
             engine: Engine::new(store, clock, options.index_enabled),
             genesis,
             options,
+            chain_aliases: Default::default(),
         };
         devnet.check_index()?;
         Ok(devnet)
@@ -457,22 +461,37 @@ fn write_genesis(store: &Store, g: &Genesis) -> Result<(), StoreError> {
 }
 
 /// The chain an alias or ID string names (`X`/`avm`, `P`/`platform`, `C`/`evm`, as
-/// `avalanche_rpc::network::CHAIN_ALIASES` has them, or the ID).
+/// `avalanche_rpc::network::CHAIN_ALIASES` has them, the ID, or an alias given with
+/// `admin.aliasChain`).
 pub fn chain_id(devnet: &Devnet, alias: &str) -> Option<Id> {
+    chain_letter(devnet, alias).and_then(|letter| letter_id(devnet, letter))
+}
+
+/// The ID of the chain `X`, `P` or `C`.
+pub fn letter_id(devnet: &Devnet, letter: char) -> Option<Id> {
     let g = &devnet.genesis;
-    let of = |letter| match letter {
+    match letter {
         'X' => Some(g.x_chain_id),
         'P' => Some(Id::ZERO),
         'C' => Some(g.c_chain_id),
         _ => None,
-    };
+    }
+}
+
+/// The letter (`X`, `P`, `C`) of the chain an alias or ID string names, as [`chain_id`].
+pub fn chain_letter(devnet: &Devnet, alias: &str) -> Option<char> {
     avalanche_rpc::network::chain_of_alias(alias)
-        .and_then(of)
         .or_else(|| {
             ['X', 'P', 'C']
                 .into_iter()
-                .filter_map(of)
-                .find(|id| id.to_string() == alias)
+                .find(|&l| letter_id(devnet, l).is_some_and(|id| id.to_string() == alias))
+        })
+        .or_else(|| {
+            let added = devnet
+                .chain_aliases
+                .read()
+                .unwrap_or_else(|e| e.into_inner());
+            added.iter().find(|(a, _)| a == alias).map(|(_, l)| *l)
         })
 }
 

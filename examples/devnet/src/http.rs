@@ -120,6 +120,19 @@ pub async fn gate(gate: Arc<Gate>, req: Request<Body>, next: Next) -> Response<B
     r
 }
 
+/// A request's path as the logs show it: at most 100 characters, control characters escaped.
+pub fn shown(path: &str) -> String {
+    let mut out: String = path
+        .chars()
+        .take(100)
+        .flat_map(char::escape_default)
+        .collect();
+    if path.chars().count() > 100 {
+        out.push('…');
+    }
+    out
+}
+
 fn cors_origin(h: &mut axum::http::HeaderMap, gate: &Gate, origin: &str) {
     let value = if gate.origins.iter().any(|o| o == "*") {
         HeaderValue::from_static("*")

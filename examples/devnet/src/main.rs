@@ -1,6 +1,8 @@
 //! `avalanche-devnet`: a local Avalanche node for developers. Flags use the node's names.
 
 use avalanche_devnet::http::Gate;
+use avalanche_devnet::logs::{Level, Levels, Logs};
+use avalanche_devnet::serving::Serving;
 use avalanche_devnet::{Devnet, Options, genesis, rpc};
 use clap::Parser;
 use std::path::PathBuf;
@@ -118,6 +120,63 @@ struct Flags {
     /// Seconds between the activity generator's transfers (with `--activity`).
     #[arg(long, default_value_t = 2.0)]
     block_interval: f64,
+    /// Serve the admin API (`/ext/admin`: aliases, logger levels, the configuration). Off by
+    /// default, as on the node.
+    #[arg(long, default_value_t = false, action = clap::ArgAction::Set, num_args = 0..=1, default_missing_value = "true")]
+    api_admin_enabled: bool,
+    /// What the loggers write to their files in `--log-dir` (the node's levels: off, fatal,
+    /// error, warn, info, trace, debug, verbo).
+    #[arg(long, default_value = "info", value_parser = level)]
+    log_level: Level,
+    /// What the loggers print; by default `--log-level`.
+    #[arg(long, value_parser = level)]
+    log_display_level: Option<Level>,
+    /// Write each logger's lines to `<dir>/<logger>.log` too. Without it nothing is written
+    /// to files (the node's default is ~/.avalanchego/logs).
+    #[arg(long)]
+    log_dir: Option<PathBuf>,
+}
+
+fn level(text: &str) -> Result<Level, String> {
+    Level::parse(text)
+}
+
+impl Flags {
+    /// The configuration `admin.getConfig` gives: every flag, by the node's name.
+    fn config(&self) -> serde_json::Value {
+        serde_json::json!({
+            "httpHost": self.http_host,
+            "httpPort": self.http_port,
+            "stakingPort": self.staking_port,
+            "networkID": self.network_id,
+            "genesisFile": self.genesis_file,
+            "dbDir": self.db_dir,
+            "inMemory": self.in_memory || self.db_dir.is_none(),
+            "indexEnabled": self.index_enabled,
+            "indexAllowIncomplete": self.index_allow_incomplete,
+            "mempoolBytes": self.mempool_bytes,
+            "dbCacheBytes": self.db_cache_bytes,
+            "pChainLead": self.p_chain_lead,
+            "httpAllowedHosts": self.http_allowed_hosts,
+            "httpAllowedOrigins": self.http_allowed_origins,
+            "httpReadHeaderTimeout": self.http_read_header_timeout.0.map(|d| d.as_secs_f64()),
+            "httpReadTimeout": self.http_read_timeout.0.map(|d| d.as_secs_f64()),
+            "httpWriteTimeout": self.http_write_timeout.0.map(|d| d.as_secs_f64()),
+            "httpIdleTimeout": self.http_idle_timeout.0.map(|d| d.as_secs_f64()),
+            "httpMaxConnections": self.http_max_connections,
+            "httpEvictIdle": self.http_evict_idle,
+            "httpMaxWaiting": self.http_max_waiting,
+            "httpBodyBudget": self.http_body_budget,
+            "public": self.public,
+            "history": self.history,
+            "activity": self.activity,
+            "blockInterval": self.block_interval,
+            "apiAdminEnabled": self.api_admin_enabled,
+            "logLevel": self.log_level.name(),
+            "logDisplayLevel": self.log_display_level.unwrap_or(self.log_level).name(),
+            "logDir": self.log_dir,
+        })
+    }
 }
 
 fn main() {
@@ -141,6 +200,66 @@ fn main() {
 }
 
 async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
+    if !(flags.block_interval > 0.0 && flags.block_interval.is_finite()) {
+        return Err(format!(
+            "--block-interval must be a positive number of seconds, not {}",
+            flags.block_interval
+        )
+        .into());
+    }
+    if let Some(dir) = &flags.log_dir {
+        std::fs::create_dir_all(dir).map_err(|e| format!("--log-dir {}: {e}", dir.display()))?;
+    }
+    let logs = Arc::new(Logs::new(
+        Levels {
+            log: flags.log_level,
+            display: flags.log_display_level.unwrap_or(flags.log_level),
+        },
+        flags.log_dir.clone(),
+    ));
+    let serving = Arc::new(Serving::new(
+        logs.clone(),
+        flags.api_admin_enabled.then(|| flags.config()),
+    ));
+    // Serve /ext/health from the first moment: readiness fails until the devnet has started.
+    let gate = Gate {
+        hosts: flags
+            .http_allowed_hosts
+            .iter()
+            .map(|h| h.to_lowercase())
+            .collect(),
+        origins: flags.http_allowed_origins.clone(),
+    };
+    let app = avalanche_devnet::serving_app(serving.clone(), gate);
+    let listener = listen(&flags.http_host, flags.http_port)
+        .await
+        .map_err(|e| bind_error(&flags.http_host, flags.http_port, &e))?;
+    let addr = listener.local_addr()?;
+    avalanche_devnet::os::start_trimming();
+    let fds = avalanche_devnet::os::raise_fd_limit();
+    let wanted = u64::from(flags.http_max_connections) + u64::from(flags.http_max_waiting) + 64;
+    if let Some(fds) = fds.filter(|&fds| fds < wanted) {
+        eprintln!(
+            "avalanche-devnet: the open-file limit is {fds}, under the {wanted} that \
+             --http-max-connections and --http-max-waiting may use; raise it (ulimit -n) or \
+             lower them"
+        );
+    }
+    let serve = avalanche_rpc::rpc::ServerConfig::default()
+        .read_header_timeout(flags.http_read_header_timeout.0)
+        .read_timeout(flags.http_read_timeout.0)
+        .write_timeout(flags.http_write_timeout.0)
+        .idle_timeout(flags.http_idle_timeout.0)
+        .max_connections(flags.http_max_connections as usize)
+        .evict_idle(flags.http_evict_idle)
+        .max_waiting(flags.http_max_waiting as usize)
+        .body_budget(flags.http_body_budget);
+    let server = tokio::spawn(avalanche_rpc::rpc::serve(listener, app, serve));
+    logs.log(
+        "main",
+        Level::Debug,
+        &format!("starting; /ext/health answers on http://{addr}"),
+    );
     let genesis = match &flags.genesis_file {
         Some(path) => Some(
             std::fs::read_to_string(path)
@@ -158,7 +277,7 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
         }
         (None, given) => given.unwrap_or(genesis::LOCAL_NETWORK_ID),
     };
-    let devnet = Arc::new(Devnet::open(Options {
+    let options = Options {
         network_id,
         db_dir: flags.db_dir.clone(),
         index_enabled: flags.index_enabled,
@@ -177,7 +296,8 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
             })?),
             None => None,
         },
-    })?);
+    };
+    let devnet = Arc::new(tokio::task::spawn_blocking(move || Devnet::open(options)).await??);
     if devnet.fresh && flags.history && devnet.options.genesis.is_none() {
         let d = devnet.clone();
         let h = tokio::task::spawn_blocking(move || avalanche_devnet::activity::seed(&d)).await??;
@@ -193,52 +313,20 @@ async fn run(flags: Flags) -> Result<(), Box<dyn std::error::Error>> {
             h.l1_chain
         );
     }
-    if !(flags.block_interval > 0.0 && flags.block_interval.is_finite()) {
-        return Err(format!(
-            "--block-interval must be a positive number of seconds, not {}",
-            flags.block_interval
-        )
-        .into());
-    }
-    let gate = Gate {
-        hosts: flags
-            .http_allowed_hosts
-            .iter()
-            .map(|h| h.to_lowercase())
-            .collect(),
-        origins: flags.http_allowed_origins.clone(),
-    };
-    let app = avalanche_devnet::app(devnet.clone(), flags.public, gate);
-    let listener = listen(&flags.http_host, flags.http_port)
-        .await
-        .map_err(|e| bind_error(&flags.http_host, flags.http_port, &e))?;
-    avalanche_devnet::os::start_trimming();
-    let fds = avalanche_devnet::os::raise_fd_limit();
-    let wanted = u64::from(flags.http_max_connections) + u64::from(flags.http_max_waiting) + 64;
-    if let Some(fds) = fds.filter(|&fds| fds < wanted) {
-        eprintln!(
-            "avalanche-devnet: the open-file limit is {fds}, under the {wanted} that \
-             --http-max-connections and --http-max-waiting may use; raise it (ulimit -n) or \
-             lower them"
-        );
-    }
-    let addr = listener.local_addr()?;
-    print_banner(&devnet, &addr.to_string(), &flags);
     tokio::spawn(avalanche_devnet::devnet::build_blocks(devnet.clone()));
     if flags.activity {
         let every = std::time::Duration::from_secs_f64(flags.block_interval);
         tokio::spawn(avalanche_devnet::activity::run(devnet.clone(), every));
     }
-    let serve = avalanche_rpc::rpc::ServerConfig::default()
-        .read_header_timeout(flags.http_read_header_timeout.0)
-        .read_timeout(flags.http_read_timeout.0)
-        .write_timeout(flags.http_write_timeout.0)
-        .idle_timeout(flags.http_idle_timeout.0)
-        .max_connections(flags.http_max_connections as usize)
-        .evict_idle(flags.http_evict_idle)
-        .max_waiting(flags.http_max_waiting as usize)
-        .body_budget(flags.http_body_budget);
-    avalanche_rpc::rpc::serve(listener, app, serve).await?;
+    serving.started(devnet.clone(), rpc::router(devnet.clone(), flags.public));
+    // The banner first: its first line says the devnet is up (tests wait for it).
+    print_banner(&devnet, &addr.to_string(), &flags);
+    logs.log(
+        "main",
+        Level::Info,
+        "started: every interface answers, readiness passes",
+    );
+    server.await??;
     Ok(())
 }
 
@@ -344,6 +432,10 @@ fn print_banner(devnet: &Devnet, addr: &str, flags: &Flags) {
     println!("  /ext/bc/X/wallet        wallet.issueTx");
     if devnet.options.index_enabled {
         println!("  /ext/index/X/block      index.*  (also X/tx, X/vtx, P/block, C/block)");
+    }
+    println!("  /ext/health             health.*  (GET too: /ext/health, /readiness, /liveness)");
+    if flags.api_admin_enabled {
+        println!("  /ext/admin              admin.*");
     }
     println!();
     println!("Try:");

@@ -31,7 +31,9 @@ pub fn router() -> axum::Router {
         .merge(avalanche_rpc::devnet::router(s))
         .merge(wallet::router(s, "X"))
         .merge(avalanche_rpc::avax::router(s, "C"))
-        .merge(avalanche_rpc::eth::router(s, "C"));
+        .merge(avalanche_rpc::eth::router(s, "C"))
+        .merge(avalanche_rpc::health::router(s))
+        .merge(avalanche_rpc::admin::router(s));
     for (chain, kind) in INDEXES {
         r = r.merge(index::router(s, chain, kind));
     }

@@ -2,6 +2,7 @@
 //! reading the devnet's state or handing a transaction to it. `router` mounts them at the
 //! node's paths.
 
+mod admin;
 mod avax;
 mod avm;
 mod avm_static;
@@ -9,6 +10,7 @@ mod common;
 mod devnet;
 mod error;
 mod eth;
+mod health;
 mod index;
 mod info;
 mod platform;
@@ -21,7 +23,17 @@ use crate::devnet::Devnet;
 use crate::ledger::Chain;
 use std::sync::Arc;
 
-/// Every interface the devnet serves, at the node's paths.
+/// `health.*` at its paths, with their GET forms: served from the devnet's first moment.
+pub fn health_router(serving: Arc<crate::serving::Serving>) -> axum::Router {
+    health::router(serving)
+}
+
+/// `admin.*` at `/ext/admin` (mounted only with `--api-admin-enabled`).
+pub fn admin_router(serving: Arc<crate::serving::Serving>) -> axum::Router {
+    avalanche_rpc::admin::router(admin::Admin(serving))
+}
+
+/// Every interface the devnet serves once started but health and admin, at the node's paths.
 pub fn router(devnet: Arc<Devnet>, public: bool) -> axum::Router {
     let x = avm::XChain(devnet.clone());
     let x_id = devnet.genesis.x_chain_id.to_string();

@@ -15,6 +15,7 @@ mod control;
 mod crash;
 mod genesis;
 mod helicon;
+mod health_admin;
 mod history;
 mod mempool;
 mod methods;
