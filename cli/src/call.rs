@@ -44,7 +44,8 @@ use avalanche_rpc::rpc::{
     TransportError,
 };
 use avalanche_rpc::{
-    METHODS, avax, avm, avm_static, devnet, eth, index, info, platform, proposervm, wallet,
+    METHODS, admin, avax, avm, avm_static, devnet, eth, health, index, info, platform, proposervm,
+    wallet,
 };
 use clap::{Arg, ArgAction, ArgMatches, Args, Command};
 use serde_json::{Map, Value};
@@ -250,6 +251,8 @@ async fn dispatch<T: Transport + Clone>(
         "devnet" => devnet::call_json(&node.devnet(), name, params).await,
         "avax" => avax::call_json(&node.avax(var("chain")), name, params).await,
         "eth" => eth::call_json(&node.eth(var("chain")), name, params).await,
+        "health" => health::call_json(&node.health(), name, params).await,
+        "admin" => admin::call_json(&node.admin(), name, params).await,
         other => Err(ClientError::UnknownMethod {
             method: format!("{name} (its interface `{other}` is not wired into `avax-rpc call`)"),
         }),

@@ -2307,7 +2307,7 @@ fn call_lists_the_methods_helps_with_each_and_suggests_names() {
 fn call_runs_every_methods_help_example_against_the_spec_examples() {
     use avalanche_rpc::rpc::{ServerConfig, SpecExamples};
     use avalanche_rpc::{
-        METHODS, avm, avm_static, devnet, index, info, platform, proposervm, wallet,
+        METHODS, admin, avm, avm_static, devnet, health, index, info, platform, proposervm, wallet,
     };
 
     let rt = tokio::runtime::Runtime::new().unwrap();
@@ -2322,7 +2322,9 @@ fn call_runs_every_methods_help_example_against_the_spec_examples() {
             .merge(avalanche_rpc::avax::router(s, "C"))
             .merge(avalanche_rpc::eth::router(s, "C"))
             .merge(index::router(s, "X", "tx"))
-            .merge(proposervm::router(s, "P"));
+            .merge(proposervm::router(s, "P"))
+            .merge(health::router(s))
+            .merge(admin::router(s));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         tokio::spawn(avalanche_rpc::rpc::serve(
@@ -2333,11 +2335,7 @@ fn call_runs_every_methods_help_example_against_the_spec_examples() {
         format!("http://{addr}")
     });
     let mut failures = Vec::new();
-    // `health.*` and `admin.*` are not wired into `avax-rpc call` yet (cli/src/call.rs).
-    for m in METHODS
-        .iter()
-        .filter(|m| !matches!(m.interface, "health" | "admin"))
-    {
+    for m in METHODS {
         let first = &m.examples[0];
         // The example the server answers with: the first of the same params it can send.
         let asked = m.roundtrip_params(&first.params()).unwrap();
@@ -2572,15 +2570,7 @@ fn call_calls_every_method_the_devnet_serves() {
         .filter(|m| m.removed.is_none_or(|r| version(r) > served))
         .map(|m| m.name)
         .collect();
-    // `health.*` and `admin.*` are not wired into `avax-rpc call` yet (cli/src/call.rs names
-    // each interface it calls); examples/devnet/tests/devnet/health_admin.rs calls them.
-    let unwired = avalanche_rpc::METHODS
-        .iter()
-        .filter(|m| matches!(m.interface, "health" | "admin"))
-        .count();
-    c.to_call
-        .retain(|m| !m.starts_with("health.") && !m.starts_with("admin."));
-    let removed = avalanche_rpc::METHODS.len() - c.to_call.len() - unwired;
+    let removed = avalanche_rpc::METHODS.len() - c.to_call.len();
     assert!(
         removed >= 2,
         "avm.buildGenesis and avm.getAddressTxs are gone"
@@ -2845,6 +2835,66 @@ fn call_calls_every_method_the_devnet_serves() {
     let balance = c.call("eth_getBalance", &args, Ok_);
     assert!(text(&balance).starts_with("0x"), "{balance}");
     c.call("eth_getTransactionCount", &args, Ok_);
+
+    // health: every check passes on a started devnet; a tag no chain's check has leaves only
+    // the checks every tag includes (the node's `application` ones: `bootstrapped`).
+    for m in ["health.health", "health.readiness", "health.liveness"] {
+        let h = c.call(m, &[], Ok_);
+        assert_eq!(h["healthy"], true, "{m}: {h}");
+    }
+    let all = c.call("health.health", &[], Ok_);
+    assert!(all["checks"].get("X").is_some(), "{all}");
+    let tagged = c.call("health.health", &["--tags", "no-such-tag"], Ok_);
+    let names: Vec<&String> = tagged["checks"].as_object().unwrap().keys().collect();
+    assert_eq!(names, ["bootstrapped"], "{tagged}");
+
+    // admin (the devnet runs with --api-admin-enabled): an endpoint alias and a chain alias
+    // the devnet then answers to, its loggers, configuration and store; the Go runtime dumps
+    // refused, naming why.
+    c.call(
+        "admin.alias",
+        &["--endpoint", "bc/X", "--alias", "cliX"],
+        Ok_,
+    );
+    c.call(
+        "admin.aliasChain",
+        &["--chain", &x_chain, "--alias", "clixchain"],
+        Ok_,
+    );
+    let aliases = c.call("admin.getChainAliases", &["--chain", &x_chain], Ok_);
+    assert!(
+        aliases["aliases"]
+            .as_array()
+            .is_some_and(|a| a.contains(&serde_json::json!("clixchain"))),
+        "{aliases}"
+    );
+    let by_alias = c.call("info.getBlockchainID", &["--alias", "clixchain"], Ok_);
+    assert_eq!(text(&by_alias["blockchainID"]), x_chain);
+    let set = c.call(
+        "admin.setLoggerLevel",
+        &["--loggerName", "main", "--logLevel", "DEBUG"],
+        Ok_,
+    );
+    assert_eq!(set["loggerLevels"]["main"]["logLevel"], "DEBUG", "{set}");
+    let read = c.call("admin.getLoggerLevel", &["--loggerName", "main"], Ok_);
+    assert_eq!(read["loggerLevels"]["main"]["logLevel"], "DEBUG", "{read}");
+    c.call("admin.getConfig", &[], Ok_);
+    c.call("admin.loadVMs", &[], Ok_);
+    let missing = c.call("admin.dbGet", &["--key", "0x6e6f2073756368206b6579"], Ok_);
+    assert_eq!(missing["errorCode"], 2, "{missing}");
+    for m in [
+        "admin.lockProfile",
+        "admin.memoryProfile",
+        "admin.startCPUProfiler",
+        "admin.stopCPUProfiler",
+    ] {
+        c.call(m, &[], Error(-32000, "is not a Go program"));
+    }
+    c.call(
+        "admin.stacktrace",
+        &[],
+        Error(-32000, "is not a Go program"),
+    );
 
     let missed: Vec<&&str> = c.to_call.difference(&c.called).collect();
     assert!(missed.is_empty(), "not called: {missed:?}");
