@@ -14,7 +14,16 @@
 //! first validator is the node; an L1 validator registered through a Warp message signed as
 //! the L1's validators (by the devnet, `devnet.signWarpMessage`; or, with `--warp-key`, here
 //! with the node's BLS key, as a signature aggregator would), reweighted, its balance
-//! increased, and disabled.
+//! increased, and disabled. Then, where Helicon is active (`info.upgrades`), an auto-renewed
+//! validator (ACP-236): added, its configuration changed, read back, and on a devnet renewed
+//! at the end of its period (time travel); elsewhere one line says why the step is skipped.
+//!
+//! ```sh
+//! # a devnet with Helicon active from genesis (a custom network: the node allows an upgrade
+//! # file there only):
+//! DEVNET_FLAGS="--network-id 1337 --upgrade-file examples/devnet/upgrades/helicon-now.json" \
+//!   tests/with-devnet 9670 tour cargo run -p avalanche-rpc-examples --example wallet -- http://127.0.0.1:9670
+//! ```
 
 use std::time::Duration;
 
@@ -22,15 +31,18 @@ use avalanche_rpc::bls::SecretKey;
 use avalanche_rpc::codec::secp256k1fx;
 use avalanche_rpc::codec::{platform as pc, warp, warp_l1};
 use avalanche_rpc::devnet::{AdvanceClockParams, DevnetClient, SignWarpMessageParams};
-use avalanche_rpc::info::InfoClient;
+use avalanche_rpc::info::{InfoClient, UpgradesParams};
 use avalanche_rpc::keys::PrivateKey;
 use avalanche_rpc::platform::{
     GetCurrentValidatorsParams, GetL1ValidatorParams, GetSubnetParams, PlatformClient,
     ValidatedByParams,
 };
 use avalanche_rpc::proposervm::ProposervmClient;
+use avalanche_rpc::rpc::ClientError;
 use avalanche_rpc::rpc::Node;
-use avalanche_rpc::transact::p::{self, Authority, ChainRequest, Stake, ValidatorRequest};
+use avalanche_rpc::transact::p::{
+    self, Authority, AutoRenewedValidatorRequest, ChainRequest, Stake, ValidatorRequest,
+};
 use avalanche_rpc::transact::{self, Context, Keychain, Payer, c, owners, x};
 use avalanche_rpc::wire::{Height, HexBytes, Id, NodeId, ShortId};
 
@@ -268,6 +280,7 @@ async fn main() -> Result<()> {
     through_c(&mut t).await?;
     staking(&mut t).await?;
     l1(&mut t).await?;
+    auto_renewed(&mut t).await?;
     println!("the tour is complete");
     Ok(())
 }
@@ -795,5 +808,144 @@ async fn l1(t: &mut Tour) -> Result<()> {
     t.p_send("P: L1 validator disabled", tx).await?;
     let v = l1v(t).await?;
     check("it is inactive: no balance left", v.balance.get() == 0)?;
+    Ok(())
+}
+
+/// Where Helicon is active (ACP-236): an auto-renewed validator added, its next period and
+/// restaked share changed by its authority, read back from `platform.getCurrentValidators`,
+/// and, on a devnet (whose clock moves on `devnet.advanceClock`), renewed at the end of its
+/// period: from its old end for the next period, its stake grown by the restaked share of
+/// its reward. Elsewhere one line says why the step is skipped.
+async fn auto_renewed(t: &mut Tour) -> Result<()> {
+    let upgrades = t.node.info().upgrades(UpgradesParams::new()).await?;
+    let now = t.now().await?;
+    let Some(helicon) = upgrades.helicon_time else {
+        println!(
+            "auto-renewed validator: skipped, Helicon is not active there: info.upgrades names \
+             no heliconTime (a node before v1.14.1), and the node refuses ACP-236's \
+             transactions before Helicon"
+        );
+        return Ok(());
+    };
+    // `IsHeliconActivated`: active from its time on (a fraction of a second rounds up).
+    let active_from = helicon.unix_seconds().max(0) as u64 + u64::from(helicon.subsec_nanos() > 0);
+    if now < active_from {
+        println!(
+            "auto-renewed validator: skipped, Helicon is not active there: info.upgrades \
+             schedules it at {}, after the chain's time {}, and the node refuses ACP-236's \
+             transactions before Helicon",
+            helicon.as_str(),
+            avalanche_rpc::wire::Timestamp::from_unix(now as i64, 0).as_str()
+        );
+        return Ok(());
+    }
+
+    let node = node_id(30);
+    let bls = SecretKey::from_seed(&fresh(31))?;
+    let me = owners("me", &[t.me], 1, 0)?;
+    let staking = &t.ctx.staking;
+    let (period, next_period) = (
+        2 * staking.min_stake_duration,
+        3 * staking.min_stake_duration,
+    );
+    let weight = staking.min_validator_stake;
+    let req = AutoRenewedValidatorRequest {
+        node_id: node,
+        weight,
+        signer: transact::bls_signer(&bls),
+        validator_rewards: me.clone(),
+        delegator_rewards: me.clone(),
+        validator_authority: me.clone(),
+        shares: 30_000,
+        auto_compound_reward_shares: 500_000,
+        period,
+    };
+    let tx =
+        p::add_auto_renewed_validator_tx(&t.ctx, &t.p_utxos().await?, &t.payer().await?, &req)?;
+    let added = t.p_send("P: auto-renewed validator", tx).await?;
+    let current = |t: &Tour| {
+        let p = t.node.platform();
+        async move {
+            let params = GetCurrentValidatorsParams::new().with_node_ids(vec![node]);
+            p.get_current_validators(params).await
+        }
+    };
+    let v = current(t).await?.validators;
+    check(
+        "it validates from its tx for one period with its weight, restaking half its rewards",
+        v.len() == 1
+            && v[0].tx_id == Some(added)
+            && v[0].weight.get() == weight
+            && v[0].end_time.map(|e| e.get()) == Some(v[0].start_time.get() + period)
+            && v[0].next_period.map(|p| p.get()) == Some(period)
+            && v[0].auto_compound_reward_shares.map(|s| s.get()) == Some(500_000),
+    )?;
+
+    let tx = p::set_auto_renewed_validator_config_tx(
+        &t.ctx,
+        &t.p_utxos().await?,
+        &t.payer().await?,
+        added,
+        &Authority::new(me),
+        250_000,
+        next_period,
+    )?;
+    t.p_send("P: its configuration changed", tx).await?;
+    let mut v = current(t).await?.validators;
+    check("it still validates", v.len() == 1)?;
+    let v = v.remove(0);
+    let (start, end) = (v.start_time.get(), v.end_time.map_or(0, |e| e.get()));
+    check(
+        "its authority is the funded key alone",
+        v.validator_authority.as_ref().is_some_and(|a| {
+            a.threshold.get() == 1
+                && a.addresses
+                    .iter()
+                    .map(|a| a.payload())
+                    .eq([*t.me.as_bytes()])
+        }),
+    )?;
+    check(
+        "its next period and restaked share are the new ones; this period's end is unchanged",
+        v.next_period.map(|p| p.get()) == Some(next_period)
+            && v.auto_compound_reward_shares.map(|s| s.get()) == Some(250_000)
+            && end == start + period,
+    )?;
+    let reward = v.potential_reward.map_or(0, |r| r.get());
+    check("it expects a reward for this period", reward > 0)?;
+
+    // Past its end: only a devnet moves its clock (a node answers HTTP 404 there).
+    let travel = (end + 10).saturating_sub(t.now().await?);
+    match t
+        .node
+        .devnet()
+        .advance_clock(AdvanceClockParams::new(travel))
+        .await
+    {
+        Ok(r) => println!("devnet: clock moved {travel} s, to {}", r.time.as_str()),
+        Err(ClientError::Http { status: 404, .. }) => {
+            println!(
+                "auto-renewed validator: its renewal is not checked here: the node has no \
+                 devnet.advanceClock, and its period lasts {period} s"
+            );
+            return Ok(());
+        }
+        Err(e) => return Err(e.into()),
+    }
+    let mut v = current(t).await?.validators;
+    check("it validates on after its period's end", v.len() == 1)?;
+    let v = v.remove(0);
+    // `reward.Split`: the part paid out rounded down, the restaked part the rest.
+    let restaked = reward - (u128::from(reward) * 750_000 / 1_000_000) as u64;
+    check(
+        "renewed: the same tx, from its old end for the next period (new end = old end + period)",
+        v.tx_id == Some(added)
+            && v.start_time.get() == end
+            && v.end_time.map(|e| e.get()) == Some(end + next_period),
+    )?;
+    check(
+        "its stake grew by a quarter of its reward, restaked",
+        v.weight.get() == weight + restaked,
+    )?;
     Ok(())
 }
