@@ -154,6 +154,8 @@ struct Method<'a> {
     paths: Vec<String>,
     /// The node versions that serve it (`x-since`, `x-removed`).
     versions: Versions<'a>,
+    /// The node's flag without which its path answers HTTP 404 (`x-enabled-by`).
+    enabled_by: Option<&'a str>,
     /// Name, whether required, the node versions that read it, and the pattern a string
     /// value of it must match (its schema's, or its wire type's): a value another reply gave
     /// under the same name but of another kind (an `X-…` address for `eth_getBalance`'s
@@ -239,6 +241,7 @@ fn methods(doc: &Value) -> Vec<Method<'_>> {
             name,
             paths,
             versions: Versions::of(m),
+            enabled_by: m["x-enabled-by"].as_str(),
             params,
             example,
             positional: m["paramStructure"] == json!("by-position"),
@@ -402,6 +405,13 @@ async fn check(doc: &Value, base: &str, timeout: u64, max_calls: usize) -> Resul
                     Err(_) if reply.status == 404 => {
                         if let Some(removed) = gone {
                             outcome = Some(Outcome::Absent(not_served_as_expected(removed)));
+                            break;
+                        }
+                        // An API the node serves only when a flag enables it (admin, index).
+                        if let Some(flag) = m.enabled_by {
+                            outcome = Some(Outcome::Absent(format!(
+                                "not enabled: HTTP 404 at {path}, which the node serves only with {flag}"
+                            )));
                             break;
                         }
                         drift(

@@ -99,6 +99,7 @@ async fn fake_node_asked(answers: HashMap<&'static str, Value>) -> (String, Aske
                 let mut buf = Vec::new();
                 let mut chunk = [0u8; 8192];
                 // Head, then as much body as Content-Length says.
+                let mut path = String::new();
                 let body = loop {
                     let n = s.read(&mut chunk).await.unwrap_or(0);
                     if n == 0 {
@@ -109,6 +110,7 @@ async fn fake_node_asked(answers: HashMap<&'static str, Value>) -> (String, Aske
                         continue;
                     };
                     let head = String::from_utf8_lossy(&buf[..end]).to_lowercase();
+                    path = head.split(' ').nth(1).unwrap_or("").to_string();
                     let len: usize = head
                         .lines()
                         .find_map(|l| l.strip_prefix("content-length:"))
@@ -118,6 +120,14 @@ async fn fake_node_asked(answers: HashMap<&'static str, Value>) -> (String, Aske
                         break buf[end + 4..end + 4 + len].to_vec();
                     }
                 };
+                // A path answered with HTTP 404, as a node does where an API is off: an
+                // answer under "404:PATH".
+                if answers.contains_key(format!("404:{path}").as_str()) {
+                    let _ = s
+                        .write_all(b"HTTP/1.1 404 Not Found\r\ncontent-length: 19\r\nconnection: close\r\n\r\n404 page not found\n")
+                        .await;
+                    return;
+                }
                 let req: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
                 let method = req["method"].as_str().unwrap_or("");
                 log.lock().unwrap().push(method.to_string());
@@ -159,6 +169,31 @@ async fn a_faithful_node_shows_no_drift() {
     assert_eq!(code, Some(0));
     // Every read-only method was called (the three issueTx are not).
     assert!(report["calls"].as_u64().unwrap() >= 55, "{report:#}");
+}
+
+/// A node without `--api-admin-enabled` answers HTTP 404 at `/ext/admin`: the spec's
+/// `enabled-by` makes its methods absent (saying which flag), not drift, even with `--strict`.
+#[tokio::test(flavor = "multi_thread")]
+async fn an_api_off_by_its_flag_is_absent_not_drift() {
+    let mut answers = examples();
+    // A node of today: without the methods removed before its version.
+    answers.remove("avm.buildGenesis");
+    answers.remove("avm.getAddressTxs");
+    answers.insert("404:/ext/admin", Value::Null);
+    let url = fake_node(answers).await;
+    let (code, report) = tokio::task::spawn_blocking(move || conformance(&url, &["--strict"]))
+        .await
+        .unwrap();
+    assert_eq!(report["drift"], json!([]), "{report:#}");
+    assert_eq!(report["notChecked"], json!([]), "{report:#}");
+    assert_eq!(
+        absent_why(&report, "admin.getConfig").as_deref(),
+        Some(
+            "not enabled: HTTP 404 at /ext/admin, which the node serves only with --api-admin-enabled"
+        ),
+        "{report:#}"
+    );
+    assert_eq!(code, Some(0));
 }
 
 /// How a hostile endpoint answers every request.

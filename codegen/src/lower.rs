@@ -679,6 +679,7 @@ impl Cx {
             path: i.path,
             path_params,
             also_served_at: i.also_served_at,
+            enabled_by: i.enabled_by,
             summary: i.summary,
             description: i.description,
             schemas,

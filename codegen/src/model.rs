@@ -215,6 +215,9 @@ pub struct Interface {
     pub path: String,
     pub path_params: Vec<PathParam>,
     pub also_served_at: Vec<String>,
+    /// The node's flag without which it answers HTTP 404 at the interface's path
+    /// (`--api-admin-enabled`).
+    pub enabled_by: Option<String>,
     pub summary: String,
     pub description: Option<String>,
     pub schemas: Vec<Schema>,

@@ -41,7 +41,8 @@
 //!   port), then each `also-served-at` path. Path variables (`/ext/bc/{chain}`) are server
 //!   `variables` whose default is the spec's default or first example (the examples also as
 //!   `x-examples`). In the combined document
-//!   the servers are per method, with the path also in `x-path`.
+//!   the servers are per method, with the path also in `x-path`, and the node's flag without
+//!   which it does not serve the path (`enabled-by`) in `x-enabled-by`.
 
 use crate::codec::model::{
     Codec, Codecs, ExtraValue, JsonForm, Layout, Struct as CodecStruct, TypeRef as CodecTypeRef,
@@ -605,6 +606,9 @@ impl Cx<'_> {
         if self.combined {
             o.insert("servers".into(), Value::Array(servers(i)));
             o.insert("x-path".into(), json!(i.path));
+            if let Some(flag) = &i.enabled_by {
+                o.insert("x-enabled-by".into(), json!(flag));
+            }
         }
         if m.is_devnet_only() {
             o.insert("x-source".into(), json!("devnet"));

@@ -290,6 +290,9 @@ pub struct Interface {
     pub also_served_at: Vec<String>,
     /// Who serves every method of the interface (`devnet`), unless a method says otherwise.
     pub source: Option<String>,
+    /// The node's flag without which it does not serve the interface at all (answers HTTP
+    /// 404 at its path): `--api-admin-enabled`, `--index-enabled`.
+    pub enabled_by: Option<String>,
     pub summary: String,
     pub description: Option<String>,
     /// Each a [`Schema`], decoded on its own.
