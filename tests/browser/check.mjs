@@ -74,9 +74,9 @@ process.on("exit", stopDevnets);
 for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"]) {
   process.on(sig, () => { stopDevnets(); process.exit(130); });
 }
-function startDevnet(base, origins) {
+function startDevnet(base, origins, extra = []) {
   const port = new URL(base).port;
-  const d = spawn(devnetBin, ["--http-port", port, "--http-allowed-origins", origins], {
+  const d = spawn(devnetBin, ["--http-port", port, "--http-allowed-origins", origins, ...extra], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   devnets.push(d);
@@ -98,7 +98,8 @@ function startDevnet(base, origins) {
 const devnetsReady = Promise.all([
   startDevnet(ALLOWED, "null"),
   startDevnet(EXCLUDED, "http://example.com"),
-  startDevnet(FRESH, "null"),
+  // The admin API's read forms need it on, as on a node (`--api-admin-enabled`).
+  startDevnet(FRESH, "null", ["--api-admin-enabled"]),
 ]);
 devnetsReady.catch(() => {}); // awaited below; a failure must not crash the process before that
 

@@ -46,7 +46,8 @@ var harvestNode = (function () {
     return out;
   }
 
-  function Harvest() { this.values = {}; this.served = []; this.pending = []; }
+  // `worked`: by method, the required params of the call the node answered.
+  function Harvest() { this.values = {}; this.served = []; this.pending = []; this.worked = {}; }
   Harvest.prototype.add = function (name, path, v) {
     var list = this.values[name] || (this.values[name] = []), text = JSON.stringify(v);
     var here = list.filter(function (e) { return e.path === path; });
@@ -67,9 +68,14 @@ var harvestNode = (function () {
   // What a member gives besides itself, as harvest.rs: a block's ID (SHA-256 of its bytes),
   // the transactions that produced UTXOs (a UTXO's bytes start with its codec version and that
   // ID), the validation ID of a converted Subnet's first validator (SHA-256 of the Subnet's
-  // ID and 0 as 4 bytes, ACP-77), the C-chain's exports an X-chain import from C spends.
+  // ID and 0 as 4 bytes, ACP-77; a Subnet not converted has none, which is why the harvest
+  // tries up to three values), the C-chain's exports an X-chain import from C spends. Derived
+  // values are added in the order they were met.
   Harvest.prototype.derive = function (k, x, path) {
-    var self = this, later = function (name, at, p) { self.pending.push(p.then(function (v) { if (v) self.add(name, at, v); })); };
+    var self = this, later = function (name, at, p) {
+      var added = Promise.all([self.pending[self.pending.length - 1], p]).then(function (r) { if (r[1]) self.add(name, at, r[1]); });
+      self.pending.push(added);
+    };
     var b = typeof x === "string" ? nodeHex(x) : null;
     if (k === "block" && b) later("blockID", path, sha256(b).then(cb58));
     if (k === "subnetID" && typeof x === "string" && !/^1+LpoYY$/.test(x)) {
@@ -94,6 +100,10 @@ var harvestNode = (function () {
   // A param's value: of its name (a list also from its singular name: addresses from
   // address), as its JSON kind (a string field takes 5 as "5"), of the example's form.
   Harvest.prototype.valueFor = function (p, path, example, ownChain) {
+    return this.valuesFor(p, path, example, ownChain)[0];
+  };
+  // Every value of `p` for a call at `path`, as valueFor ranks them.
+  Harvest.prototype.valuesFor = function (p, path, example, ownChain) {
     var list = /^list</.test(p.type);
     var found = this.candidates(p.name, path, ownChain).map(function (v) {
       if (p.string && typeof v === "number") return String(v);
@@ -104,7 +114,7 @@ var harvestNode = (function () {
     }
     return found.filter(function (v) {
       return Array.isArray(v) === list && (example === undefined || form(example) === form(v));
-    })[0];
+    });
   };
   // The path to call a method at: the first of its paths at which the node answered.
   Harvest.prototype.pathOf = function (m) {
@@ -208,16 +218,26 @@ var harvestNode = (function () {
         if (answered[method] || (required.length > 0) === (round === 0)) continue;
         var paths = required.length ? [h.pathOf(m)] : pathsOf(m);
         for (var j = 0; j < paths.length; j++) {
-          var params = {}, missing = false;
+          // As conformance: each required param's first value, and up to three values of the
+          // first that has several (a Subnet's derived validation ID may name a validator
+          // since removed; the next may not).
+          var params = {}, missing = false, varied = null;
           required.forEach(function (p) {
-            var v = h.valueFor(p, paths[j], p.example, true);
-            if (v === undefined) v = h.valueFor(p, paths[j], p.example, false);
+            var vs = h.valuesFor(p, paths[j], p.example, true);
+            if (!vs.length) vs = h.valuesFor(p, paths[j], p.example, false);
             // From the third round, the example for what no reply gave (a chain's alias).
-            if (v === undefined && round >= 2) v = p.example;
-            if (v === undefined) missing = true; else params[p.name] = v;
+            if (!vs.length && round >= 2 && p.example !== undefined) vs = [p.example];
+            if (!vs.length) { missing = true; return; }
+            params[p.name] = vs[0];
+            if (vs.length > 1 && !varied) varied = { name: p.name, values: vs.slice(0, 3) };
           });
           if (missing) continue;
-          var result = await post(base, paths[j], method, m, params);
+          var attempts = varied ? varied.values.map(function (v) { var a = Object.assign({}, params); a[varied.name] = v; return a; }) : [params];
+          var result = undefined;
+          for (var a = 0; a < attempts.length && result === undefined; a++) {
+            result = await post(base, paths[j], method, m, attempts[a]);
+            if (result !== undefined) h.worked[method] = attempts[a];
+          }
           if (result === undefined) continue;
           h.collect(result, paths[j]);
           await Promise.all(h.pending);

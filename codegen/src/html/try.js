@@ -139,7 +139,9 @@
       refresh();
       m.params.forEach(function (p, n) {
         if (p.example === undefined && p.optional) return;
-        var v = h.valueFor(p, path, p.example, true);
+        // What the node answered while harvesting, else the best harvested value.
+        var v = (h.worked[method] || {})[p.name];
+        if (v === undefined) v = h.valueFor(p, path, p.example, true);
         if (v === undefined) v = h.valueFor(p, path, p.example, false);
         if (v === undefined && p.example !== undefined) v = harvestNode.warpMessage(h, p.example);
         if (v === undefined) return;
