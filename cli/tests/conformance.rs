@@ -99,7 +99,7 @@ async fn fake_node_asked(answers: HashMap<&'static str, Value>) -> (String, Aske
                 let mut buf = Vec::new();
                 let mut chunk = [0u8; 8192];
                 // Head, then as much body as Content-Length says.
-                let mut path = String::new();
+                let mut path;
                 let body = loop {
                     let n = s.read(&mut chunk).await.unwrap_or(0);
                     if n == 0 {
