@@ -633,7 +633,7 @@ const DEVNET_LAYERS: [&[&str]; 9] = [
     &[
         "ledger", "index", "proposer", "clock", "refusal", "secp", "flow", "logs",
     ],
-    &["genesis", "network", "genesis_file"],
+    &["genesis", "network", "genesis_file", "upgrade"],
     &["engine"],
     &["xchain", "pchain", "cchain"],
     &["view"],
