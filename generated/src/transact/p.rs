@@ -412,6 +412,40 @@ pub struct ValidatorRequest {
     pub shares: u32,
 }
 
+/// A Primary Network validator's stake (its weight) within the network's bounds and its
+/// delegation fee from the minimum to 100 %, as both validator builders require.
+fn check_validator_terms(ctx: &Context, weight: u64, shares: u32) -> Result<(), BuildError> {
+    let r = &ctx.staking;
+    if weight < r.min_validator_stake {
+        return Err(BuildError::invalid(
+            "weight",
+            format!(
+                "{weight} nAVAX is below the minimum validator stake of {} nAVAX",
+                r.min_validator_stake
+            ),
+        ));
+    }
+    if weight > r.max_validator_stake {
+        return Err(BuildError::invalid(
+            "weight",
+            format!(
+                "{weight} nAVAX is above the maximum validator stake of {} nAVAX",
+                r.max_validator_stake
+            ),
+        ));
+    }
+    if shares < r.min_delegation_fee || shares > 1_000_000 {
+        return Err(BuildError::invalid(
+            "shares",
+            format!(
+                "{shares} millionths; the delegation fee is between {} and 1000000",
+                r.min_delegation_fee
+            ),
+        ));
+    }
+    Ok(())
+}
+
 /// An AddPermissionlessValidatorTx on the Primary Network (`newAddPermissionlessValidatorTx`):
 /// stakeable-locked UTXOs staked first, then unlocked ones.
 pub fn add_permissionless_validator_tx(
@@ -420,34 +454,7 @@ pub fn add_permissionless_validator_tx(
     payer: &Payer,
     req: &ValidatorRequest,
 ) -> Result<Unsigned, BuildError> {
-    let r = &ctx.staking;
-    if req.stake.weight < r.min_validator_stake {
-        return Err(BuildError::invalid(
-            "weight",
-            format!(
-                "{} nAVAX is below the minimum validator stake of {} nAVAX",
-                req.stake.weight, r.min_validator_stake
-            ),
-        ));
-    }
-    if req.stake.weight > r.max_validator_stake {
-        return Err(BuildError::invalid(
-            "weight",
-            format!(
-                "{} nAVAX is above the maximum validator stake of {} nAVAX",
-                req.stake.weight, r.max_validator_stake
-            ),
-        ));
-    }
-    if req.shares < r.min_delegation_fee || req.shares > 1_000_000 {
-        return Err(BuildError::invalid(
-            "shares",
-            format!(
-                "{} millionths; the delegation fee is between {} and 1000000",
-                req.shares, r.min_delegation_fee
-            ),
-        ));
-    }
+    check_validator_terms(ctx, req.stake.weight, req.shares)?;
     check_period(ctx, payer, &req.stake)?;
     check_owners("validatorRewards", &req.validator_rewards)?;
     check_owners("delegatorRewards", &req.delegator_rewards)?;
@@ -880,34 +887,7 @@ pub fn add_auto_renewed_validator_tx(
     payer: &Payer,
     req: &AutoRenewedValidatorRequest,
 ) -> Result<Unsigned, BuildError> {
-    let r = &ctx.staking;
-    if req.weight < r.min_validator_stake {
-        return Err(BuildError::invalid(
-            "weight",
-            format!(
-                "{} nAVAX is below the minimum validator stake of {} nAVAX",
-                req.weight, r.min_validator_stake
-            ),
-        ));
-    }
-    if req.weight > r.max_validator_stake {
-        return Err(BuildError::invalid(
-            "weight",
-            format!(
-                "{} nAVAX is above the maximum validator stake of {} nAVAX",
-                req.weight, r.max_validator_stake
-            ),
-        ));
-    }
-    if req.shares < r.min_delegation_fee || req.shares > 1_000_000 {
-        return Err(BuildError::invalid(
-            "shares",
-            format!(
-                "{} millionths; the delegation fee is between {} and 1000000",
-                req.shares, r.min_delegation_fee
-            ),
-        ));
-    }
+    check_validator_terms(ctx, req.weight, req.shares)?;
     check_compound("autoCompoundRewardShares", req.auto_compound_reward_shares)?;
     check_renewal_period(ctx, "period", req.period)?;
     check_owners("validatorRewards", &req.validator_rewards)?;
