@@ -45,12 +45,7 @@ impl Accept for platform::AddPermissionlessValidatorTx {
                 "`unsignedTx.signer`: a Primary Network validator needs a BLS proof of possession",
             );
         };
-        avalanche_rpc::bls::verify_proof_of_possession(&pop.public_key, &pop.proof_of_possession)
-            .map_err(|e| {
-            Refusal::new(format!(
-                "`unsignedTx.signer.proofOfPossession` does not verify: {e}"
-            ))
-        })?;
+        proof_holds(pop)?;
         let weight = v.validator.weight;
         staked_is_weight(cx.staked, weight)?;
         if !(staking::MIN_VALIDATOR_STAKE..=staking::MAX_VALIDATOR_STAKE).contains(&weight) {
@@ -196,12 +191,7 @@ impl Accept for platform::AddAutoRenewedValidatorTx {
             )
             .into());
         };
-        avalanche_rpc::bls::verify_proof_of_possession(&pop.public_key, &pop.proof_of_possession)
-            .map_err(|e| {
-            Refusal::new(format!(
-                "`unsignedTx.signer.proofOfPossession` does not verify: {e}"
-            ))
-        })?;
+        proof_holds(pop)?;
         auto_compound_shares(v.auto_compound_reward_shares)?;
         let weight = cx.staked;
         if weight < staking::MIN_VALIDATOR_STAKE {
@@ -496,4 +486,14 @@ pub fn potential_reward(
         &supply.saturating_add(reward).to_be_bytes(),
     )?;
     Ok(reward)
+}
+
+/// A validator's BLS proof of possession verifies, as both validator kinds require.
+fn proof_holds(pop: &platform::ProofOfPossession) -> Result<(), Refusal> {
+    avalanche_rpc::bls::verify_proof_of_possession(&pop.public_key, &pop.proof_of_possession)
+        .map_err(|e| {
+            Refusal::new(format!(
+                "`unsignedTx.signer.proofOfPossession` does not verify: {e}"
+            ))
+        })
 }
